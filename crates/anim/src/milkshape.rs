@@ -1,0 +1,228 @@
+//! MilkShape semantics shared by the binary and the ASCII crate (which must not depend on
+//! each other): bind transforms from Euler angles, keys relative to the bind pose, and the
+//! vertex-weight encoding.
+//!
+//! MilkShape keys are relative to the joint's bind transform:
+//! `L(t) = Lb · T(k_pos(t)) · R(k_rot(t))` with `Lb = T(pos)·R(rot)`. So the absolute local
+//! translation is `pos + R(rot)·k_pos` and the rotation `R(rot)·R(k_rot)`. (assimp and
+//! Irrlicht add `k_pos` unrotated, which is wrong whenever the bind rotation is not zero.)
+
+use crate::euler::{euler_to_quat, quat_to_euler};
+use glam::{Quat, Vec3};
+use rigport_model_core::JointId;
+
+/// Absolute local translation of a translation key.
+pub fn absolute_translation(bind_pos: Vec3, bind_rot: Vec3, key: Vec3) -> Vec3 {
+    bind_pos + euler_to_quat(bind_rot) * key
+}
+
+/// Absolute local rotation of a rotation key (Euler angles in, quaternion out).
+pub fn absolute_rotation(bind_rot: Vec3, key: Vec3) -> Quat {
+    (euler_to_quat(bind_rot) * euler_to_quat(key)).normalize()
+}
+
+/// The relative translation key that [`absolute_translation`] maps to `absolute`.
+pub fn relative_translation(bind_pos: Vec3, bind_rot: Vec3, absolute: Vec3) -> Vec3 {
+    euler_to_quat(bind_rot).inverse() * (absolute - bind_pos)
+}
+
+/// The relative rotation key (Euler angles) that [`absolute_rotation`] maps to `absolute`.
+pub fn relative_rotation(bind_rot: Vec3, absolute: Quat) -> Vec3 {
+    quat_to_euler(euler_to_quat(bind_rot).inverse() * absolute)
+}
+
+/// The skin of one MilkShape vertex as stored: the vertex's own `boneId` and, when the file
+/// has a vertex-extra block, three more bone ids and three weights.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StoredSkin {
+    /// `ms3d_vertex_t::boneId` (−1 = none).
+    pub bone_id: i8,
+    /// `ms3d_vertex_ex_t::boneIds` (−1 = none).
+    pub extra_bone_ids: [i8; 3],
+    /// `ms3d_vertex_ex_t::weights`.
+    pub weights: [u8; 3],
+    /// Whether the vertex-extra fields are present at all.
+    pub has_extra: bool,
+}
+
+/// Decodes a stored skin into at most four `(joint, weight)` pairs, weights summing to 1.
+///
+/// Indices are `[boneId, boneIds[0..3]]`, weights `[w0, w1, w2, 100 − Σ] / 100`. Real
+/// MilkShape writes 0–100 for every subVersion; only a weight above 100 (possible in
+/// subVersion 1, whose spec says 0–255) switches the vertex to the 0–255 scale. All three
+/// stored weights 0 means 100 % on `boneId`. Decoding stops at the first zero weight or
+/// −1 index. Returns all-zero weights for a vertex bound to no joint.
+pub fn decode_skin(skin: StoredSkin) -> ([JointId; 4], [f32; 4]) {
+    let mut joints = [JointId(0); 4];
+    let mut weights = [0.0_f32; 4];
+    if skin.bone_id < 0 {
+        return (joints, weights);
+    }
+    if !skin.has_extra || skin.weights == [0, 0, 0] {
+        joints[0] = JointId(skin.bone_id as u32);
+        weights[0] = 1.0;
+        return (joints, weights);
+    }
+    let scale: f32 = if skin.weights.iter().any(|&w| w > 100) {
+        255.0
+    } else {
+        100.0
+    };
+    let stored_sum: f32 = skin.weights.iter().map(|&w| f32::from(w)).sum();
+    let ids = [
+        skin.bone_id,
+        skin.extra_bone_ids[0],
+        skin.extra_bone_ids[1],
+        skin.extra_bone_ids[2],
+    ];
+    let raw = [
+        f32::from(skin.weights[0]),
+        f32::from(skin.weights[1]),
+        f32::from(skin.weights[2]),
+        (scale - stored_sum).max(0.0),
+    ];
+    let mut used = 0;
+    for (&id, &w) in ids.iter().zip(&raw) {
+        if id < 0 || w <= 0.0 {
+            break;
+        }
+        joints[used] = JointId(id as u32);
+        weights[used] = w;
+        used += 1;
+    }
+    let total: f32 = weights.iter().sum();
+    if total > 0.0 {
+        weights.iter_mut().for_each(|w| *w /= total);
+    } else {
+        // boneId valid but w0 == 0 while others are not: the vertex still belongs to boneId.
+        joints = [
+            JointId(skin.bone_id as u32),
+            JointId(0),
+            JointId(0),
+            JointId(0),
+        ];
+        weights = [1.0, 0.0, 0.0, 0.0];
+    }
+    (joints, weights)
+}
+
+/// Encodes up to four influences into MilkShape's stored form (0–100 scale), the inverse of
+/// [`decode_skin`] for every skin it produces. Influences are ordered by weight, largest
+/// first, and rounded so the three stored weights never exceed 100. Joint ids above 127
+/// cannot be stored and are dropped (the caller checks the 128-joint limit first).
+pub fn encode_skin(joints: [JointId; 4], weights: [f32; 4]) -> StoredSkin {
+    let mut pairs: Vec<(i8, f32)> = joints
+        .iter()
+        .zip(weights)
+        .filter(|(j, w)| *w > 0.0 && j.0 <= 127)
+        .map(|(j, w)| (j.0 as i8, w))
+        .collect();
+    // Stable sort: equal weights keep slot order, so the encoding is deterministic.
+    pairs.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let total: f32 = pairs.iter().map(|p| p.1).sum();
+    let mut skin = StoredSkin {
+        bone_id: -1,
+        extra_bone_ids: [-1; 3],
+        weights: [0; 3],
+        has_extra: true,
+    };
+    let Some(&(first, _)) = pairs.first() else {
+        return skin;
+    };
+    skin.bone_id = first;
+    if pairs.len() == 1 {
+        return skin;
+    }
+    let mut stored = 0u32;
+    for (slot, &(id, w)) in pairs.iter().enumerate() {
+        if slot > 0 {
+            skin.extra_bone_ids[slot - 1] = id;
+        }
+        if slot < 3 {
+            let percent = ((w / total) * 100.0).round().clamp(1.0, 100.0) as u32;
+            let percent = percent.min(100 - stored.min(100));
+            skin.weights[slot] = percent as u8;
+            stored += percent;
+        }
+    }
+    skin
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f32::consts::FRAC_PI_2;
+
+    fn skin(bone_id: i8, ids: [i8; 3], weights: [u8; 3]) -> StoredSkin {
+        StoredSkin {
+            bone_id,
+            extra_bone_ids: ids,
+            weights,
+            has_extra: true,
+        }
+    }
+
+    #[test]
+    fn translation_key_is_rotated_by_the_bind_rotation() {
+        // Bind: at (1,0,0), rotated 90° about Z. A key moving 1 along local +X moves the
+        // joint along parent +Y: (1,1,0), not (2,0,0) as the unrotated add would give.
+        let p = absolute_translation(Vec3::X, Vec3::new(0.0, 0.0, FRAC_PI_2), Vec3::X);
+        assert!((p - Vec3::new(1.0, 1.0, 0.0)).length() < 1e-6, "{p}");
+        let back = relative_translation(Vec3::X, Vec3::new(0.0, 0.0, FRAC_PI_2), p);
+        assert!((back - Vec3::X).length() < 1e-6);
+    }
+
+    #[test]
+    fn rotation_key_composes_after_the_bind_rotation() {
+        let bind = Vec3::new(0.0, 0.0, FRAC_PI_2);
+        let key = Vec3::new(FRAC_PI_2, 0.0, 0.0);
+        let q = absolute_rotation(bind, key);
+        // Key first (X: +Y -> +Z), then bind (Z leaves +Z).
+        assert!((q * Vec3::Y - Vec3::Z).length() < 1e-6);
+        let back = relative_rotation(bind, q);
+        assert!((euler_to_quat(back) * Vec3::Y - Vec3::Z).length() < 1e-5);
+    }
+
+    #[test]
+    fn weights_follow_the_design_rules() {
+        // No extra block: the vertex's own bone, fully.
+        let plain = StoredSkin {
+            bone_id: 3,
+            ..StoredSkin::default()
+        };
+        assert_eq!(
+            decode_skin(plain),
+            (
+                [JointId(3), JointId(0), JointId(0), JointId(0)],
+                [1.0, 0.0, 0.0, 0.0]
+            )
+        );
+        // All stored weights zero: 100 % on boneId even though other ids are set.
+        let (_, w) = decode_skin(skin(2, [5, 6, 7], [0, 0, 0]));
+        assert_eq!(w, [1.0, 0.0, 0.0, 0.0]);
+        // 40/30/20 and the implied 10.
+        let (j, w) = decode_skin(skin(1, [2, 3, 4], [40, 30, 20]));
+        assert_eq!(j, [JointId(1), JointId(2), JointId(3), JointId(4)]);
+        assert!((w[3] - 0.1).abs() < 1e-6 && (w[0] - 0.4).abs() < 1e-6);
+        // Stops at index -1 and renormalizes.
+        let (_, w) = decode_skin(skin(1, [-1, 3, 4], [60, 30, 10]));
+        assert_eq!(w, [1.0, 0.0, 0.0, 0.0]);
+        // 0-255 scale when a weight exceeds 100.
+        let (_, w) = decode_skin(skin(1, [2, -1, -1], [200, 55, 0]));
+        assert!((w[0] - 200.0 / 255.0).abs() < 1e-6);
+        // No bone.
+        assert_eq!(decode_skin(skin(-1, [2, 3, 4], [1, 2, 3])).1, [0.0; 4]);
+    }
+
+    #[test]
+    fn encode_then_decode_keeps_influences() {
+        let joints = [JointId(4), JointId(7), JointId(0), JointId(0)];
+        let weights = [0.25, 0.75, 0.0, 0.0];
+        let stored = encode_skin(joints, weights);
+        assert_eq!(stored.bone_id, 7);
+        assert_eq!(stored.weights, [75, 25, 0]);
+        let (j, w) = decode_skin(stored);
+        assert_eq!((j[0], j[1]), (JointId(7), JointId(4)));
+        assert!((w[0] - 0.75).abs() < 1e-6 && (w[1] - 0.25).abs() < 1e-6);
+    }
+}

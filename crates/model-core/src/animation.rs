@@ -1,0 +1,128 @@
+//! Animations: per-joint tracks of absolute local transforms keyed in seconds.
+
+use crate::JointId;
+use glam::{Quat, Vec3};
+
+/// How values between two keys are found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Interpolation {
+    /// Linear for vectors, shortest-path normalized slerp for rotations.
+    #[default]
+    Linear,
+    /// Hold the previous key's value until the next key.
+    Step,
+    /// Cubic (Catmull-Rom tangents from neighbouring keys).
+    Cubic,
+}
+
+/// One key: a time in seconds and the value from then on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Key<T> {
+    /// Time in seconds from the start of the animation.
+    pub time: f32,
+    /// Value at that time.
+    pub value: T,
+}
+
+impl<T> Key<T> {
+    /// A key at `time` seconds.
+    pub const fn new(time: f32, value: T) -> Self {
+        Self { time, value }
+    }
+}
+
+/// The keys of one joint. Values are absolute transforms local to the parent (not deltas from
+/// the bind pose); an empty channel means "the bind value".
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Track {
+    /// Animated joint.
+    pub joint: JointId,
+    /// Translation keys.
+    pub translations: Vec<Key<Vec3>>,
+    /// Rotation keys (unit quaternions).
+    pub rotations: Vec<Key<Quat>>,
+    /// Scale keys.
+    pub scales: Vec<Key<Vec3>>,
+}
+
+impl Track {
+    /// An empty track for a joint.
+    pub fn new(joint: JointId) -> Self {
+        Self {
+            joint,
+            ..Self::default()
+        }
+    }
+
+    /// Whether the track has no keys in any channel.
+    pub fn is_empty(&self) -> bool {
+        self.translations.is_empty() && self.rotations.is_empty() && self.scales.is_empty()
+    }
+
+    /// Number of keys over all channels.
+    pub fn key_count(&self) -> usize {
+        self.translations.len() + self.rotations.len() + self.scales.len()
+    }
+
+    /// Time of the last key in any channel, or 0 when there is none.
+    pub fn end_time(&self) -> f32 {
+        let last = |times: &mut dyn Iterator<Item = f32>| times.fold(0.0_f32, f32::max);
+        last(&mut self.translations.iter().map(|k| k.time))
+            .max(last(&mut self.rotations.iter().map(|k| k.time)))
+            .max(last(&mut self.scales.iter().map(|k| k.time)))
+    }
+}
+
+/// A named animation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Animation {
+    /// Name as shown to a person.
+    pub name: String,
+    /// Frames per second the source used (for frame-based formats and display).
+    pub fps: f32,
+    /// Whether the animation repeats.
+    pub looping: bool,
+    /// How to sample between keys.
+    pub interpolation: Interpolation,
+    /// Length in seconds as the source declares it; may exceed the last key time.
+    pub duration: f32,
+    /// One track per animated joint, at most one per joint.
+    pub tracks: Vec<Track>,
+}
+
+impl Default for Animation {
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            fps: 24.0,
+            looping: false,
+            interpolation: Interpolation::Linear,
+            duration: 0.0,
+            tracks: Vec::new(),
+        }
+    }
+}
+
+impl Animation {
+    /// An empty animation with a name and frame rate.
+    pub fn new(name: impl Into<String>, fps: f32) -> Self {
+        Self {
+            name: name.into(),
+            fps,
+            ..Self::default()
+        }
+    }
+
+    /// The track of a joint, if it has one.
+    pub fn track(&self, joint: JointId) -> Option<&Track> {
+        self.tracks.iter().find(|t| t.joint == joint)
+    }
+
+    /// The later of the declared duration and the last key time.
+    pub fn end_time(&self) -> f32 {
+        self.tracks
+            .iter()
+            .map(Track::end_time)
+            .fold(self.duration, f32::max)
+    }
+}

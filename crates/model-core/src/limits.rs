@@ -1,0 +1,123 @@
+//! Read options and memory limits shared by every reader.
+//!
+//! A count in a file must never make a reader allocate more than the input can justify.
+//! Readers check every count against the bytes left (a vertex needs at least its record
+//! size) *and* against a [`Budget`] drawn from [`Limits`], like image-png's `Limits`.
+
+/// Resource limits for one read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Most bytes the decoded structures may occupy. Default: 1 GiB.
+    pub max_alloc_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_alloc_bytes: 1 << 30,
+        }
+    }
+}
+
+impl Limits {
+    /// No limit beyond what the input itself justifies.
+    pub const fn unlimited() -> Self {
+        Self {
+            max_alloc_bytes: u64::MAX,
+        }
+    }
+
+    /// A fresh budget for one read.
+    pub fn budget(&self) -> Budget {
+        Budget {
+            remaining: self.max_alloc_bytes,
+        }
+    }
+}
+
+/// Options every reader takes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Turn warnings about damaged or unexpected input into errors.
+    pub strict: bool,
+    /// Memory limits.
+    pub limits: Limits,
+}
+
+impl ReadOptions {
+    /// Strict reading with default limits.
+    pub fn strict() -> Self {
+        Self {
+            strict: true,
+            ..Self::default()
+        }
+    }
+}
+
+/// A reservation would exceed the memory limit.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{what}: {count} items of {item_bytes} bytes exceed the memory limit ({remaining} bytes left)"
+)]
+pub struct LimitError {
+    /// What was being allocated.
+    pub what: &'static str,
+    /// How many items were requested.
+    pub count: u64,
+    /// Size of one item in memory.
+    pub item_bytes: u64,
+    /// Budget left at the time.
+    pub remaining: u64,
+}
+
+/// The allocation budget of one read; each reservation draws it down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    remaining: u64,
+}
+
+impl Budget {
+    /// Draws `count × item_bytes` from the budget, or fails without changing it.
+    pub fn reserve(
+        &mut self,
+        what: &'static str,
+        count: u64,
+        item_bytes: u64,
+    ) -> Result<(), LimitError> {
+        let bytes = count.saturating_mul(item_bytes);
+        if bytes > self.remaining {
+            return Err(LimitError {
+                what,
+                count,
+                item_bytes,
+                remaining: self.remaining,
+            });
+        }
+        self.remaining -= bytes;
+        Ok(())
+    }
+
+    /// Bytes still available.
+    pub fn remaining(&self) -> u64 {
+        self.remaining
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_refuses_overdraw_and_keeps_balance() {
+        let mut budget = Limits {
+            max_alloc_bytes: 100,
+        }
+        .budget();
+        budget.reserve("a", 10, 5).unwrap();
+        assert_eq!(budget.remaining(), 50);
+        let err = budget.reserve("b", 11, 5).unwrap_err();
+        assert_eq!(err.remaining, 50);
+        assert_eq!(budget.remaining(), 50);
+        assert!(budget.reserve("c", u64::MAX, u64::MAX).is_err());
+    }
+}

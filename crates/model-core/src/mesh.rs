@@ -1,0 +1,86 @@
+//! Meshes of unified vertices.
+
+use crate::{JointId, MaterialId};
+use glam::{Vec2, Vec3, Vec4};
+
+/// One unified vertex: every attribute a triangle corner needs, selected by one index.
+///
+/// Unused joint slots have weight `0.0`; their joint id is meaningless and kept at 0.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Vertex {
+    /// Position in the mesh's bind space.
+    pub position: Vec3,
+    /// Unit normal (or zero when the source had none and none could be generated).
+    pub normal: Vec3,
+    /// Texture coordinate, origin top-left (as in MilkShape, IQE and glTF).
+    pub uv: Vec2,
+    /// Linear RGBA colour; `Vec4::ONE` when the source has none (see [`Mesh::has_colors`]).
+    pub color: Vec4,
+    /// Up to four influencing joints.
+    pub joints: [JointId; 4],
+    /// Weights of [`Vertex::joints`], in `0.0..=1.0`; they sum to 1 for a skinned vertex and
+    /// are all 0 for a vertex bound to no joint.
+    pub weights: [f32; 4],
+}
+
+impl Default for Vertex {
+    fn default() -> Self {
+        Self {
+            position: Vec3::ZERO,
+            normal: Vec3::ZERO,
+            uv: Vec2::ZERO,
+            color: Vec4::ONE,
+            joints: [JointId(0); 4],
+            weights: [0.0; 4],
+        }
+    }
+}
+
+impl Vertex {
+    /// Whether any joint influences this vertex.
+    pub fn is_skinned(&self) -> bool {
+        self.weights.iter().any(|&w| w > 0.0)
+    }
+
+    /// The influences with non-zero weight, in slot order.
+    pub fn influences(&self) -> impl Iterator<Item = (JointId, f32)> + '_ {
+        self.joints
+            .iter()
+            .zip(self.weights)
+            .filter(|(_, w)| *w > 0.0)
+            .map(|(j, w)| (*j, w))
+    }
+}
+
+/// A triangle mesh with one material.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Mesh {
+    /// Name as it should be shown to a person (decoded; see [`crate::text`]).
+    pub name: String,
+    /// Material used by every triangle, if any.
+    pub material: Option<MaterialId>,
+    /// Unified vertices.
+    pub vertices: Vec<Vertex>,
+    /// Triangles as indices into [`Mesh::vertices`], counter-clockwise seen from the side
+    /// the normals point to (glTF's front face).
+    pub triangles: Vec<[u32; 3]>,
+    /// Whether the source carried texture coordinates (otherwise every `uv` is zero).
+    pub has_uvs: bool,
+    /// Whether the source carried vertex colours (otherwise every `color` is one).
+    pub has_colors: bool,
+}
+
+impl Mesh {
+    /// An empty mesh with a name.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            ..Self::default()
+        }
+    }
+
+    /// Whether any vertex is influenced by a joint.
+    pub fn is_skinned(&self) -> bool {
+        self.vertices.iter().any(Vertex::is_skinned)
+    }
+}

@@ -1,0 +1,30 @@
+//! The whole model.
+
+use crate::{Animation, Material, Mesh, Skeleton};
+
+/// A skeletal model in neutral form.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Model {
+    /// Meshes (MilkShape groups, IQE meshes).
+    pub meshes: Vec<Mesh>,
+    /// Materials referenced by [`Mesh::material`].
+    pub materials: Vec<Material>,
+    /// Joint hierarchy and bind pose.
+    pub skeleton: Skeleton,
+    /// Animations.
+    pub animations: Vec<Animation>,
+    /// Free-form comment carried by the file (MilkShape model comment, IQE comment section).
+    pub comment: Option<String>,
+}
+
+impl Model {
+    /// Total unified vertices over all meshes.
+    pub fn vertex_count(&self) -> usize {
+        self.meshes.iter().map(|m| m.vertices.len()).sum()
+    }
+
+    /// Total triangles over all meshes.
+    pub fn triangle_count(&self) -> usize {
+        self.meshes.iter().map(|m| m.triangles.len()).sum()
+    }
+}

@@ -1,0 +1,28 @@
+//! The format-independent facts `rigport info` prints about a file.
+
+/// Counts and notes one format crate reports about a file it read, in the shape of
+/// `rigport info --json`. Every count describes the file *as stored* (e.g. MilkShape vertex
+/// records, not unified vertices).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileSummary {
+    /// Format key: `"ms3d"`, `"ms3d-ascii"` or `"iqe"`.
+    pub format: &'static str,
+    /// Meshes (MilkShape groups, IQE `mesh` commands).
+    pub meshes: u64,
+    /// Vertex records as stored.
+    pub vertices: u64,
+    /// Triangles (after fanning polygons, for IQE).
+    pub triangles: u64,
+    /// Materials.
+    pub materials: u64,
+    /// Joints.
+    pub joints: u64,
+    /// Animations.
+    pub animations: u64,
+    /// The file's frame count (MilkShape total frames; IQE frames over all animations).
+    pub frames: u64,
+    /// Warnings the reader raised.
+    pub warnings: Vec<String>,
+    /// Further human-readable facts, in display order (`("version", "4")`, names, blocks…).
+    pub details: Vec<(String, String)>,
+}
