@@ -81,14 +81,12 @@ pub fn decode_skin(skin: StoredSkin) -> ([JointId; 4], [f32; 4]) {
         f32::from(skin.weights[2]),
         (scale - stored_sum).max(0.0),
     ];
-    let mut used = 0;
-    for (&id, &w) in ids.iter().zip(&raw) {
+    for (slot, (&id, &w)) in ids.iter().zip(&raw).enumerate() {
         if id < 0 || w <= 0.0 {
             break;
         }
-        joints[used] = JointId(id as u32);
-        weights[used] = w;
-        used += 1;
+        joints[slot] = JointId(id as u32);
+        weights[slot] = w;
     }
     let total: f32 = weights.iter().sum();
     if total > 0.0 {
