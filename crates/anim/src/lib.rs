@@ -17,5 +17,6 @@
 
 pub mod euler;
 pub mod milkshape;
+pub mod skeleton;
 
 pub use glam;

@@ -1,0 +1,1 @@
+//! Wavefront OBJ export of a posed model — lands with the anim issue.
