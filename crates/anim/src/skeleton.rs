@@ -87,14 +87,39 @@ pub fn parent_first_order(skeleton: &Skeleton) -> Result<Vec<JointId>, Hierarchy
 /// local pose: the bind pose or a sampled animation pose.
 pub fn world_matrices(skeleton: &Skeleton, order: &[JointId], locals: &[Mat4]) -> Vec<Mat4> {
     let mut world = vec![Mat4::IDENTITY; locals.len()];
+    let parents: Vec<Option<JointId>> = skeleton.joints.iter().map(|j| j.parent).collect();
+    world_matrices_into(&parents, order, locals, &mut world);
+    world
+}
+
+/// [`world_matrices`] without allocating: `parents[i]` is joint `i`'s parent, `order` comes
+/// from [`parent_first_order`], and `world` receives one matrix per joint.
+///
+/// Ids past the end of `locals` or `world` are skipped and a parent past the end of `world`
+/// counts as the identity, so mismatched slices give wrong matrices, never a panic.
+pub fn world_matrices_into(
+    parents: &[Option<JointId>],
+    order: &[JointId],
+    locals: &[Mat4],
+    world: &mut [Mat4],
+) {
     for &id in order {
         let i = id.index();
-        world[i] = match skeleton.joints[i].parent {
-            Some(parent) => world[parent.index()] * locals[i],
-            None => locals[i],
+        let Some(&local) = locals.get(i) else {
+            continue;
         };
+        let parent_world = parents
+            .get(i)
+            .copied()
+            .flatten()
+            .and_then(|p| world.get(p.index()).copied());
+        if let Some(slot) = world.get_mut(i) {
+            *slot = match parent_world {
+                Some(parent) => parent * local,
+                None => local,
+            };
+        }
     }
-    world
 }
 
 /// The world bind matrix of every joint, indexed by [`JointId`].

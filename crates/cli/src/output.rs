@@ -1,0 +1,92 @@
+//! Writing output files safely: atomically, never over an input, never over an existing file
+//! unless asked.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Why an output could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// The output exists and `--force` was not given.
+    #[error("{0} already exists (use --force to overwrite)")]
+    Exists(PathBuf),
+    /// The output is one of the inputs.
+    #[error("refusing to overwrite the input {0}")]
+    IsInput(PathBuf),
+    /// The file system refused.
+    #[error("cannot write {path}: {source}")]
+    Io {
+        /// The output path.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+}
+
+/// Whether two paths name the same file (both must exist to compare by identity).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Checks that `path` may be written: it is not one of `inputs`, and exists only if `force`.
+pub fn check_target(path: &Path, inputs: &[&Path], force: bool) -> Result<(), OutputError> {
+    if inputs.iter().any(|input| same_file(input, path)) {
+        return Err(OutputError::IsInput(path.to_path_buf()));
+    }
+    if path.exists() && !force {
+        return Err(OutputError::Exists(path.to_path_buf()));
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same directory, flushed,
+/// then renamed over the target, so a reader never sees a half-written file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    let io = |source| OutputError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let mut temp = tempfile::Builder::new()
+        .prefix(".rigport-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(io)?;
+    temp.write_all(bytes).map_err(io)?;
+    temp.as_file().sync_all().map_err(io)?;
+    temp.persist(path).map_err(|e| io(e.error))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_existing_and_input_paths() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.ms3d");
+        std::fs::write(&input, b"x").unwrap();
+        assert!(matches!(
+            check_target(&input, &[&input], true),
+            Err(OutputError::IsInput(_))
+        ));
+        let out = dir.path().join("out.ms3d");
+        check_target(&out, &[&input], false).unwrap();
+        write_atomic(&out, b"abc").unwrap();
+        assert!(matches!(check_target(&out, &[&input], false), Err(OutputError::Exists(_))));
+        check_target(&out, &[&input], true).unwrap();
+        write_atomic(&out, b"def").unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), b"def");
+        // No temporary files are left behind.
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+    }
+}
