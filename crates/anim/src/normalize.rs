@@ -1,0 +1,215 @@
+//! Making an animation safe and cheap to sample, once, before sampling it many times.
+//!
+//! [`normalize_animation`] fixes what a file can get wrong and reports each kind of fix
+//! with counts:
+//!
+//! | problem | fix | code | severity |
+//! |---|---|---|---|
+//! | track for a joint that does not exist | track dropped | `track-joint-missing` | warning |
+//! | two tracks for one joint | the last one kept (sampling applies tracks in order, so it won anyway) | `track-joint-duplicate` | warning |
+//! | key time or value NaN/infinite | key dropped | `keys-not-finite` | warning |
+//! | keys out of time order | stable sort by time | `keys-unsorted` | warning |
+//! | rotation of (near) zero length | key dropped | `rotation-zero` | warning |
+//! | rotation not of unit length | normalized | `rotation-normalized` | info |
+//! | several keys at one time | kept, in file order: a deliberate jump (see [`crate::sample`]) | `keys-same-time` | info |
+
+use crate::sample::Interpolate;
+use rigport_model_core::{Animation, Key, Report};
+
+/// What [`tidy_channel`] did to one channel.
+#[derive(Default)]
+struct Fixes {
+    not_finite: usize,
+    unsorted_channels: usize,
+    same_time: usize,
+}
+
+impl Fixes {
+    fn add(&mut self, other: Fixes) {
+        self.not_finite += other.not_finite;
+        self.unsorted_channels += other.unsorted_channels;
+        self.same_time += other.same_time;
+    }
+}
+
+/// Drops non-finite keys, sorts (stable) and counts keys sharing a time.
+fn tidy_channel<T: Interpolate>(keys: &mut Vec<Key<T>>) -> Fixes {
+    let before = keys.len();
+    keys.retain(|k| k.time.is_finite() && k.value.to_vec4().is_finite());
+    let mut fixes = Fixes {
+        not_finite: before - keys.len(),
+        ..Fixes::default()
+    };
+    if keys.windows(2).any(|w| w[0].time > w[1].time) {
+        keys.sort_by(|a, b| a.time.total_cmp(&b.time));
+        fixes.unsorted_channels = 1;
+    }
+    fixes.same_time = keys.windows(2).filter(|w| w[0].time == w[1].time).count();
+    fixes
+}
+
+/// Sorts and cleans every channel of `animation` for a skeleton of `joint_count` joints;
+/// the report says what was changed (see the module docs for the list).
+pub fn normalize_animation(animation: &mut Animation, joint_count: usize) -> Report {
+    let mut report = Report::default();
+    let name = animation.name.clone();
+
+    let before = animation.tracks.len();
+    animation.tracks.retain(|t| t.joint.index() < joint_count);
+    let missing = before - animation.tracks.len();
+    if missing > 0 {
+        report.warn(
+            "track-joint-missing",
+            format!(
+                "animation `{name}`: dropped {missing} track(s) for joints past the last of {joint_count}"
+            ),
+        );
+    }
+
+    // Keep the last track of each joint: walk backwards, remembering joints already seen.
+    let mut seen = vec![false; joint_count];
+    let mut keep = vec![true; animation.tracks.len()];
+    for (i, track) in animation.tracks.iter().enumerate().rev() {
+        let joint = track.joint.index();
+        keep[i] = !seen[joint];
+        seen[joint] = true;
+    }
+    let mut flags = keep.iter();
+    animation
+        .tracks
+        .retain(|_| flags.next().copied().unwrap_or(true));
+    let duplicates = keep.iter().filter(|k| !**k).count();
+    if duplicates > 0 {
+        report.warn(
+            "track-joint-duplicate",
+            format!(
+                "animation `{name}`: {duplicates} joint(s) had more than one track; kept the last"
+            ),
+        );
+    }
+
+    let mut fixes = Fixes::default();
+    let (mut zero, mut renormalized) = (0usize, 0usize);
+    for track in &mut animation.tracks {
+        fixes.add(tidy_channel(&mut track.translations));
+        fixes.add(tidy_channel(&mut track.rotations));
+        fixes.add(tidy_channel(&mut track.scales));
+        track.rotations.retain(|k| {
+            let tiny = k.value.length() < 1e-6;
+            zero += usize::from(tiny);
+            !tiny
+        });
+        for key in &mut track.rotations {
+            if (key.value.length() - 1.0).abs() > 1e-4 {
+                key.value = key.value.normalize();
+                renormalized += 1;
+            }
+        }
+    }
+    if fixes.not_finite > 0 {
+        report.warn(
+            "keys-not-finite",
+            format!(
+                "animation `{name}`: dropped {} key(s) with a time or value that is not a finite number",
+                fixes.not_finite
+            ),
+        );
+    }
+    if fixes.unsorted_channels > 0 {
+        report.warn(
+            "keys-unsorted",
+            format!(
+                "animation `{name}`: sorted the keys of {} channel(s) by time (stable)",
+                fixes.unsorted_channels
+            ),
+        );
+    }
+    if zero > 0 {
+        report.warn(
+            "rotation-zero",
+            format!("animation `{name}`: dropped {zero} rotation key(s) of zero length"),
+        );
+    }
+    if renormalized > 0 {
+        report.info(
+            "rotation-normalized",
+            format!("animation `{name}`: normalized {renormalized} rotation key(s)"),
+        );
+    }
+    if fixes.same_time > 0 {
+        report.info(
+            "keys-same-time",
+            format!(
+                "animation `{name}`: {} key(s) share their time with the key before; the value jumps there",
+                fixes.same_time
+            ),
+        );
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{Quat, Vec3};
+    use rigport_model_core::{Interpolation, JointId, Severity, Track};
+
+    #[test]
+    fn unsorted_keys_are_sorted_stably_and_reported() {
+        let mut anim = Animation::new("walk", 30.0);
+        let mut track = Track::new(JointId(0));
+        track.translations = vec![
+            Key::new(2.0, Vec3::splat(2.0)),
+            Key::new(0.0, Vec3::splat(0.0)),
+            Key::new(1.0, Vec3::splat(10.0)),
+            Key::new(1.0, Vec3::splat(11.0)),
+        ];
+        anim.tracks.push(track);
+        let report = normalize_animation(&mut anim, 1);
+        let keys = &anim.tracks[0].translations;
+        let times: Vec<f32> = keys.iter().map(|k| k.time).collect();
+        assert_eq!(times, [0.0, 1.0, 1.0, 2.0]);
+        // Stable: the two keys at t=1 keep their file order.
+        assert_eq!((keys[1].value.x, keys[2].value.x), (10.0, 11.0));
+        assert_eq!(report.with_code("keys-unsorted").count(), 1);
+        assert_eq!(report.with_code("keys-same-time").count(), 1);
+        // Sampling the sorted channel: half way from 0 (t=0) to 10 (first key at t=1).
+        let x = crate::sample::sample(keys, 0.5, Interpolation::Linear, Vec3::ZERO).x;
+        assert!((x - 5.0).abs() < 1e-6);
+        // Already clean: nothing more to say.
+        assert!(
+            normalize_animation(&mut anim, 1)
+                .with_code("keys-unsorted")
+                .next()
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn bad_tracks_and_keys_are_dropped_with_counts() {
+        let mut anim = Animation::new("a", 30.0);
+        let mut first = Track::new(JointId(1));
+        first.scales.push(Key::new(0.0, Vec3::ONE));
+        let mut last = Track::new(JointId(1));
+        last.rotations = vec![
+            Key::new(0.0, Quat::from_xyzw(0.0, 0.0, 0.0, 2.0)),
+            Key::new(f32::NAN, Quat::IDENTITY),
+            Key::new(1.0, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
+        ];
+        anim.tracks = vec![first, Track::new(JointId(9)), last];
+        let report = normalize_animation(&mut anim, 2);
+        assert_eq!(anim.tracks.len(), 1);
+        assert!(anim.tracks[0].scales.is_empty(), "the last track wins");
+        assert_eq!(anim.tracks[0].rotations, [Key::new(0.0, Quat::IDENTITY)]);
+        for code in [
+            "track-joint-missing",
+            "track-joint-duplicate",
+            "keys-not-finite",
+            "rotation-zero",
+        ] {
+            let notice = report.with_code(code).next().expect(code);
+            assert_eq!(notice.severity, Severity::Warning);
+        }
+        assert_eq!(report.count(Severity::Info), 1);
+    }
+}
