@@ -1,0 +1,359 @@
+//! Animations: one glTF animation per model animation, one sampler and channel per animated
+//! joint property.
+//!
+//! glTF demands key times that are non-negative and strictly increasing, unit rotations, and
+//! at least one channel. Keys are therefore cleaned first (non-finite keys dropped, keys
+//! sorted, keys at the same time collapsed to the last one, times shifted when negative) and
+//! every change is reported. Interpolation maps directly: Linear → `LINEAR`, Step → `STEP`,
+//! Cubic → `CUBICSPLINE` with Catmull-Rom tangents computed here (so the curve is the one the
+//! model describes, not a resampling).
+
+use super::buffer::{Builder, Usage};
+use super::skeleton::unit_rotation;
+use glam::Quat;
+use gltf_json as json;
+use json::accessor::Type;
+use json::animation::{Channel, Interpolation as GltfInterpolation, Property, Sampler, Target};
+use json::validation::Checked;
+use rigport_model_core::{Animation, Interpolation, Key, Model, Report};
+use std::collections::HashMap;
+
+/// One property of one joint: key times and flat values (`width` floats per key).
+struct Curve {
+    joint: u32,
+    property: Property,
+    width: usize,
+    times: Vec<f32>,
+    values: Vec<f32>,
+}
+
+/// Counts over all animations, reported once at the end.
+#[derive(Default)]
+struct KeyStats {
+    invalid: usize,
+    reordered_channels: usize,
+    collapsed: usize,
+    missing_joint_tracks: usize,
+    duplicate_tracks: usize,
+}
+
+/// Writes every animation that has at least one valid key. Joint `i` is node `i`.
+pub(super) fn write_animations(model: &Model, builder: &mut Builder, report: &mut Report) {
+    let mut inputs: HashMap<Vec<u32>, json::Index<json::Accessor>> = HashMap::new();
+    let mut stats = KeyStats::default();
+    let mut written = 0usize;
+    for animation in &model.animations {
+        let mut curves = curves(animation, model.skeleton.joints.len(), &mut stats);
+        if curves.is_empty() {
+            report.loss(
+                "gltf-animation-empty",
+                format!("animation `{}` has no valid keys; left out (glTF forbids animations without channels)", animation.name),
+            );
+            continue;
+        }
+        let shift = shift_negative_times(&animation.name, &mut curves, report);
+        let hold_from = keep_declared_length(animation, shift, &mut curves, report);
+        let gltf = write_animation(animation, &curves, hold_from, builder, &mut inputs);
+        builder.root.push(gltf);
+        written += 1;
+    }
+    report_key_stats(&stats, report);
+    if written > 0 {
+        report.loss(
+            "gltf-animation-fps-loop",
+            format!("frame rate and loop flag of {written} animations have no place in glTF; not carried"),
+        );
+    }
+}
+
+/// The cleaned curves of an animation, in track order: translation, rotation, scale.
+fn curves(animation: &Animation, joint_count: usize, stats: &mut KeyStats) -> Vec<Curve> {
+    let mut seen = vec![false; joint_count];
+    let mut curves = Vec::new();
+    for track in &animation.tracks {
+        let Some(seen_joint) = seen.get_mut(track.joint.index()) else {
+            stats.missing_joint_tracks += 1;
+            continue;
+        };
+        if std::mem::replace(seen_joint, true) {
+            stats.duplicate_tracks += 1;
+            continue;
+        }
+        let vector = |keys: &[Key<glam::Vec3>]| -> Vec<(f32, Vec<f32>)> {
+            keys.iter()
+                .map(|k| (k.time, k.value.to_array().to_vec()))
+                .collect()
+        };
+        let rotations = track
+            .rotations
+            .iter()
+            .map(|k| {
+                // A zero or broken quaternion becomes NaN, which `curve` drops as invalid.
+                let q = unit_rotation(k.value).unwrap_or(Quat::NAN);
+                (k.time, q.to_array().to_vec())
+            })
+            .collect();
+        let joint = track.joint.0;
+        for (property, width, keys) in [
+            (Property::Translation, 3, vector(&track.translations)),
+            (Property::Rotation, 4, rotations),
+            (Property::Scale, 3, vector(&track.scales)),
+        ] {
+            if let Some(curve) = curve(joint, property, width, keys, stats) {
+                curves.push(curve);
+            }
+        }
+    }
+    curves
+}
+
+/// Drops non-finite keys, sorts by time (stable) and keeps the last of keys sharing a time.
+fn curve(
+    joint: u32,
+    property: Property,
+    width: usize,
+    mut keys: Vec<(f32, Vec<f32>)>,
+    stats: &mut KeyStats,
+) -> Option<Curve> {
+    let before = keys.len();
+    keys.retain(|(t, v)| t.is_finite() && v.iter().all(|c| c.is_finite()));
+    stats.invalid += before - keys.len();
+    if keys.windows(2).any(|w| w[1].0 < w[0].0) {
+        stats.reordered_channels += 1;
+        keys.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+    let mut times: Vec<f32> = Vec::with_capacity(keys.len());
+    let mut values: Vec<f32> = Vec::with_capacity(keys.len() * width);
+    for (time, value) in keys {
+        if times.last() == Some(&time) {
+            stats.collapsed += 1;
+            values.truncate(values.len() - width);
+            times.pop();
+        }
+        times.push(time);
+        values.extend(value);
+    }
+    if property == Property::Rotation {
+        same_hemisphere(&mut values);
+    }
+    (!times.is_empty()).then_some(Curve {
+        joint,
+        property,
+        width,
+        times,
+        values,
+    })
+}
+
+/// Flips quaternions (q and −q are the same rotation) so each is within 90° of the one
+/// before: cubic interpolation works on components and would otherwise swing the long way.
+fn same_hemisphere(values: &mut [f32]) {
+    let mut previous: Option<[f32; 4]> = None;
+    for q in values.chunks_exact_mut(4) {
+        let dot = |p: [f32; 4]| p.iter().zip(q.iter()).map(|(a, b)| a * b).sum::<f32>();
+        if previous.is_some_and(|p| dot(p) < 0.0) {
+            q.iter_mut().for_each(|c| *c = -*c);
+        }
+        previous = q.try_into().ok();
+    }
+}
+
+/// glTF times start at 0 or later: moves the whole animation when any key is earlier.
+/// Returns how far it moved (0 when it did not).
+fn shift_negative_times(name: &str, curves: &mut [Curve], report: &mut Report) -> f32 {
+    let first = curves
+        .iter()
+        .filter_map(|c| c.times.first())
+        .fold(0.0_f32, |a, &b| a.min(b));
+    if first < 0.0 {
+        for curve in curves.iter_mut() {
+            curve.times.iter_mut().for_each(|t| *t -= first);
+        }
+        report.warn(
+            "gltf-key-time-negative",
+            format!(
+                "animation `{name}` has keys before time 0; all its keys moved {} s later",
+                -first
+            ),
+        );
+        -first
+    } else {
+        0.0
+    }
+}
+
+/// A declared length past the last key would be lost (glTF's length is the last key time):
+/// the first curve gets a key at that time holding its last value. Returns the index of
+/// the held key's predecessor, so a cubic curve can keep the hold flat.
+fn keep_declared_length(
+    animation: &Animation,
+    shift: f32,
+    curves: &mut [Curve],
+    report: &mut Report,
+) -> Option<usize> {
+    let last = curves
+        .iter()
+        .filter_map(|c| c.times.last())
+        .fold(0.0_f32, |a, &b| a.max(b));
+    let declared = animation.duration + shift;
+    if !(declared.is_finite() && declared > last) {
+        return None;
+    }
+    let curve = curves.first_mut()?;
+    let hold_from = curve.times.len() - 1;
+    let held = curve.values[curve.values.len() - curve.width..].to_vec();
+    curve.times.push(declared);
+    curve.values.extend(held);
+    report.info(
+        "gltf-animation-length-held",
+        format!("animation `{}` lasts {declared} s but its last key is at {last} s; a holding key keeps the length", animation.name),
+    );
+    Some(hold_from)
+}
+
+/// Builds the glTF animation: one sampler and one channel per curve.
+fn write_animation(
+    animation: &Animation,
+    curves: &[Curve],
+    hold_from: Option<usize>,
+    builder: &mut Builder,
+    inputs: &mut HashMap<Vec<u32>, json::Index<json::Accessor>>,
+) -> json::Animation {
+    let mut samplers = Vec::with_capacity(curves.len());
+    let mut channels = Vec::with_capacity(curves.len());
+    for (i, curve) in curves.iter().enumerate() {
+        let cubic = animation.interpolation == Interpolation::Cubic && curve.times.len() >= 2;
+        let (interpolation, output) = match animation.interpolation {
+            _ if cubic => {
+                let hold = if i == 0 { hold_from } else { None };
+                (GltfInterpolation::CubicSpline, cubic_output(curve, hold))
+            }
+            Interpolation::Step => (GltfInterpolation::Step, curve.values.clone()),
+            Interpolation::Linear | Interpolation::Cubic => {
+                (GltfInterpolation::Linear, curve.values.clone())
+            }
+        };
+        let key = curve.times.iter().map(|t| t.to_bits()).collect();
+        let input = *inputs
+            .entry(key)
+            .or_insert_with(|| builder.accessor(&curve.times, Type::Scalar, Usage::KeyTimes));
+        let ty = if curve.width == 4 {
+            Type::Vec4
+        } else {
+            Type::Vec3
+        };
+        let output = builder.accessor(&output, ty, Usage::Plain);
+        let sampler = json::Index::push(
+            &mut samplers,
+            Sampler {
+                extensions: None,
+                extras: Default::default(),
+                input,
+                interpolation: Checked::Valid(interpolation),
+                output,
+            },
+        );
+        channels.push(Channel {
+            sampler,
+            target: Target {
+                extensions: None,
+                extras: Default::default(),
+                node: json::Index::new(curve.joint),
+                path: Checked::Valid(curve.property),
+            },
+            extensions: None,
+            extras: Default::default(),
+        });
+    }
+    json::Animation {
+        extensions: None,
+        extras: Default::default(),
+        channels,
+        name: Some(animation.name.clone()),
+        samplers,
+    }
+}
+
+/// `CUBICSPLINE` output: for each key its in-tangent, value and out-tangent, with
+/// Catmull-Rom tangents `(v[k+1] − v[k−1]) / (t[k+1] − t[k−1])` (per second, as glTF wants)
+/// and one-sided differences at the ends. Both tangents of a key are equal, so the curve is
+/// C¹. `hold` names the key before an added holding key: its out-tangent and the holding
+/// key's tangents are zero, so the hold stays flat.
+fn cubic_output(curve: &Curve, hold: Option<usize>) -> Vec<f32> {
+    let n = curve.times.len();
+    let w = curve.width;
+    let end = if hold.is_some() { n - 1 } else { n };
+    let value = |k: usize| &curve.values[k * w..(k + 1) * w];
+    let mut out = Vec::with_capacity(n * 3 * w);
+    for k in 0..n {
+        let tangent: Vec<f32> = if k >= end || end < 2 {
+            vec![0.0; w]
+        } else {
+            let (a, b) = (k.saturating_sub(1), (k + 1).min(end - 1));
+            let dt = curve.times[b] - curve.times[a];
+            value(b)
+                .iter()
+                .zip(value(a))
+                .map(|(vb, va)| (vb - va) / dt)
+                .collect()
+        };
+        let out_tangent = if Some(k) == hold {
+            vec![0.0; w]
+        } else {
+            tangent.clone()
+        };
+        out.extend(&tangent);
+        out.extend(value(k));
+        out.extend(out_tangent);
+    }
+    out
+}
+
+/// Turns the key counts into report notices.
+fn report_key_stats(stats: &KeyStats, report: &mut Report) {
+    if stats.missing_joint_tracks > 0 {
+        report.loss(
+            "gltf-track-joint-missing",
+            format!(
+                "{} animation tracks name a joint that does not exist; left out",
+                stats.missing_joint_tracks
+            ),
+        );
+    }
+    if stats.duplicate_tracks > 0 {
+        report.loss(
+            "gltf-track-duplicate",
+            format!(
+                "{} animation tracks repeat a joint already animated; only the first is kept",
+                stats.duplicate_tracks
+            ),
+        );
+    }
+    if stats.invalid > 0 {
+        report.loss(
+            "gltf-key-invalid",
+            format!(
+                "{} keys had a non-finite time or value (or a zero rotation); left out",
+                stats.invalid
+            ),
+        );
+    }
+    if stats.reordered_channels > 0 {
+        report.warn(
+            "gltf-keys-reordered",
+            format!(
+                "{} key channels were not in time order; sorted",
+                stats.reordered_channels
+            ),
+        );
+    }
+    if stats.collapsed > 0 {
+        report.loss(
+            "gltf-key-duplicate-time",
+            format!(
+                "{} keys shared a time with a later key of the same channel; the later one is kept",
+                stats.collapsed
+            ),
+        );
+    }
+}

@@ -1,0 +1,181 @@
+//! Materials: the classic diffuse/opacity/emissive/texture set onto glTF's metallic-roughness
+//! model. One glTF material per model material, in the same order, so material ids carry over.
+
+use super::buffer::Builder;
+use super::uri::{image_uri, is_core_image};
+use gltf_json as json;
+use json::material::{
+    AlphaMode, EmissiveFactor, PbrBaseColorFactor, PbrMetallicRoughness, StrengthFactor,
+};
+use json::validation::Checked;
+use rigport_model_core::{Material, Model, Report};
+use std::collections::HashMap;
+
+/// Writes every material of the model (and its texture, images shared by URI).
+pub(super) fn write_materials(model: &Model, builder: &mut Builder, report: &mut Report) {
+    let mut textures: HashMap<String, json::Index<json::Texture>> = HashMap::new();
+    let mut clamped = 0usize;
+    for material in &model.materials {
+        let texture = material
+            .texture
+            .as_deref()
+            .and_then(|path| texture_for(path, &material.name, builder, &mut textures, report));
+        let (gltf_material, was_clamped) = convert(material, texture);
+        clamped += usize::from(was_clamped);
+        builder.root.push(gltf_material);
+    }
+    if clamped > 0 {
+        report.warn(
+            "gltf-colour-clamped",
+            format!(
+                "{clamped} materials had colour or opacity values outside 0..1; they were clamped"
+            ),
+        );
+    }
+    report_unmapped(&model.materials, report);
+}
+
+/// The glTF material for one model material, and whether any value had to be clamped.
+fn convert(
+    material: &Material,
+    texture: Option<json::Index<json::Texture>>,
+) -> (json::Material, bool) {
+    let diffuse = material.diffuse;
+    // Opacity multiplies the diffuse alpha (1 in every MilkShape file seen), so either can
+    // make the material see-through.
+    let raw = [
+        diffuse.x,
+        diffuse.y,
+        diffuse.z,
+        diffuse.w * material.opacity,
+    ];
+    let base = raw.map(unit);
+    let emissive_raw = [
+        material.emissive.x,
+        material.emissive.y,
+        material.emissive.z,
+    ];
+    let emissive = emissive_raw.map(unit);
+    let clamped = raw != base || emissive_raw != emissive;
+    let alpha_mode = if base[3] < 1.0 {
+        AlphaMode::Blend
+    } else {
+        AlphaMode::Opaque
+    };
+    let gltf_material = json::Material {
+        alpha_mode: Checked::Valid(alpha_mode),
+        name: Some(material.name.clone()),
+        pbr_metallic_roughness: PbrMetallicRoughness {
+            base_color_factor: PbrBaseColorFactor(base),
+            base_color_texture: texture.map(|index| json::texture::Info {
+                index,
+                tex_coord: 0,
+                extensions: None,
+                extras: Default::default(),
+            }),
+            // Fixed-function materials are dielectric and, without a specular model, rough.
+            metallic_factor: StrengthFactor(0.0),
+            roughness_factor: StrengthFactor(1.0),
+            ..Default::default()
+        },
+        emissive_factor: EmissiveFactor(emissive),
+        ..Default::default()
+    };
+    (gltf_material, clamped)
+}
+
+/// Clamps to `0..=1`, with non-finite values becoming 0 (below) or 1 (above).
+fn unit(value: f32) -> f32 {
+    if value.is_nan() {
+        0.0
+    } else {
+        value.clamp(0.0, 1.0)
+    }
+}
+
+/// The texture for a stored path: one image and texture per distinct URI.
+fn texture_for(
+    stored: &str,
+    material_name: &str,
+    builder: &mut Builder,
+    textures: &mut HashMap<String, json::Index<json::Texture>>,
+    report: &mut Report,
+) -> Option<json::Index<json::Texture>> {
+    let Some(image) = image_uri(stored) else {
+        if !stored.trim().is_empty() {
+            report.loss(
+                "gltf-texture-no-file",
+                format!(
+                    "material `{material_name}`: texture path `{stored}` names no file; left out"
+                ),
+            );
+        }
+        return None;
+    };
+    if image.was_absolute {
+        report.warn(
+            "gltf-texture-absolute",
+            format!(
+                "material `{material_name}`: absolute texture path `{stored}` written as `{}` (place the image beside the model)",
+                image.uri
+            ),
+        );
+    }
+    if let Some(&index) = textures.get(&image.uri) {
+        return Some(index);
+    }
+    if !is_core_image(&image.uri) {
+        report.warn(
+            "gltf-texture-format",
+            format!(
+                "material `{material_name}`: texture `{}` is not PNG or JPEG, which glTF viewers need; convert the image",
+                image.uri
+            ),
+        );
+    }
+    let source = builder.root.push(json::Image {
+        buffer_view: None,
+        mime_type: None,
+        name: None,
+        uri: Some(image.uri.clone()),
+        extensions: None,
+        extras: Default::default(),
+    });
+    let texture = builder.root.push(json::Texture {
+        name: None,
+        sampler: None,
+        source,
+        extensions: None,
+        extras: Default::default(),
+    });
+    textures.insert(image.uri, texture);
+    Some(texture)
+}
+
+/// Names the material properties glTF has no place for, with how many materials used them.
+fn report_unmapped(materials: &[Material], report: &mut Report) {
+    let count = |has: &dyn Fn(&Material) -> bool| materials.iter().filter(|m| has(m)).count();
+    let lost = [
+        (
+            "ambient colour",
+            count(&|m| m.ambient.truncate() != glam::Vec3::ZERO),
+        ),
+        (
+            "specular colour",
+            count(&|m| m.specular.truncate() != glam::Vec3::ZERO),
+        ),
+        ("shininess", count(&|m| m.shininess != 0.0)),
+        (
+            "alpha map",
+            count(&|m| m.alpha_map.as_deref().is_some_and(|p| !p.trim().is_empty())),
+        ),
+    ];
+    for (what, n) in lost {
+        if n > 0 {
+            report.loss(
+                "gltf-material-unmapped",
+                format!("{what} of {n} materials has no glTF equivalent; not carried"),
+            );
+        }
+    }
+}

@@ -1,0 +1,307 @@
+//! Meshes: one glTF mesh with one triangle primitive, and one node, per model mesh.
+//!
+//! Every triangle whose indices are in range is written as given (the format crates own the
+//! winding); values glTF's validator rejects (non-finite numbers, zero normals, colours
+//! outside 0..1) are repaired and counted, never dropped.
+
+use super::buffer::{Builder, Usage};
+use super::weights::Influence;
+use super::winding::{Winding, check_winding};
+use glam::Vec3;
+use gltf_json as json;
+use json::accessor::Type;
+use json::mesh::{Mode, Primitive, Semantic};
+use json::validation::Checked;
+use rigport_model_core::{Mesh, Report, Severity};
+use std::collections::BTreeMap;
+
+/// What every mesh needs to know about the rest of the document.
+pub(super) struct MeshContext {
+    /// Number of materials written (material ids at or past it are dangling).
+    pub material_count: usize,
+    /// The skin skinned meshes use.
+    pub skin: Option<json::Index<json::Skin>>,
+    /// Skin joint index given to vertices of a skinned mesh bound to no joint.
+    pub unbound_joint: u32,
+    /// Whether joint indices fit in `u8` (else `u16`).
+    pub joints_u8: bool,
+}
+
+/// Counts over all meshes, reported once at the end.
+#[derive(Default)]
+pub(super) struct MeshStats {
+    /// Meshes left out because no triangle remained, with their vertex counts.
+    pub skipped: Vec<(String, usize)>,
+    /// Triangles left out because an index was out of range.
+    pub bad_triangles: usize,
+    /// Non-finite positions or texture coordinates replaced by 0.
+    pub non_finite: usize,
+    /// Zero or non-finite normals replaced by the normals of the adjacent faces.
+    pub normals_generated: usize,
+    /// Meshes written without normals because none were stored.
+    pub without_normals: usize,
+    /// Vertex colours clamped to 0..1.
+    pub colours_clamped: usize,
+    /// Meshes naming a material that does not exist.
+    pub bad_material: usize,
+    /// Front-face agreement over all meshes.
+    pub winding: Winding,
+}
+
+/// Writes one mesh and the node that places it, or `None` (counted in `stats`) when no
+/// triangle is left to write. `influences` is set for a skinned mesh.
+pub(super) fn write_mesh(
+    mesh: &Mesh,
+    influences: Option<&[Option<Influence>]>,
+    context: &MeshContext,
+    builder: &mut Builder,
+    stats: &mut MeshStats,
+) -> Option<json::Index<json::Node>> {
+    let vertex_count = mesh.vertices.len();
+    let triangles: Vec<[u32; 3]> = mesh
+        .triangles
+        .iter()
+        .filter(|t| t.iter().all(|&i| (i as usize) < vertex_count))
+        .copied()
+        .collect();
+    stats.bad_triangles += mesh.triangles.len() - triangles.len();
+    if triangles.is_empty() {
+        stats.skipped.push((mesh.name.clone(), vertex_count));
+        return None;
+    }
+    let winding = check_winding(mesh);
+    stats.winding.checked += winding.checked;
+    stats.winding.disagree += winding.disagree;
+
+    let mut attributes = BTreeMap::new();
+    let positions = finite_values(mesh.vertices.iter().map(|v| v.position.to_array()), stats);
+    attributes.insert(
+        Semantic::Positions,
+        builder.accessor(&positions, Type::Vec3, Usage::Position),
+    );
+    if let Some(normals) = normals(mesh, &triangles, stats) {
+        attributes.insert(
+            Semantic::Normals,
+            builder.accessor(&normals, Type::Vec3, Usage::Vertex),
+        );
+    }
+    if mesh.has_uvs {
+        let uvs = finite_values(mesh.vertices.iter().map(|v| v.uv.to_array()), stats);
+        attributes.insert(
+            Semantic::TexCoords(0),
+            builder.accessor(&uvs, Type::Vec2, Usage::Vertex),
+        );
+    }
+    if mesh.has_colors {
+        let colours = colours(mesh, stats);
+        attributes.insert(
+            Semantic::Colors(0),
+            builder.accessor(&colours, Type::Vec4, Usage::Vertex),
+        );
+    }
+    let skin = influences.and(context.skin);
+    if let (Some(influences), Some(_)) = (influences, skin) {
+        let (joints, weights) = skin_arrays(influences, context.unbound_joint);
+        let joints = if context.joints_u8 {
+            let narrow: Vec<u8> = joints.iter().map(|&j| j as u8).collect();
+            builder.accessor(&narrow, Type::Vec4, Usage::Vertex)
+        } else {
+            let narrow: Vec<u16> = joints.iter().map(|&j| j as u16).collect();
+            builder.accessor(&narrow, Type::Vec4, Usage::Vertex)
+        };
+        attributes.insert(Semantic::Joints(0), joints);
+        attributes.insert(
+            Semantic::Weights(0),
+            builder.accessor(&weights, Type::Vec4, Usage::Vertex),
+        );
+    }
+    let flat: Vec<u32> = triangles.iter().flatten().copied().collect();
+    // 0xFFFF is primitive restart, which glTF forbids as an index value.
+    let indices = if vertex_count <= usize::from(u16::MAX) {
+        let narrow: Vec<u16> = flat.iter().map(|&i| i as u16).collect();
+        builder.accessor(&narrow, Type::Scalar, Usage::Index)
+    } else {
+        builder.accessor(&flat, Type::Scalar, Usage::Index)
+    };
+
+    let material = mesh.material.and_then(|id| {
+        let valid = id.index() < context.material_count;
+        stats.bad_material += usize::from(!valid);
+        valid.then(|| json::Index::new(id.0))
+    });
+    let gltf_mesh = builder.root.push(json::Mesh {
+        extensions: None,
+        extras: Default::default(),
+        name: Some(mesh.name.clone()),
+        primitives: vec![Primitive {
+            attributes: attributes
+                .into_iter()
+                .map(|(k, v)| (Checked::Valid(k), v))
+                .collect(),
+            extensions: None,
+            extras: Default::default(),
+            indices: Some(indices),
+            material,
+            mode: Checked::Valid(Mode::Triangles),
+            targets: None,
+        }],
+        weights: None,
+    });
+    Some(builder.root.push(json::Node {
+        name: Some(mesh.name.clone()),
+        mesh: Some(gltf_mesh),
+        skin,
+        ..Default::default()
+    }))
+}
+
+/// Flattens fixed-size arrays, replacing non-finite components by 0 (counted per element).
+fn finite_values<const N: usize>(
+    items: impl Iterator<Item = [f32; N]>,
+    stats: &mut MeshStats,
+) -> Vec<f32> {
+    let mut out = Vec::with_capacity(items.size_hint().0 * N);
+    for item in items {
+        if item.iter().any(|c| !c.is_finite()) {
+            stats.non_finite += 1;
+        }
+        out.extend(item.map(|c| if c.is_finite() { c } else { 0.0 }));
+    }
+    out
+}
+
+/// Unit normals: stored ones normalized; zero or broken ones replaced by the area-weighted
+/// normal of the adjacent faces (+Y when that is zero too). `None` when no vertex has a
+/// usable stored normal: glTF viewers then compute flat normals themselves.
+fn normals(mesh: &Mesh, triangles: &[[u32; 3]], stats: &mut MeshStats) -> Option<Vec<f32>> {
+    let mut normals: Vec<Option<Vec3>> = mesh
+        .vertices
+        .iter()
+        .map(|v| v.normal.try_normalize())
+        .collect();
+    let missing = normals.iter().filter(|n| n.is_none()).count();
+    if missing == normals.len() {
+        stats.without_normals += 1;
+        return None;
+    }
+    if missing > 0 {
+        stats.normals_generated += missing;
+        let mut faces = vec![Vec3::ZERO; normals.len()];
+        for t in triangles {
+            let [a, b, c] = t.map(|i| mesh.vertices[i as usize].position);
+            let face = (b - a).cross(c - a);
+            if face.is_finite() {
+                for &i in t {
+                    faces[i as usize] += face;
+                }
+            }
+        }
+        for (normal, face) in normals.iter_mut().zip(faces) {
+            if normal.is_none() {
+                *normal = Some(face.try_normalize().unwrap_or(Vec3::Y));
+            }
+        }
+    }
+    Some(
+        normals
+            .into_iter()
+            .flat_map(|n| n.unwrap_or(Vec3::Y).to_array())
+            .collect(),
+    )
+}
+
+/// RGBA colours clamped to 0..1 (NaN to 0), counted per vertex.
+fn colours(mesh: &Mesh, stats: &mut MeshStats) -> Vec<f32> {
+    let mut out = Vec::with_capacity(mesh.vertices.len() * 4);
+    for v in &mesh.vertices {
+        let raw = v.color.to_array();
+        let clamped = raw.map(|c| if c.is_nan() { 0.0 } else { c.clamp(0.0, 1.0) });
+        stats.colours_clamped += usize::from(raw != clamped);
+        out.extend(clamped);
+    }
+    out
+}
+
+/// Flat `JOINTS_0` and `WEIGHTS_0` arrays; unbound vertices get the unbound joint, weight 1.
+fn skin_arrays(influences: &[Option<Influence>], unbound_joint: u32) -> (Vec<u32>, Vec<f32>) {
+    let mut joints = Vec::with_capacity(influences.len() * 4);
+    let mut weights = Vec::with_capacity(influences.len() * 4);
+    for influence in influences {
+        let (j, w) = influence.unwrap_or(([unbound_joint, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]));
+        joints.extend(j);
+        weights.extend(w);
+    }
+    (joints, weights)
+}
+
+/// Turns the counts into report notices.
+pub(super) fn report_stats(stats: &MeshStats, report: &mut Report) {
+    for (name, vertices) in &stats.skipped {
+        if *vertices > 0 {
+            report.loss(
+                "gltf-mesh-no-triangles",
+                format!("mesh `{name}` has no valid triangles; left out with its {vertices} vertices (glTF forbids empty primitives)"),
+            );
+        } else {
+            report.info(
+                "gltf-mesh-empty",
+                format!("mesh `{name}` is empty; left out"),
+            );
+        }
+    }
+    use Severity::{Info, Loss, Warning};
+    let w = stats.winding;
+    let notices = [
+        (
+            stats.bad_triangles,
+            Loss,
+            "gltf-triangle-index-out-of-range",
+            "triangles name a vertex that does not exist; left out".to_owned(),
+        ),
+        (
+            stats.non_finite,
+            Warning,
+            "gltf-non-finite-vertex",
+            "vertex positions or texture coordinates were not finite; written as 0".to_owned(),
+        ),
+        (
+            stats.normals_generated,
+            Warning,
+            "gltf-normals-generated",
+            "vertices had a zero or broken normal; replaced by the normal of their faces"
+                .to_owned(),
+        ),
+        (
+            stats.without_normals,
+            Info,
+            "gltf-no-normals",
+            "meshes have no normals; written without (viewers compute flat normals)".to_owned(),
+        ),
+        (
+            stats.colours_clamped,
+            Warning,
+            "gltf-colour-clamped",
+            "vertex colours were outside 0..1; clamped".to_owned(),
+        ),
+        (
+            stats.bad_material,
+            Warning,
+            "gltf-material-missing",
+            "meshes name a material that does not exist; written without material".to_owned(),
+        ),
+        (
+            w.disagree,
+            Warning,
+            "gltf-winding-disagrees",
+            format!(
+                "of {} checked triangles face away from their stored vertex normals (glTF draws counter-clockwise as front)",
+                w.checked
+            ),
+        ),
+    ];
+    for (count, severity, code, message) in notices {
+        if count > 0 {
+            report.push(severity, code, format!("{count} {message}"));
+        }
+    }
+}
