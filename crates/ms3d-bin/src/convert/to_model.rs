@@ -1,0 +1,365 @@
+//! File → neutral model.
+
+use super::ConvertOptions;
+use super::losses::report_losses;
+use crate::error::Error;
+use crate::file::{File, Group, Joint as FileJoint};
+use crate::records::Material as FileMaterial;
+use crate::summary::display_name;
+use rigport_anim::euler::euler_to_quat;
+use rigport_anim::milkshape::{StoredSkin, absolute_rotation, absolute_translation, decode_skin};
+use rigport_anim::skeleton::{HierarchyError, parent_first_order};
+use rigport_model_core::glam::{Vec2, Vec3, Vec4};
+use rigport_model_core::text::{decode_name, until_nul};
+use rigport_model_core::{
+    Animation, Joint, JointId, Key, Material, MaterialId, Mesh, Model, Report, Skeleton, Track,
+    Vertex,
+};
+use std::collections::HashMap;
+
+/// Converts a file to the neutral model, reporting what the model cannot carry.
+///
+/// Every file whose joints hold any key yields exactly one animation, named
+/// [`ConvertOptions::animation_name`], at the file's frame rate and lasting
+/// `total frames / fps` seconds. Damaged references (a group naming a missing triangle, a
+/// missing parent, an out-of-range joint or material) become warnings, never errors.
+pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report), Error> {
+    let mut report = Report::default();
+    let skeleton = skeleton(&file.joints, &mut report);
+    let skins = skins(file, &mut report);
+    let mut welder = Welder::new(file);
+    let meshes = file
+        .groups
+        .iter()
+        .map(|group| welder.mesh(group, &skins))
+        .collect();
+    welder.report(&mut report);
+    let model = Model {
+        meshes,
+        materials: file.materials.iter().map(material).collect(),
+        skeleton,
+        animations: animation(file, options, &mut report).into_iter().collect(),
+        comment: file
+            .comments
+            .as_ref()
+            .and_then(|c| c.model.first())
+            .map(|text| decode_name(text)),
+    };
+    report_losses(file, &mut report);
+    Ok((model, report))
+}
+
+/// Joints with parents found by name; a missing parent or a cycle makes the joint a root.
+fn skeleton(joints: &[FileJoint], report: &mut Report) -> Skeleton {
+    let names: Vec<&[u8]> = joints.iter().map(|j| until_nul(&j.name)).collect();
+    let mut skeleton = Skeleton::default();
+    let mut duplicates = 0;
+    for (index, joint) in joints.iter().enumerate() {
+        let parent_name = until_nul(&joint.parent_name);
+        if names[..index].contains(&names[index]) {
+            duplicates += 1;
+        }
+        let parent = if parent_name.is_empty() {
+            None
+        } else {
+            match names.iter().position(|n| *n == parent_name) {
+                Some(p) if p != index => JointId::from_index(p),
+                Some(_) => {
+                    report.warn(
+                        "joint-own-parent",
+                        format!(
+                            "joint {index} `{}` names itself as parent; made a root",
+                            display_name(&joint.name)
+                        ),
+                    );
+                    None
+                }
+                None => {
+                    report.warn(
+                        "missing-parent",
+                        format!(
+                            "joint {index} `{}` names parent `{}`, which does not exist; made a root",
+                            display_name(&joint.name),
+                            decode_name(parent_name)
+                        ),
+                    );
+                    None
+                }
+            }
+        };
+        skeleton.joints.push(Joint {
+            name: decode_name(names[index]),
+            parent,
+            translation: Vec3::from(joint.position),
+            rotation: euler_to_quat(Vec3::from(joint.rotation)),
+            scale: Vec3::ONE,
+        });
+    }
+    if duplicates > 0 {
+        report.warn(
+            "duplicate-joint-names",
+            format!(
+                "{duplicates} joints repeat an earlier joint's name; parents resolve to the first"
+            ),
+        );
+    }
+    break_cycles(&mut skeleton, report);
+    skeleton
+}
+
+/// Makes one joint of each parent cycle a root, so the hierarchy is a forest.
+fn break_cycles(skeleton: &mut Skeleton, report: &mut Report) {
+    // Each pass removes one parent link, so this ends after at most one pass per joint.
+    for _ in 0..=skeleton.len() {
+        let joint = match parent_first_order(skeleton) {
+            Ok(_) => return,
+            Err(
+                HierarchyError::Cycle { joint, .. } | HierarchyError::MissingParent { joint, .. },
+            ) => joint,
+        };
+        if let Some(j) = skeleton.joints.get_mut(joint.index()) {
+            report.warn(
+                "joint-cycle",
+                format!(
+                    "joint {joint} `{}` is its own ancestor; made a root",
+                    j.name
+                ),
+            );
+            j.parent = None;
+        }
+    }
+}
+
+/// The decoded skin of every vertex record; influences on joints that do not exist are
+/// dropped (with a warning) and the rest renormalized.
+fn skins(file: &File, report: &mut Report) -> Vec<([JointId; 4], [f32; 4])> {
+    let joint_count = file.joints.len();
+    let mut dropped = 0usize;
+    let skins = file
+        .vertices
+        .iter()
+        .enumerate()
+        .map(|(index, vertex)| {
+            let extra = file
+                .vertex_extra
+                .as_ref()
+                .and_then(|e| e.records.get(index));
+            let stored = StoredSkin {
+                bone_id: vertex.bone_id,
+                extra_bone_ids: extra.map_or([-1; 3], |e| e.bone_ids),
+                weights: extra.map_or([0; 3], |e| e.weights),
+                has_extra: extra.is_some(),
+            };
+            let (joints, mut weights) = decode_skin(stored);
+            for (joint, weight) in joints.iter().zip(weights.iter_mut()) {
+                if *weight > 0.0 && joint.index() >= joint_count {
+                    *weight = 0.0;
+                    dropped += 1;
+                }
+            }
+            let total: f32 = weights.iter().sum();
+            if total > 0.0 {
+                weights.iter_mut().for_each(|w| *w /= total);
+            }
+            (joints, weights)
+        })
+        .collect();
+    if dropped > 0 {
+        report.warn(
+            "joint-out-of-range",
+            format!(
+                "{dropped} vertex influences name a joint past the {joint_count} joints; dropped"
+            ),
+        );
+    }
+    skins
+}
+
+/// Welds per-corner attributes into unified vertices, group by group, and counts what it
+/// had to skip.
+struct Welder<'a> {
+    file: &'a File,
+    triangle_used: Vec<bool>,
+    vertex_used: Vec<bool>,
+    missing_triangles: usize,
+    bad_triangles: usize,
+    bad_materials: usize,
+}
+
+/// A corner's identity: vertex record, normal bits, uv bits.
+type CornerKey = (u16, [u32; 3], [u32; 2]);
+
+impl<'a> Welder<'a> {
+    fn new(file: &'a File) -> Self {
+        Self {
+            file,
+            triangle_used: vec![false; file.triangles.len()],
+            vertex_used: vec![false; file.vertices.len()],
+            missing_triangles: 0,
+            bad_triangles: 0,
+            bad_materials: 0,
+        }
+    }
+
+    fn mesh(&mut self, group: &Group, skins: &[([JointId; 4], [f32; 4])]) -> Mesh {
+        let mut mesh = Mesh::new(display_name(&group.name));
+        mesh.has_uvs = true;
+        mesh.material = u32::try_from(group.material_index)
+            .ok()
+            .map(MaterialId)
+            .filter(|id| {
+                let ok = id.index() < self.file.materials.len();
+                self.bad_materials += usize::from(!ok);
+                ok
+            });
+        let mut welded: HashMap<CornerKey, u32> = HashMap::new();
+        for &triangle_index in &group.triangle_indices {
+            let Some(triangle) = self.file.triangles.get(usize::from(triangle_index)) else {
+                self.missing_triangles += 1;
+                continue;
+            };
+            let corners = triangle.vertex_indices.map(usize::from);
+            if corners.iter().any(|&v| v >= self.file.vertices.len()) {
+                self.bad_triangles += 1;
+                continue;
+            }
+            self.triangle_used[usize::from(triangle_index)] = true;
+            let mut out = [0u32; 3];
+            for (corner, slot) in out.iter_mut().enumerate() {
+                let record = triangle.vertex_indices[corner];
+                let normal = triangle.normals[corner];
+                let uv = [triangle.s[corner], triangle.t[corner]];
+                let key = (record, normal.map(f32::to_bits), uv.map(f32::to_bits));
+                let next = mesh.vertices.len() as u32;
+                *slot = *welded.entry(key).or_insert_with(|| {
+                    let index = usize::from(record);
+                    let (joints, weights) = skins.get(index).copied().unwrap_or_default();
+                    mesh.vertices.push(Vertex {
+                        position: Vec3::from(self.file.vertices[index].position),
+                        normal: Vec3::from(normal),
+                        uv: Vec2::from(uv),
+                        color: Vec4::ONE,
+                        joints,
+                        weights,
+                    });
+                    next
+                });
+                self.vertex_used[usize::from(record)] = true;
+            }
+            mesh.triangles.push(out);
+        }
+        mesh
+    }
+
+    fn report(&self, report: &mut Report) {
+        if self.missing_triangles > 0 {
+            report.warn(
+                "missing-triangle",
+                format!(
+                    "{} group triangle indices point past the {} triangles; skipped",
+                    self.missing_triangles,
+                    self.file.triangles.len()
+                ),
+            );
+        }
+        if self.bad_triangles > 0 {
+            report.warn(
+                "missing-vertex",
+                format!(
+                    "{} triangles use a vertex index past the {} vertices; skipped",
+                    self.bad_triangles,
+                    self.file.vertices.len()
+                ),
+            );
+        }
+        if self.bad_materials > 0 {
+            report.warn(
+                "missing-material",
+                format!(
+                    "{} groups use a material index past the {} materials; left without material",
+                    self.bad_materials,
+                    self.file.materials.len()
+                ),
+            );
+        }
+        let ungrouped = self.triangle_used.iter().filter(|u| !**u).count();
+        if ungrouped > 0 {
+            report.loss(
+                "ungrouped-triangles",
+                format!("{ungrouped} triangles belong to no group and are not carried"),
+            );
+        }
+        let unused = self.vertex_used.iter().filter(|u| !**u).count();
+        if unused > 0 {
+            report.loss(
+                "unused-vertices",
+                format!("{unused} vertices are used by no triangle and are not carried"),
+            );
+        }
+    }
+}
+
+fn material(m: &FileMaterial) -> Material {
+    let path = |raw: &[u8]| Some(display_name(raw)).filter(|p| !p.is_empty());
+    Material {
+        name: display_name(&m.name),
+        ambient: Vec4::from(m.ambient),
+        diffuse: Vec4::from(m.diffuse),
+        specular: Vec4::from(m.specular),
+        emissive: Vec4::from(m.emissive),
+        shininess: m.shininess,
+        opacity: m.transparency,
+        texture: path(&m.texture),
+        alpha_map: path(&m.alphamap),
+    }
+}
+
+/// The file's one animation: keys relative to the bind pose made absolute, times in seconds.
+fn animation(file: &File, options: &ConvertOptions, report: &mut Report) -> Option<Animation> {
+    if !file.has_keys() {
+        return None;
+    }
+    let stored_fps = file.keyframer.fps;
+    let fps_valid = stored_fps.is_finite() && stored_fps > 0.0;
+    let mut animation = Animation::new(options.animation_name.clone(), stored_fps);
+    if fps_valid {
+        animation.duration = file.keyframer.total_frames.max(0) as f32 / stored_fps;
+    } else {
+        animation.fps = Animation::default().fps;
+        report.warn(
+            "invalid-fps",
+            format!(
+                "frame rate {stored_fps} is not positive; using {} and the last key time as duration",
+                animation.fps
+            ),
+        );
+    }
+    for (index, joint) in file.joints.iter().enumerate() {
+        if joint.rotation_keys.is_empty() && joint.translation_keys.is_empty() {
+            continue;
+        }
+        let Some(id) = JointId::from_index(index) else {
+            continue;
+        };
+        let position = Vec3::from(joint.position);
+        let rotation = Vec3::from(joint.rotation);
+        let mut track = Track::new(id);
+        track.translations = joint
+            .translation_keys
+            .iter()
+            .map(|k| {
+                Key::new(
+                    k.time,
+                    absolute_translation(position, rotation, Vec3::from(k.value)),
+                )
+            })
+            .collect();
+        track.rotations = joint
+            .rotation_keys
+            .iter()
+            .map(|k| Key::new(k.time, absolute_rotation(rotation, Vec3::from(k.value))))
+            .collect();
+        animation.tracks.push(track);
+    }
+    Some(animation)
+}

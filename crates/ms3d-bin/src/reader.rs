@@ -1,0 +1,369 @@
+//! Reading: a bounds-checked cursor over the input, the core, and the optional trailing
+//! blocks.
+//!
+//! Every count is checked against the bytes left (count × least record size) and drawn
+//! from the [`Budget`] before anything is allocated, so a hostile count fails at once.
+
+use crate::error::Error;
+use crate::file::{Comment, Comments, File, Group, Joint, JointExtra, MAGIC, VertexExtra};
+use crate::records::{
+    GroupHead, JointColor, JointHead, Keyframe, Keyframer, Material, ModelExtra, Record, Triangle,
+    Vertex, VertexExtraRecord, vertex_extra_size,
+};
+use binrw::BinRead;
+use rigport_model_core::{Budget, ReadOptions, Report};
+use std::io::Cursor;
+use std::mem::size_of;
+
+/// A cursor that refuses to read or allocate past what the input holds.
+struct Reader<'a> {
+    cursor: Cursor<&'a [u8]>,
+    budget: Budget,
+}
+
+impl<'a> Reader<'a> {
+    fn offset(&self) -> u64 {
+        self.cursor.position()
+    }
+
+    fn len(&self) -> u64 {
+        self.cursor.get_ref().len() as u64
+    }
+
+    fn remaining(&self) -> u64 {
+        self.len().saturating_sub(self.offset())
+    }
+
+    fn at_end(&self) -> bool {
+        self.remaining() == 0
+    }
+
+    /// Reads one fixed-size record.
+    fn record<T: Record>(&mut self, what: &'static str) -> Result<T, Error> {
+        self.record_with(what, T::SIZE, ())
+    }
+
+    /// Reads one record of `size` bytes with binrw arguments.
+    fn record_with<T>(
+        &mut self,
+        what: &'static str,
+        size: u64,
+        args: T::Args<'_>,
+    ) -> Result<T, Error>
+    where
+        T: BinRead,
+    {
+        let offset = self.offset();
+        let available = self.remaining();
+        if size > available {
+            return Err(Error::Truncated {
+                offset,
+                what,
+                needed: size,
+                available,
+            });
+        }
+        // The length was checked above, so binrw can only fail on an internal mismatch;
+        // report it as a truncation rather than panicking.
+        T::read_le_args(&mut self.cursor, args).map_err(|_| Error::Truncated {
+            offset,
+            what,
+            needed: size,
+            available,
+        })
+    }
+
+    /// Checks that `count` items of at least `min_size` bytes fit in the rest of the input
+    /// and draws `count` items of type `T` from the memory budget.
+    fn reserve<T>(&mut self, count: u64, min_size: u64, what: &'static str) -> Result<(), Error> {
+        let offset = self.offset();
+        let needed = count.saturating_mul(min_size);
+        let available = self.remaining();
+        if needed > available {
+            return Err(Error::CountPastEnd {
+                offset,
+                what,
+                count,
+                needed,
+                available,
+            });
+        }
+        self.budget
+            .reserve(what, count, size_of::<T>() as u64)
+            .map_err(|source| Error::Limit { offset, source })
+    }
+
+    /// Reads `count` fixed-size records.
+    fn records<T: Record>(&mut self, count: u64, what: &'static str) -> Result<Vec<T>, Error> {
+        self.reserve::<T>(count, T::SIZE, what)?;
+        (0..count).map(|_| self.record(what)).collect()
+    }
+
+    /// Reads `len` raw bytes.
+    fn bytes(&mut self, len: u64, what: &'static str) -> Result<Vec<u8>, Error> {
+        self.reserve::<u8>(len, 1, what)?;
+        let start = self.offset() as usize;
+        let end = start + len as usize;
+        self.cursor.set_position(end as u64);
+        Ok(self.cursor.get_ref()[start..end].to_vec())
+    }
+
+    /// Reads an `int` count or length that must not be negative.
+    fn non_negative(&mut self, what: &'static str) -> Result<u64, Error> {
+        let offset = self.offset();
+        let value: i32 = self.record(what)?;
+        u64::try_from(value).map_err(|_| Error::Invalid {
+            offset,
+            what,
+            value: value.into(),
+        })
+    }
+
+    /// Reads a `word` count.
+    fn word(&mut self, what: &'static str) -> Result<u64, Error> {
+        self.record::<u16>(what).map(u64::from)
+    }
+}
+
+/// Reads a whole file.
+pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
+    check_magic(bytes)?;
+    let mut reader = Reader {
+        cursor: Cursor::new(bytes),
+        budget: options.limits.budget(),
+    };
+    reader.cursor.set_position(MAGIC.len() as u64);
+    let mut file = read_core(&mut reader)?;
+    let mut report = Report::default();
+    if let Err((start, problem)) = read_trailing(&mut reader, &mut file) {
+        if let Error::Limit { .. } = problem {
+            return Err(problem);
+        }
+        let tail = bytes.get(start as usize..).unwrap_or_default();
+        if options.strict {
+            return Err(Error::DamagedTail {
+                offset: start,
+                length: tail.len() as u64,
+                reason: problem.to_string(),
+            });
+        }
+        report.warn(
+            "damaged-tail",
+            format!(
+                "damaged tail at byte {start}: {problem}; {} bytes kept as raw tail",
+                tail.len()
+            ),
+        );
+        file.tail = tail.to_vec();
+    }
+    Ok((file, report))
+}
+
+fn check_magic(bytes: &[u8]) -> Result<(), Error> {
+    let head = &bytes[..bytes.len().min(MAGIC.len())];
+    if head != &MAGIC[..head.len()] {
+        return Err(Error::BadMagic {
+            found: String::from_utf8_lossy(head).into_owned(),
+        });
+    }
+    if head.len() < MAGIC.len() {
+        return Err(Error::Truncated {
+            offset: 0,
+            what: "header",
+            needed: 14,
+            available: bytes.len() as u64,
+        });
+    }
+    Ok(())
+}
+
+/// Everything up to the end of the joints: damage here is an error in every mode.
+fn read_core(r: &mut Reader) -> Result<File, Error> {
+    let version: i32 = r.record("header version")?;
+    if !matches!(version, 3 | 4) {
+        return Err(Error::UnsupportedVersion { version });
+    }
+    let count = r.word("vertex count")?;
+    let vertices = r.records::<Vertex>(count, "vertices")?;
+    let count = r.word("triangle count")?;
+    let triangles = r.records::<Triangle>(count, "triangles")?;
+    let count = r.word("group count")?;
+    r.reserve::<Group>(count, GroupHead::SIZE + 1, "groups")?;
+    let groups = (0..count)
+        .map(|_| read_group(r))
+        .collect::<Result<_, _>>()?;
+    let count = r.word("material count")?;
+    let materials = r.records::<Material>(count, "materials")?;
+    let keyframer: Keyframer = r.record("keyframer data")?;
+    let count = r.word("joint count")?;
+    r.reserve::<Joint>(count, JointHead::SIZE, "joints")?;
+    let joints = (0..count)
+        .map(|_| read_joint(r))
+        .collect::<Result<_, _>>()?;
+    Ok(File {
+        version,
+        vertices,
+        triangles,
+        groups,
+        materials,
+        keyframer,
+        joints,
+        comments: None,
+        vertex_extra: None,
+        joint_extra: None,
+        model_extra: None,
+        tail: Vec::new(),
+    })
+}
+
+fn read_group(r: &mut Reader) -> Result<Group, Error> {
+    let head: GroupHead = r.record("group")?;
+    let triangle_indices = r.records(head.triangle_count.into(), "group triangle indices")?;
+    let material_index = r.record("group material index")?;
+    Ok(Group {
+        flags: head.flags,
+        name: head.name,
+        triangle_indices,
+        material_index,
+    })
+}
+
+fn read_joint(r: &mut Reader) -> Result<Joint, Error> {
+    let head: JointHead = r.record("joint")?;
+    let rotation_keys = r.records::<Keyframe>(head.rotation_key_count.into(), "rotation keys")?;
+    let translation_keys =
+        r.records::<Keyframe>(head.translation_key_count.into(), "translation keys")?;
+    Ok(Joint {
+        flags: head.flags,
+        name: head.name,
+        parent_name: head.parent_name,
+        rotation: head.rotation,
+        position: head.position,
+        rotation_keys,
+        translation_keys,
+    })
+}
+
+/// Reads the optional blocks in file order, stopping cleanly at the end of the input after
+/// any of them. On failure returns where the uninterpretable bytes start and why.
+fn read_trailing(r: &mut Reader, file: &mut File) -> Result<(), (u64, Error)> {
+    let mut start = r.offset();
+    if r.at_end() {
+        return Ok(());
+    }
+    file.comments = Some(read_comments(r).map_err(|e| (start, e))?);
+    start = r.offset();
+    if r.at_end() {
+        return Ok(());
+    }
+    let vertex_count = file.vertices.len() as u64;
+    file.vertex_extra = Some(read_vertex_extra(r, vertex_count).map_err(|e| (start, e))?);
+    start = r.offset();
+    if r.at_end() {
+        return Ok(());
+    }
+    let joint_count = file.joints.len() as u64;
+    file.joint_extra = Some(read_joint_extra(r, joint_count).map_err(|e| (start, e))?);
+    start = r.offset();
+    if r.at_end() {
+        return Ok(());
+    }
+    file.model_extra = Some(read_model_extra(r).map_err(|e| (start, e))?);
+    start = r.offset();
+    if r.at_end() {
+        return Ok(());
+    }
+    Err((
+        start,
+        Error::UnexpectedBytes {
+            offset: start,
+            length: r.remaining(),
+        },
+    ))
+}
+
+/// Reads a sub-version and checks it is one of `known`.
+fn sub_version(r: &mut Reader, what: &'static str, known: fn(i32) -> bool) -> Result<i32, Error> {
+    let offset = r.offset();
+    let value: i32 = r.record(what)?;
+    if !known(value) {
+        return Err(Error::Invalid {
+            offset,
+            what,
+            value: value.into(),
+        });
+    }
+    Ok(value)
+}
+
+fn read_comments(r: &mut Reader) -> Result<Comments, Error> {
+    let sub_version = sub_version(r, "comments subVersion", |v| v == 1)?;
+    let groups = read_comment_list(r, "group comments")?;
+    let materials = read_comment_list(r, "material comments")?;
+    let joints = read_comment_list(r, "joint comments")?;
+    let count = r.non_negative("model comment count")?;
+    r.reserve::<Vec<u8>>(count, 4, "model comments")?;
+    let model = (0..count)
+        .map(|_| {
+            let len = r.non_negative("model comment length")?;
+            r.bytes(len, "model comment text")
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Comments {
+        sub_version,
+        groups,
+        materials,
+        joints,
+        model,
+    })
+}
+
+fn read_comment_list(r: &mut Reader, what: &'static str) -> Result<Vec<Comment>, Error> {
+    let count = r.non_negative(what)?;
+    r.reserve::<Comment>(count, 8, what)?;
+    (0..count)
+        .map(|_| {
+            let index = r.record("comment index")?;
+            let len = r.non_negative("comment length")?;
+            let text = r.bytes(len, "comment text")?;
+            Ok(Comment { index, text })
+        })
+        .collect()
+}
+
+fn read_vertex_extra(r: &mut Reader, vertex_count: u64) -> Result<VertexExtra, Error> {
+    let sub_version = sub_version(r, "vertex extra subVersion", |v| {
+        vertex_extra_size(v).is_some()
+    })?;
+    let size = vertex_extra_size(sub_version).unwrap_or(14);
+    r.reserve::<VertexExtraRecord>(vertex_count, size, "vertex extra records")?;
+    let records = (0..vertex_count)
+        .map(|_| r.record_with("vertex extra record", size, (sub_version,)))
+        .collect::<Result<_, _>>()?;
+    Ok(VertexExtra {
+        sub_version,
+        records,
+    })
+}
+
+fn read_joint_extra(r: &mut Reader, joint_count: u64) -> Result<JointExtra, Error> {
+    let sub_version = sub_version(r, "joint extra subVersion", |v| v == 1)?;
+    let colors = r.records::<JointColor>(joint_count, "joint colours")?;
+    Ok(JointExtra {
+        sub_version,
+        colors,
+    })
+}
+
+fn read_model_extra(r: &mut Reader) -> Result<ModelExtra, Error> {
+    let offset = r.offset();
+    let extra: ModelExtra = r.record("model extra")?;
+    if extra.sub_version != 1 {
+        return Err(Error::Invalid {
+            offset,
+            what: "model extra subVersion",
+            value: extra.sub_version.into(),
+        });
+    }
+    Ok(extra)
+}
