@@ -1,0 +1,27 @@
+//! Conversion options shared by [`to_model`] and [`from_model`].
+
+pub use crate::from_model::from_model;
+pub use crate::to_model::to_model;
+
+/// Frames per second used when an animation has no (or a non-positive) `framerate`.
+///
+/// iqm.cpp stores 0 ("unspecified") in that case; the reference Blender exporter always
+/// writes the scene rate, whose default is 24, so 24 is what such a file most likely meant.
+pub const DEFAULT_FRAMERATE: f32 = 24.0;
+
+/// Options for converting to and from the neutral model.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConvertOptions {
+    /// Frame rate for animations without `framerate` (default [`DEFAULT_FRAMERATE`]); also the
+    /// rate at which [`from_model`] samples animations whose keys are not on frames of their
+    /// own rate.
+    pub default_framerate: f32,
+}
+
+impl Default for ConvertOptions {
+    fn default() -> Self {
+        Self {
+            default_framerate: DEFAULT_FRAMERATE,
+        }
+    }
+}

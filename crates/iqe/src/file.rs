@@ -1,0 +1,133 @@
+//! The faithful file struct and its entry points.
+
+use crate::command::Command;
+use crate::error::Error;
+use crate::notes::Notes;
+use crate::parse::{HEADER, header_start, parse};
+use crate::scene::Scene;
+use crate::write::write_file;
+use rigport_model_core::{FileSummary, ReadOptions, Report};
+use std::io::{Read, Write};
+
+/// An IQE file as stored: the header, every command in file order, and the comment section.
+///
+/// Reading and then writing keeps every command (unknown ones included) and the comment
+/// section byte for byte; numbers and names keep their values, the layout becomes canonical.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct File {
+    /// Whatever followed `# Inter-Quake Export` on the first line (usually nothing).
+    pub header_extra: Vec<u8>,
+    /// The commands in file order.
+    pub commands: Vec<Command>,
+    /// Everything after the line holding `comment`, verbatim, if the file has that command.
+    pub comment: Option<Vec<u8>>,
+}
+
+/// Whether `bytes` look like an IQE file: the header, optionally after a byte-order mark and
+/// spaces.
+pub fn sniff(bytes: &[u8]) -> bool {
+    bytes
+        .get(header_start(bytes)..)
+        .is_some_and(|rest| rest.starts_with(HEADER))
+}
+
+impl File {
+    /// Reads a file leniently with default limits.
+    pub fn from_slice(bytes: &[u8]) -> Result<File, Error> {
+        Self::from_slice_with(bytes, &ReadOptions::default()).map(|(file, _)| file)
+    }
+
+    /// Reads a file; the report holds the warnings (`line N: …`). With
+    /// `ReadOptions { strict: true }` the first warning is an error instead.
+    pub fn from_slice_with(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
+        let mut notes = Notes::default();
+        let parsed = parse(bytes, options, &mut notes)?;
+        // Interpreting the commands checks them (array lengths, indices, parents).
+        Scene::build(&parsed.commands, Some(&parsed.spans), &mut notes)?;
+        notes.flush_strict(options)?;
+        let file = File {
+            header_extra: parsed.header_extra,
+            commands: parsed.commands,
+            comment: parsed.comment,
+        };
+        Ok((file, notes.into_report(bytes)))
+    }
+
+    /// Reads everything from `reader`, then parses it with [`File::from_slice`].
+    pub fn read<R: Read>(mut reader: R) -> Result<File, Error> {
+        let mut bytes = Vec::new();
+        reader.read_to_end(&mut bytes)?;
+        Self::from_slice(&bytes)
+    }
+
+    /// Writes the file in the canonical layout (see the crate docs).
+    pub fn write<W: Write>(&self, writer: W) -> std::io::Result<()> {
+        write_file(
+            writer,
+            &self.header_extra,
+            &self.commands,
+            self.comment.as_deref(),
+        )
+    }
+
+    /// The file in the canonical layout.
+    pub fn to_vec(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        // Writing to a Vec cannot fail.
+        let _ = self.write(&mut out);
+        out
+    }
+
+    /// What the commands mean: vertex arrays, meshes, fanned triangles, skeleton, frames.
+    pub fn scene(&self) -> Result<Scene, Error> {
+        Scene::build(&self.commands, None, &mut Notes::default())
+    }
+
+    /// Counts for `rigport info`: vertices (vertex-array length), triangles after fanning,
+    /// meshes, joints, animations, frames over all animations, distinct materials.
+    pub fn summary(&self) -> FileSummary {
+        let mut summary = FileSummary {
+            format: "iqe",
+            ..FileSummary::default()
+        };
+        let scene = match self.scene() {
+            Ok(scene) => scene,
+            Err(err) => {
+                summary.warnings.push(err.to_string());
+                return summary;
+            }
+        };
+        summary.meshes = scene.meshes.len() as u64;
+        summary.vertices = scene.vertex_count as u64;
+        summary.triangles = scene.triangle_count() as u64;
+        summary.materials = scene.materials.len() as u64;
+        summary.joints = scene.joints.len() as u64;
+        summary.animations = scene.animations.len() as u64;
+        summary.frames = scene.frame_count() as u64;
+        let count = |f: fn(&Command) -> bool| self.commands.iter().filter(|c| f(c)).count();
+        let normals = if scene.normals.is_empty() {
+            "generated (no vn)"
+        } else {
+            "stored (vn)"
+        };
+        summary.details.push(("normals".into(), normals.into()));
+        let declared = count(|c| matches!(c, Command::VertexArray(_)));
+        if declared > 0 {
+            summary
+                .details
+                .push(("vertexarray declarations".into(), declared.to_string()));
+        }
+        let unknown = count(|c| matches!(c, Command::Unknown(_)));
+        if unknown > 0 {
+            summary
+                .details
+                .push(("unknown commands".into(), unknown.to_string()));
+        }
+        if let Some(comment) = &self.comment {
+            summary
+                .details
+                .push(("comment section".into(), format!("{} bytes", comment.len())));
+        }
+        summary
+    }
+}

@@ -1,0 +1,243 @@
+//! The neutral model to IQE.
+
+use crate::command::{Attribute, Command, FaceBase, PoseKind};
+use crate::convert::ConvertOptions;
+use crate::error::Error;
+use crate::file::File;
+use crate::write::is_bare_word;
+use rigport_model_core::glam::{Quat, Vec3};
+use rigport_model_core::{Animation, Interpolation, Key, Material, Model, Report, Track};
+
+/// Most poses (frames × joints) [`from_model`] writes; a model asking for more (a key at
+/// an absurd time) is refused rather than filling the disk.
+const MAX_POSES: u64 = 50_000_000;
+
+/// Converts a model to an IQE file: joints with `pq` base poses, then each mesh with its
+/// material, vertices (`vp`, `vt`/`vc` when any mesh has them, `vn`, `vb` when there is a
+/// skeleton) and `fm` faces rewound clockwise, then animations sampled at their frame rate,
+/// then the comment section. The report names what IQE cannot hold.
+pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Report), Error> {
+    let mut report = Report::default();
+    let mut names = NameFixer::default();
+    let mut commands = Vec::new();
+    for (j, joint) in model.skeleton.joints.iter().enumerate() {
+        commands.push(Command::Joint {
+            name: names.fix(&joint.name),
+            parent: Some(joint.parent.map_or(-1, |p| i64::from(p.0))),
+        });
+        let _ = j;
+        commands.push(pose(joint.translation, joint.rotation, joint.scale));
+    }
+    add_meshes(model, &mut names, &mut commands);
+    for animation in &model.animations {
+        add_animation(
+            model,
+            animation,
+            options,
+            &mut names,
+            &mut commands,
+            &mut report,
+        )?;
+    }
+    let materials_with_more = model
+        .materials
+        .iter()
+        .filter(|m| **m != Material::named(m.name.clone()))
+        .count();
+    if materials_with_more > 0 {
+        report.loss(
+            "material-properties",
+            format!("{materials_with_more} materials have colours, shininess, opacity or textures; IQE keeps only the name"),
+        );
+    }
+    if names.changed > 0 {
+        report.loss(
+            "name-quotes",
+            format!(
+                "{} names hold both quotes and white space; their quotes became apostrophes",
+                names.changed
+            ),
+        );
+    }
+    let file = File {
+        header_extra: Vec::new(),
+        commands,
+        comment: model.comment.as_ref().map(|c| c.as_bytes().to_vec()),
+    };
+    Ok((file, report))
+}
+
+/// Names as bytes; counts the ones IQE cannot quote.
+#[derive(Default)]
+struct NameFixer {
+    changed: usize,
+}
+
+impl NameFixer {
+    fn fix(&mut self, name: &str) -> Vec<u8> {
+        let bytes = name.as_bytes();
+        if bytes.contains(&b'"') && !is_bare_word(bytes) {
+            self.changed += 1;
+            return bytes
+                .iter()
+                .map(|&b| if b == b'"' { b'\'' } else { b })
+                .collect();
+        }
+        bytes.to_vec()
+    }
+}
+
+/// `f32` to the `f64` with the same shortest decimal text (0.1f32 stays "0.1").
+fn wide(value: f32) -> f64 {
+    format!("{value}").parse().unwrap_or(f64::from(value))
+}
+
+fn pose(t: Vec3, r: Quat, s: Vec3) -> Command {
+    let mut values: Vec<f64> = [t.x, t.y, t.z, r.x, r.y, r.z, r.w].map(wide).to_vec();
+    if s != Vec3::ONE {
+        values.extend([s.x, s.y, s.z].map(wide));
+    }
+    Command::Pose(PoseKind::Quaternion, values)
+}
+
+fn add_meshes(model: &Model, names: &mut NameFixer, commands: &mut Vec<Command>) {
+    let uvs = model.meshes.iter().any(|m| m.has_uvs);
+    let colors = model.meshes.iter().any(|m| m.has_colors);
+    let skinned = !model.skeleton.joints.is_empty();
+    for mesh in &model.meshes {
+        commands.push(Command::Mesh(Some(names.fix(&mesh.name))));
+        // Always name the material: in IQE it is sticky from one mesh to the next.
+        let material = mesh
+            .material
+            .and_then(|m| model.materials.get(m.index()))
+            .map_or_else(Vec::new, |m| names.fix(&m.name));
+        commands.push(Command::Material(Some(material)));
+        for v in &mesh.vertices {
+            let f = |values: &[f32]| values.iter().copied().map(wide).collect::<Vec<f64>>();
+            commands.push(Command::Vertex(
+                Attribute::Position,
+                f(&v.position.to_array()),
+            ));
+            if uvs {
+                commands.push(Command::Vertex(Attribute::TexCoord, f(&v.uv.to_array())));
+            }
+            commands.push(Command::Vertex(Attribute::Normal, f(&v.normal.to_array())));
+            if colors {
+                commands.push(Command::Vertex(Attribute::Color, f(&v.color.to_array())));
+            }
+            if skinned {
+                let pairs = v
+                    .influences()
+                    .map(|(j, w)| (i64::from(j.0), wide(w)))
+                    .collect();
+                commands.push(Command::Blend(pairs));
+            }
+        }
+        for t in &mesh.triangles {
+            // The model winds fronts counter-clockwise; IQE clockwise.
+            commands.push(Command::Face(
+                FaceBase::Mesh,
+                vec![t[0].into(), t[2].into(), t[1].into()],
+            ));
+        }
+    }
+}
+
+fn add_animation(
+    model: &Model,
+    animation: &Animation,
+    options: &ConvertOptions,
+    names: &mut NameFixer,
+    commands: &mut Vec<Command>,
+    report: &mut Report,
+) -> Result<(), Error> {
+    let fps = if animation.fps > 0.0 && animation.fps.is_finite() {
+        animation.fps
+    } else {
+        options.default_framerate
+    };
+    let end = animation.end_time();
+    let frames = (f64::from(end) * f64::from(fps)).round() as u64 + 1;
+    let joints = model.skeleton.joints.len() as u64;
+    if !end.is_finite() || frames.saturating_mul(joints.max(1)) > MAX_POSES {
+        return Err(Error::Unrepresentable(format!(
+            "animation `{}` would need {frames} frames of {joints} joints at {fps} fps",
+            animation.name
+        )));
+    }
+    commands.push(Command::Animation(Some(names.fix(&animation.name))));
+    commands.push(Command::Framerate(wide(fps)));
+    if animation.looping {
+        commands.push(Command::Loop);
+    }
+    let off_frame = animation.tracks.iter().any(|t| {
+        let on_frame = |time: f32| ((time * fps).round() - time * fps).abs() < 1e-3;
+        !(t.translations.iter().all(|k| on_frame(k.time))
+            && t.rotations.iter().all(|k| on_frame(k.time))
+            && t.scales.iter().all(|k| on_frame(k.time)))
+    });
+    if off_frame {
+        report.info(
+            "resampled",
+            format!(
+                "animation `{}` has keys between frames; sampled at {fps} fps",
+                animation.name
+            ),
+        );
+    }
+    if animation.interpolation == Interpolation::Cubic {
+        report.loss(
+            "cubic-interpolation",
+            format!("animation `{}` is cubic; sampled linearly", animation.name),
+        );
+    }
+    let step = animation.interpolation == Interpolation::Step;
+    for frame in 0..frames {
+        let time = frame as f32 / fps;
+        commands.push(Command::Frame(Some(frame.to_string().into_bytes())));
+        for (j, joint) in model.skeleton.joints.iter().enumerate() {
+            let track = animation.tracks.iter().find(|t| t.joint.index() == j);
+            let sample = |keys: fn(&Track) -> &[Key<Vec3>], bind: Vec3| {
+                track.map_or(bind, |t| sample_vec3(keys(t), time, bind, step))
+            };
+            let t = sample(|t| &t.translations, joint.translation);
+            let s = sample(|t| &t.scales, joint.scale);
+            let r = track.map_or(joint.rotation, |t| {
+                sample_quat(&t.rotations, time, joint.rotation, step)
+            });
+            commands.push(pose(t, r, s));
+        }
+    }
+    Ok(())
+}
+
+/// The two keys around `time` and the blend factor between them.
+fn bracket<T: Copy>(keys: &[Key<T>], time: f32, step: bool) -> Option<(T, T, f32)> {
+    let first = keys.first()?;
+    let after = keys.iter().position(|k| k.time > time);
+    Some(match after {
+        None => {
+            let last = keys.last().map_or(first.value, |k| k.value);
+            (last, last, 0.0)
+        }
+        Some(0) => (first.value, first.value, 0.0),
+        Some(i) => {
+            let (a, b) = (&keys[i - 1], &keys[i]);
+            let span = b.time - a.time;
+            let f = if step || span <= 0.0 {
+                0.0
+            } else {
+                (time - a.time) / span
+            };
+            (a.value, b.value, f)
+        }
+    })
+}
+
+fn sample_vec3(keys: &[Key<Vec3>], time: f32, bind: Vec3, step: bool) -> Vec3 {
+    bracket(keys, time, step).map_or(bind, |(a, b, f)| if f == 0.0 { a } else { a.lerp(b, f) })
+}
+
+fn sample_quat(keys: &[Key<Quat>], time: f32, bind: Quat, step: bool) -> Quat {
+    bracket(keys, time, step).map_or(bind, |(a, b, f)| if f == 0.0 { a } else { a.slerp(b, f) })
+}
