@@ -2,9 +2,9 @@
 //! joint property.
 //!
 //! glTF demands key times that are non-negative and strictly increasing, unit rotations, and
-//! at least one channel. Keys are therefore cleaned first (non-finite keys dropped, keys
-//! sorted, keys at the same time collapsed to the last one, times shifted when negative) and
-//! every change is reported. Interpolation maps directly: Linear → `LINEAR`, Step → `STEP`,
+//! at least one channel. Keys are therefore cleaned first (non-finite keys and keys before 0
+//! dropped, keys sorted, keys at the same time collapsed to the last one) and every change
+//! is reported. Interpolation maps directly: Linear → `LINEAR`, Step → `STEP`,
 //! Cubic → `CUBICSPLINE` with Catmull-Rom tangents computed here (so the curve is the one the
 //! model describes, not a resampling).
 
@@ -31,6 +31,7 @@ struct Curve {
 #[derive(Default)]
 struct KeyStats {
     invalid: usize,
+    negative: usize,
     reordered_channels: usize,
     collapsed: usize,
     missing_joint_tracks: usize,
@@ -51,8 +52,7 @@ pub(super) fn write_animations(model: &Model, builder: &mut Builder, report: &mu
             );
             continue;
         }
-        let shift = shift_negative_times(&animation.name, &mut curves, report);
-        let hold_from = keep_declared_length(animation, shift, &mut curves, report);
+        let hold_from = keep_declared_length(animation, &mut curves, report);
         let gltf = write_animation(animation, &curves, hold_from, builder, &mut inputs);
         builder.root.push(gltf);
         written += 1;
@@ -118,6 +118,11 @@ fn curve(
     let before = keys.len();
     keys.retain(|(t, v)| t.is_finite() && v.iter().all(|c| c.is_finite()));
     stats.invalid += before - keys.len();
+    // glTF times start at 0. Dropping earlier keys (rather than moving the animation) keeps
+    // garbage times such as −3·10³⁸ in damaged files from wrecking the timing of the rest.
+    let finite = keys.len();
+    keys.retain(|(t, _)| *t >= 0.0);
+    stats.negative += finite - keys.len();
     if keys.windows(2).any(|w| w[1].0 < w[0].0) {
         stats.reordered_channels += 1;
         keys.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -125,6 +130,7 @@ fn curve(
     let mut times: Vec<f32> = Vec::with_capacity(keys.len());
     let mut values: Vec<f32> = Vec::with_capacity(keys.len() * width);
     for (time, value) in keys {
+        let time = time + 0.0; // −0 → +0
         if times.last() == Some(&time) {
             stats.collapsed += 1;
             values.truncate(values.len() - width);
@@ -158,36 +164,11 @@ fn same_hemisphere(values: &mut [f32]) {
     }
 }
 
-/// glTF times start at 0 or later: moves the whole animation when any key is earlier.
-/// Returns how far it moved (0 when it did not).
-fn shift_negative_times(name: &str, curves: &mut [Curve], report: &mut Report) -> f32 {
-    let first = curves
-        .iter()
-        .filter_map(|c| c.times.first())
-        .fold(0.0_f32, |a, &b| a.min(b));
-    if first < 0.0 {
-        for curve in curves.iter_mut() {
-            curve.times.iter_mut().for_each(|t| *t -= first);
-        }
-        report.warn(
-            "gltf-key-time-negative",
-            format!(
-                "animation `{name}` has keys before time 0; all its keys moved {} s later",
-                -first
-            ),
-        );
-        -first
-    } else {
-        0.0
-    }
-}
-
 /// A declared length past the last key would be lost (glTF's length is the last key time):
 /// the first curve gets a key at that time holding its last value. Returns the index of
 /// the held key's predecessor, so a cubic curve can keep the hold flat.
 fn keep_declared_length(
     animation: &Animation,
-    shift: f32,
     curves: &mut [Curve],
     report: &mut Report,
 ) -> Option<usize> {
@@ -195,7 +176,7 @@ fn keep_declared_length(
         .iter()
         .filter_map(|c| c.times.last())
         .fold(0.0_f32, |a, &b| a.max(b));
-    let declared = animation.duration + shift;
+    let declared = animation.duration;
     if !(declared.is_finite() && declared > last) {
         return None;
     }
@@ -335,6 +316,15 @@ fn report_key_stats(stats: &KeyStats, report: &mut Report) {
             format!(
                 "{} keys had a non-finite time or value (or a zero rotation); left out",
                 stats.invalid
+            ),
+        );
+    }
+    if stats.negative > 0 {
+        report.loss(
+            "gltf-key-time-negative",
+            format!(
+                "{} keys had a negative time (glTF times start at 0); left out",
+                stats.negative
             ),
         );
     }

@@ -600,6 +600,10 @@ fn broken_values_are_repaired_for_the_validator() {
     model.animations[0].tracks[0]
         .rotations
         .push(Key::new(2.0, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)));
+    // A garbage time as found in a damaged MilkShape file: dropped, not shifting the rest.
+    model.animations[0].tracks[1]
+        .scales
+        .push(Key::new(-3.3e38, Vec3::ONE));
     let (root, bin, report) = glb(&model);
     let primitive = &root.meshes[0].primitives[0];
     let normals = floats(
@@ -626,6 +630,7 @@ fn broken_values_are_repaired_for_the_validator() {
         "gltf-colour-clamped",
         "gltf-joint-transform-invalid",
         "gltf-key-invalid",
+        "gltf-key-time-negative",
     ] {
         assert_eq!(report.with_code(code).count(), 1, "{code} in {report}");
     }
@@ -731,6 +736,31 @@ fn khronos_validator_accepts_every_test_model() {
         assert_eq!(report["issues"]["numErrors"], 0, "{name}: {report:#}");
         assert_eq!(report["issues"]["numWarnings"], 0, "{name}: {report:#}");
     }
+
+    // The same for `.gltf` + `.bin`, with a file name that needs percent-encoding.
+    let gltf_path = with_images.path().join("skinned model.gltf");
+    let options = GltfOptions {
+        layout: Layout::Separate {
+            bin_file_name: bin_file_name_for(&gltf_path),
+        },
+        pretty: true,
+    };
+    let (GltfOutput::Separate { json, bin }, _) = export(&skinned_model(), &options).unwrap()
+    else {
+        panic!()
+    };
+    std::fs::write(&gltf_path, json).unwrap();
+    std::fs::write(with_images.path().join("skinned model.bin"), bin).unwrap();
+    let (success, report) = run_validator(&modules, &gltf_path, true);
+    assert!(success, "separate files: {report:#}");
+    assert_eq!(
+        report["issues"]["numWarnings"], 0,
+        "separate files: {report:#}"
+    );
+    assert_eq!(
+        report["info"]["resources"][0]["storage"], "external",
+        "{report:#}"
+    );
 
     let without_images = tempfile::tempdir().unwrap();
     let path = without_images.path().join("static.glb");
