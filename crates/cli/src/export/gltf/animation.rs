@@ -9,13 +9,14 @@
 //! model describes, not a resampling).
 
 use super::buffer::{Builder, Usage};
+use super::report_counts;
 use super::skeleton::unit_rotation;
 use glam::Quat;
 use gltf_json as json;
 use json::accessor::Type;
 use json::animation::{Channel, Interpolation as GltfInterpolation, Property, Sampler, Target};
 use json::validation::Checked;
-use rigport_model_core::{Animation, Interpolation, Key, Model, Report};
+use rigport_model_core::{Animation, Interpolation, Key, Model, Report, Severity};
 use std::collections::HashMap;
 
 /// One property of one joint: key times and flat values (`width` floats per key).
@@ -292,58 +293,46 @@ fn cubic_output(curve: &Curve, hold: Option<usize>) -> Vec<f32> {
 
 /// Turns the key counts into report notices.
 fn report_key_stats(stats: &KeyStats, report: &mut Report) {
-    if stats.missing_joint_tracks > 0 {
-        report.loss(
-            "gltf-track-joint-missing",
-            format!(
-                "{} animation tracks name a joint that does not exist; left out",
-                stats.missing_joint_tracks
+    use Severity::{Loss, Warning};
+    report_counts(
+        report,
+        &[
+            (
+                stats.missing_joint_tracks,
+                Loss,
+                "gltf-track-joint-missing",
+                "animation tracks name a joint that does not exist; left out",
             ),
-        );
-    }
-    if stats.duplicate_tracks > 0 {
-        report.loss(
-            "gltf-track-duplicate",
-            format!(
-                "{} animation tracks repeat a joint already animated; only the first is kept",
-                stats.duplicate_tracks
+            (
+                stats.duplicate_tracks,
+                Loss,
+                "gltf-track-duplicate",
+                "animation tracks repeat a joint already animated; only the first is kept",
             ),
-        );
-    }
-    if stats.invalid > 0 {
-        report.loss(
-            "gltf-key-invalid",
-            format!(
-                "{} keys had a non-finite time or value (or a zero rotation); left out",
-                stats.invalid
+            (
+                stats.invalid,
+                Loss,
+                "gltf-key-invalid",
+                "keys had a non-finite time or value (or a zero rotation); left out",
             ),
-        );
-    }
-    if stats.negative > 0 {
-        report.loss(
-            "gltf-key-time-negative",
-            format!(
-                "{} keys had a negative time (glTF times start at 0); left out",
-                stats.negative
+            (
+                stats.negative,
+                Loss,
+                "gltf-key-time-negative",
+                "keys had a negative time (glTF times start at 0); left out",
             ),
-        );
-    }
-    if stats.reordered_channels > 0 {
-        report.warn(
-            "gltf-keys-reordered",
-            format!(
-                "{} key channels were not in time order; sorted",
-                stats.reordered_channels
+            (
+                stats.reordered_channels,
+                Warning,
+                "gltf-keys-reordered",
+                "key channels were not in time order; sorted",
             ),
-        );
-    }
-    if stats.collapsed > 0 {
-        report.loss(
-            "gltf-key-duplicate-time",
-            format!(
-                "{} keys shared a time with a later key of the same channel; the later one is kept",
-                stats.collapsed
+            (
+                stats.collapsed,
+                Loss,
+                "gltf-key-duplicate-time",
+                "keys shared a time with a later key of the same channel; the later one is kept",
             ),
-        );
-    }
+        ],
+    );
 }

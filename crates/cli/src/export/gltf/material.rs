@@ -85,7 +85,7 @@ fn convert(
 }
 
 /// Clamps to `0..=1`, with non-finite values becoming 0 (below) or 1 (above).
-fn unit(value: f32) -> f32 {
+pub(super) fn unit(value: f32) -> f32 {
     if value.is_nan() {
         0.0
     } else {

@@ -5,6 +5,8 @@
 //! outside 0..1) are repaired and counted, never dropped.
 
 use super::buffer::{Builder, Usage};
+use super::material::unit;
+use super::report_counts;
 use super::weights::Influence;
 use super::winding::{Winding, check_winding};
 use glam::Vec3;
@@ -215,7 +217,7 @@ fn colours(mesh: &Mesh, stats: &mut MeshStats) -> Vec<f32> {
     let mut out = Vec::with_capacity(mesh.vertices.len() * 4);
     for v in &mesh.vertices {
         let raw = v.color.to_array();
-        let clamped = raw.map(|c| if c.is_nan() { 0.0 } else { c.clamp(0.0, 1.0) });
+        let clamped = raw.map(unit);
         stats.colours_clamped += usize::from(raw != clamped);
         out.extend(clamped);
     }
@@ -250,58 +252,55 @@ pub(super) fn report_stats(stats: &MeshStats, report: &mut Report) {
         }
     }
     use Severity::{Info, Loss, Warning};
-    let w = stats.winding;
-    let notices = [
-        (
-            stats.bad_triangles,
-            Loss,
-            "gltf-triangle-index-out-of-range",
-            "triangles name a vertex that does not exist; left out".to_owned(),
-        ),
-        (
-            stats.non_finite,
-            Warning,
-            "gltf-non-finite-vertex",
-            "vertex positions or texture coordinates were not finite; written as 0".to_owned(),
-        ),
-        (
-            stats.normals_generated,
-            Warning,
-            "gltf-normals-generated",
-            "vertices had a zero or broken normal; replaced by the normal of their faces"
-                .to_owned(),
-        ),
-        (
-            stats.without_normals,
-            Info,
-            "gltf-no-normals",
-            "meshes have no normals; written without (viewers compute flat normals)".to_owned(),
-        ),
-        (
-            stats.colours_clamped,
-            Warning,
-            "gltf-colour-clamped",
-            "vertex colours were outside 0..1; clamped".to_owned(),
-        ),
-        (
-            stats.bad_material,
-            Warning,
-            "gltf-material-missing",
-            "meshes name a material that does not exist; written without material".to_owned(),
-        ),
-        (
-            w.disagree,
-            Warning,
-            "gltf-winding-disagrees",
-            format!(
-                "of {} checked triangles face away from their stored vertex normals (glTF draws counter-clockwise as front)",
-                w.checked
+    let winding = format!(
+        "of {} checked triangles face away from their stored vertex normals (glTF draws counter-clockwise as front)",
+        stats.winding.checked
+    );
+    report_counts(
+        report,
+        &[
+            (
+                stats.bad_triangles,
+                Loss,
+                "gltf-triangle-index-out-of-range",
+                "triangles name a vertex that does not exist; left out",
             ),
-        ),
-    ];
-    for (count, severity, code, message) in notices {
-        if count > 0 {
-            report.push(severity, code, format!("{count} {message}"));
-        }
-    }
+            (
+                stats.non_finite,
+                Warning,
+                "gltf-non-finite-vertex",
+                "vertex positions or texture coordinates were not finite; written as 0",
+            ),
+            (
+                stats.normals_generated,
+                Warning,
+                "gltf-normals-generated",
+                "vertices had a zero or broken normal; replaced by the normal of their faces",
+            ),
+            (
+                stats.without_normals,
+                Info,
+                "gltf-no-normals",
+                "meshes have no normals; written without (viewers compute flat normals)",
+            ),
+            (
+                stats.colours_clamped,
+                Warning,
+                "gltf-colour-clamped",
+                "vertex colours were outside 0..1; clamped",
+            ),
+            (
+                stats.bad_material,
+                Warning,
+                "gltf-material-missing",
+                "meshes name a material that does not exist; written without material",
+            ),
+            (
+                stats.winding.disagree,
+                Warning,
+                "gltf-winding-disagrees",
+                &winding,
+            ),
+        ],
+    );
 }

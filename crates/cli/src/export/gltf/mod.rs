@@ -36,7 +36,7 @@ mod tests;
 use buffer::Builder;
 use gltf_json as json;
 use rigport_anim::skeleton::HierarchyError;
-use rigport_model_core::{Model, Report};
+use rigport_model_core::{Model, Report, Severity};
 use weights::{Influence, WeightStats, influence};
 
 /// How the glTF is packaged.
@@ -201,4 +201,13 @@ pub fn export(model: &Model, options: &GltfOptions) -> Result<(GltfOutput, Repor
         },
     };
     Ok((output, report))
+}
+
+/// Pushes one notice per entry whose count is not zero, reading "`count` `message`".
+fn report_counts(report: &mut Report, entries: &[(usize, Severity, &'static str, &str)]) {
+    for &(count, severity, code, message) in entries {
+        if count > 0 {
+            report.push(severity, code, format!("{count} {message}"));
+        }
+    }
 }

@@ -1,7 +1,8 @@
 //! Vertex skin weights in the form the glTF validator demands: at most four distinct joints,
 //! no negative weights, and a sum of exactly 1 as far as `f32` allows.
 
-use rigport_model_core::Vertex;
+use super::report_counts;
+use rigport_model_core::{Report, Severity, Vertex};
 
 /// Four joint indices (into the skin) and their weights; unused slots are joint 0, weight 0.
 pub(super) type Influence = ([u32; 4], [f32; 4]);
@@ -80,37 +81,37 @@ fn normalize(weights: [f64; 4], used: usize) -> [f32; 4] {
 }
 
 /// Turns the counts into report notices.
-pub(super) fn report_weight_stats(stats: &WeightStats, report: &mut rigport_model_core::Report) {
-    if stats.bad_joint > 0 {
-        report.loss(
-            "gltf-weight-joint-missing",
-            format!("{} vertex influences name a joint that does not exist; dropped and the rest rescaled", stats.bad_joint),
-        );
-    }
-    if stats.bad_weight > 0 {
-        report.loss(
-            "gltf-weight-invalid",
-            format!(
-                "{} vertex influences had a negative or non-finite weight; dropped",
-                stats.bad_weight
+pub(super) fn report_weight_stats(stats: &WeightStats, report: &mut Report) {
+    use Severity::{Info, Loss};
+    report_counts(
+        report,
+        &[
+            (
+                stats.bad_joint,
+                Loss,
+                "gltf-weight-joint-missing",
+                "vertex influences name a joint that does not exist; dropped and the rest rescaled",
             ),
-        );
-    }
-    if stats.merged > 0 {
-        report.info(
-            "gltf-weight-merged",
-            format!("{} vertex influences repeated a joint of the same vertex; their weights were added", stats.merged),
-        );
-    }
-    if stats.rescaled > 0 {
-        report.info(
-            "gltf-weight-rescaled",
-            format!(
-                "{} vertices had weights not summing to 1; rescaled (glTF requires the sum 1)",
-                stats.rescaled
+            (
+                stats.bad_weight,
+                Loss,
+                "gltf-weight-invalid",
+                "vertex influences had a negative or non-finite weight; dropped",
             ),
-        );
-    }
+            (
+                stats.merged,
+                Info,
+                "gltf-weight-merged",
+                "vertex influences repeated a joint of the same vertex; their weights were added",
+            ),
+            (
+                stats.rescaled,
+                Info,
+                "gltf-weight-rescaled",
+                "vertices had weights not summing to 1; rescaled (glTF requires the sum 1)",
+            ),
+        ],
+    );
 }
 
 #[cfg(test)]
