@@ -83,9 +83,20 @@ impl<'a> Cursor<'a> {
     }
 
     fn lex_error(&self, span: Range<usize>) -> Error {
-        let text = self.src.get(span.clone()).unwrap_or_default();
+        // Show the whole word the bad byte starts (`oops`, not `o`).
+        let rest = self.src.get(span.start..).unwrap_or_default();
+        let word = rest
+            .iter()
+            .position(|b| b.is_ascii_whitespace())
+            .unwrap_or(rest.len());
+        let len = word.max(span.len()).min(rest.len());
+        let text = crate::lexer::trim_end(&rest[..len]);
+        let span = span.start..span.start + text.len().max(1).min(rest.len());
         let found = if text.first() == Some(&b'"') {
-            format!("unterminated string `{}`", excerpt(text, SHOWN))
+            format!(
+                "`{}` (a string without its closing quote)",
+                excerpt(text, SHOWN)
+            )
         } else {
             format!("`{}`", excerpt(text, SHOWN))
         };
@@ -159,10 +170,11 @@ impl<'a> Cursor<'a> {
         let (text, span) = self.number_text(expected)?;
         match text.parse::<f32>() {
             Ok(value) if value.is_finite() => Ok(value),
+            // The number pattern always parses; only the range can be wrong.
             _ => Err(Error::BadNumber {
                 found: excerpt(text.as_bytes(), SHOWN),
                 span,
-                expected,
+                expected: "a number within the range of f32",
             }),
         }
     }
