@@ -183,9 +183,11 @@ fn several_weights_keep_the_largest_and_report_it() {
         .joints
         .push(rigport_model_core::Joint::new("b"));
     let mut mesh = Mesh::new("m");
-    let mut vertex = Vertex::default();
-    vertex.joints = [JointId(0), JointId(1), JointId(0), JointId(0)];
-    vertex.weights = [0.3, 0.7, 0.0, 0.0];
+    let vertex = Vertex {
+        joints: [JointId(0), JointId(1), JointId(0), JointId(0)],
+        weights: [0.3, 0.7, 0.0, 0.0],
+        ..Vertex::default()
+    };
     mesh.vertices = vec![vertex; 3];
     mesh.vertices[1].position = Vec3::X;
     mesh.vertices[2].position = Vec3::Y;
