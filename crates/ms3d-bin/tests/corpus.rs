@@ -175,7 +175,14 @@ fn corpus_conversion_keeps_counts_and_front_faces() {
             continue;
         };
         let options = ConvertOptions::default();
-        let (model, _report) = to_model(&file, &options).unwrap();
+        let (model, report) = to_model(&file, &options).unwrap();
+        // MANIFEST: its one group names material 1 of 1.
+        let bad_material = report.with_code("missing-material").next().is_some();
+        assert_eq!(
+            bad_material,
+            name == "assimp_InvalidMaterialIndex.ms3d",
+            "{name}"
+        );
         let grouped: usize = file.groups.iter().map(|g| g.triangle_indices.len()).sum();
         assert!(model.triangle_count() <= grouped, "{name}");
         assert_eq!(
