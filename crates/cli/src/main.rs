@@ -1,16 +1,26 @@
 //! `rigport`: inspect, validate and convert skeletal models.
+//!
+//! Exit codes: 0 success, 1 bad input or a failed conversion, 2 usage error.
 #![forbid(unsafe_code)]
 
 mod args;
-#[allow(dead_code)]
+mod batch;
+mod commands;
+mod document;
 mod export;
-#[allow(dead_code)]
 mod formats;
-#[allow(dead_code)]
 mod output;
+mod pipeline;
 
 use clap::Parser;
+use std::process::ExitCode;
 
-fn main() {
-    let _cli = args::Cli::parse();
+fn main() -> ExitCode {
+    let cli = args::Cli::parse();
+    let status = match &cli.command {
+        args::Command::Info(a) => commands::info::run(a),
+        args::Command::Convert(a) => commands::convert::run(a),
+        args::Command::Validate(a) => commands::validate::run(a),
+    };
+    status.into()
 }

@@ -81,12 +81,18 @@ mod tests {
         let out = dir.path().join("out.ms3d");
         check_target(&out, &[&input], false).unwrap();
         write_atomic(&out, b"abc").unwrap();
-        assert!(matches!(check_target(&out, &[&input], false), Err(OutputError::Exists(_))));
+        assert!(matches!(
+            check_target(&out, &[&input], false),
+            Err(OutputError::Exists(_))
+        ));
         check_target(&out, &[&input], true).unwrap();
         write_atomic(&out, b"def").unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), b"def");
         // No temporary files are left behind.
-        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names.len(), 2, "{names:?}");
     }
 }

@@ -1,0 +1,142 @@
+//! Batch conversion: collect inputs first, convert in parallel, summarize at the end.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// Files below `paths` (directories are recursed) whose extension rigport reads, sorted so
+/// runs are reproducible. Explicitly named files are kept whatever their extension.
+pub fn collect_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            walk(path, &mut files).map_err(|e| format!("{}: {e}", path.display()))?;
+        } else if path.exists() {
+            files.push(path.clone());
+        } else {
+            return Err(format!("{}: no such file or directory", path.display()));
+        }
+    }
+    Ok(files)
+}
+
+fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .map(|entry| entry.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            walk(&path, files)?;
+        } else if has_readable_extension(&path) {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn has_readable_extension(path: &Path) -> bool {
+    crate::formats::Format::from_extension(path).is_some_and(|f| f.is_readable())
+}
+
+/// What happened to one input.
+pub struct Outcome {
+    /// The input file.
+    pub input: PathBuf,
+    /// Written outputs and warning count, or why it failed.
+    pub result: Result<(Vec<PathBuf>, usize), String>,
+}
+
+/// Runs `convert` on every input in parallel, with a progress bar on a terminal and one
+/// plain line per file otherwise. Results come back in input order.
+pub fn run_parallel<F>(inputs: &[PathBuf], convert: F) -> Vec<Outcome>
+where
+    F: Fn(&Path) -> Result<(Vec<PathBuf>, usize), String> + Sync,
+{
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(inputs.len() as u64);
+        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {wide_msg}") {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let plain = bar.is_hidden();
+    let outcomes: Vec<Outcome> = inputs
+        .par_iter()
+        .map(|input| {
+            let result = convert(input);
+            if plain {
+                match &result {
+                    Ok((outputs, _)) => {
+                        for output in outputs {
+                            eprintln!("converted {} -> {}", input.display(), output.display());
+                        }
+                    }
+                    Err(message) => eprintln!("failed {}: {message}", input.display()),
+                }
+            } else {
+                bar.set_message(input.display().to_string());
+                bar.inc(1);
+            }
+            Outcome {
+                input: input.clone(),
+                result,
+            }
+        })
+        .collect();
+    bar.finish_and_clear();
+    outcomes
+}
+
+/// The closing summary lines.
+pub fn summary(outcomes: &[Outcome]) -> String {
+    let converted = outcomes.iter().filter(|o| o.result.is_ok()).count();
+    let warnings: usize = outcomes
+        .iter()
+        .filter_map(|o| o.result.as_ref().ok().map(|r| r.1))
+        .sum();
+    let failed: Vec<&Outcome> = outcomes.iter().filter(|o| o.result.is_err()).collect();
+    let mut out = format!(
+        "{converted} converted, {} with warnings ({warnings} warnings), {} failed\n",
+        outcomes
+            .iter()
+            .filter(|o| o.result.as_ref().is_ok_and(|r| r.1 > 0))
+            .count(),
+        failed.len()
+    );
+    for outcome in failed {
+        if let Err(message) = &outcome.result {
+            let first_line = message.lines().next().unwrap_or_default();
+            out.push_str(&format!(
+                "  failed {}: {first_line}\n",
+                outcome.input.display()
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn collects_readable_files_recursively_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let sub = dir.path().join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        for name in ["b.ms3d", "a.iqe", "notes.md", "sub/c.txt", "sub/d.glb"] {
+            std::fs::write(dir.path().join(name), b"").unwrap();
+        }
+        let files = collect_inputs(&[dir.path().to_path_buf()]).unwrap();
+        let names: Vec<String> = files
+            .iter()
+            .map(|p| p.strip_prefix(dir.path()).unwrap().display().to_string())
+            .collect();
+        assert_eq!(names, ["a.iqe", "b.ms3d", "sub/c.txt"]);
+        assert!(collect_inputs(&[dir.path().join("missing")]).is_err());
+    }
+}
