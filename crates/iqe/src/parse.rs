@@ -57,6 +57,14 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions, notes: &mut Notes) -> Res
     for_each_line(src, body, |lexemes, next_line| {
         let is_cut_off = next_line == src.len() && !ends_with_newline;
         let (code, comment) = split_trailing_comment(lexemes);
+        if let Some(first) = code.first()
+            && first.token == Token::Word
+            && token_text(src, first) == b"comment"
+        {
+            // Everything from the next line to the end of the file, verbatim.
+            parsed.comment = Some(src.get(next_line..).unwrap_or_default().to_vec());
+            return Ok(false);
+        }
         if !code.is_empty() {
             let line_span = code[0].span.start..code[code.len() - 1].span.end;
             let command = match read_command(src, code, notes) {
@@ -72,11 +80,6 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions, notes: &mut Notes) -> Res
                 }
                 Err(err) => return Err(err),
             };
-            let is_comment_section = matches!(&command, Command::Unknown(raw) if raw == b"comment");
-            if is_comment_section {
-                parsed.comment = Some(src.get(next_line..).unwrap_or_default().to_vec());
-                return Ok(false);
-            }
             if let Command::Unknown(raw) = &command {
                 notes.warn(
                     "unknown-command",
@@ -286,8 +289,6 @@ fn read_command(src: &[u8], code: &[Lexeme], notes: &mut Notes) -> Result<Comman
         b"smoothangle" => Command::SmoothAngle(args.optional(|l| number(&args, l), notes)?),
         b"joint" => read_joint(&args, notes)?,
         b"vertexarray" => read_vertex_array(&args, notes)?,
-        // The comment section is cut off by the caller; it sees this marker.
-        b"comment" => Command::Unknown(b"comment".to_vec()),
         _ => raw(),
     })
 }
