@@ -3,16 +3,8 @@
 //! Exit codes: 0 success, 1 bad input or a failed conversion, 2 usage error.
 #![forbid(unsafe_code)]
 
-mod args;
-mod batch;
-mod commands;
-mod document;
-mod export;
-mod formats;
-mod output;
-mod pipeline;
-
 use clap::Parser;
+use rigport::{args, commands};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
