@@ -267,8 +267,8 @@ impl<'a> Cursor<'a> {
         Ok(count)
     }
 
-    /// The rest of the current line after the last token read, and the bytes up to and
-    /// including its newline; then moves past them. Used for raw (unknown) blocks.
+    /// The `len` bytes after the last token read, moving the cursor past them. Used for
+    /// the raw lines of unknown blocks.
     pub(crate) fn take_raw(&mut self, len: usize) -> &'a [u8] {
         debug_assert!(self.peeked.is_none(), "raw reads happen without look-ahead");
         let start = self.lexer.span().end;
