@@ -3,6 +3,7 @@
 //! * `golden` — regenerate the fixtures made from code and the insta snapshots.
 //! * `golden --check` — fail if a generated fixture on disk differs from what the code makes
 //!   (snapshots are checked by every `cargo test` run under `CI=true`).
+//! * `golden --fixtures-only` — rewrite the generated fixtures without running the tests.
 
 mod fixtures;
 
@@ -21,10 +22,11 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let result = match args.as_slice() {
-        ["golden"] => golden(false),
-        ["golden", "--check"] => golden(true),
+        ["golden"] => golden(Mode::Regenerate),
+        ["golden", "--check"] => golden(Mode::Check),
+        ["golden", "--fixtures-only"] => golden(Mode::FixturesOnly),
         _ => {
-            eprintln!("usage: cargo xtask golden [--check]");
+            eprintln!("usage: cargo xtask golden [--check | --fixtures-only]");
             return ExitCode::from(2);
         }
     };
@@ -37,8 +39,21 @@ fn main() -> ExitCode {
     }
 }
 
-/// Writes (or, with `check`, compares) every generated fixture, then regenerates snapshots.
-fn golden(check: bool) -> Result<(), String> {
+/// What `golden` does.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Write fixtures, then accept every snapshot.
+    Regenerate,
+    /// Compare fixtures only; write nothing.
+    Check,
+    /// Write fixtures only.
+    FixturesOnly,
+}
+
+/// Writes (or, with [`Mode::Check`], compares) every generated fixture, then regenerates
+/// snapshots unless told not to.
+fn golden(mode: Mode) -> Result<(), String> {
+    let check = mode == Mode::Check;
     let root = project_root();
     let mut stale = Vec::new();
     for fixture in fixtures::all() {
@@ -66,6 +81,9 @@ fn golden(check: bool) -> Result<(), String> {
             "stale generated fixtures (run `cargo xtask golden`): {}",
             stale.join(", ")
         ));
+    }
+    if mode == Mode::FixturesOnly {
+        return Ok(());
     }
     // Accept every snapshot the test suite produces; review with `git diff` afterwards.
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
