@@ -15,6 +15,7 @@
 
 pub mod args;
 pub mod batch;
+pub mod checks;
 pub mod commands;
 pub mod document;
 pub mod export;

@@ -28,7 +28,7 @@ mod mesh;
 mod skeleton;
 mod uri;
 mod weights;
-pub(crate) mod winding;
+pub mod winding;
 
 #[cfg(test)]
 mod tests;

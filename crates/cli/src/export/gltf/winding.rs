@@ -7,7 +7,7 @@ use rigport_model_core::Mesh;
 
 /// How the triangles of a mesh agree with their stored normals.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Winding {
+pub struct Winding {
     /// Triangles whose face normal points away from the average of their vertex normals.
     pub disagree: usize,
     /// Triangles that could be judged (non-degenerate, with non-zero vertex normals).
@@ -16,7 +16,7 @@ pub(crate) struct Winding {
 
 /// Checks every triangle of `mesh`; triangles with an out-of-range index, zero area or no
 /// usable normals are not counted either way.
-pub(crate) fn check_winding(mesh: &Mesh) -> Winding {
+pub fn check_winding(mesh: &Mesh) -> Winding {
     let mut result = Winding::default();
     for triangle in &mesh.triangles {
         let corners = triangle.map(|i| mesh.vertices.get(i as usize));
