@@ -2,6 +2,7 @@
 // Runs the Khronos glTF validator on one .glb or .gltf file and prints its report as JSON.
 //
 //   node validate_gltf.mjs MODEL.glb [--strict]
+//   node validate_gltf.mjs A.glb B.gltf ... [--strict]   (prints a JSON array of reports)
 //
 // The validator package comes from RIGPORT_GLTF_VALIDATOR when set: a `node_modules`
 // directory holding `gltf-validator`, the directory containing that `node_modules`, or the
@@ -38,17 +39,8 @@ function loadValidator() {
   );
 }
 
-async function main() {
-  const args = process.argv.slice(2);
-  const strict = args.includes('--strict');
-  const files = args.filter((a) => !a.startsWith('--'));
-  if (files.length !== 1) {
-    console.error('usage: node validate_gltf.mjs MODEL.glb|MODEL.gltf [--strict]');
-    return 2;
-  }
-  const file = path.resolve(files[0]);
+async function validateFile(validator, file, strict) {
   const dir = path.dirname(file);
-  const validator = loadValidator();
   const data = new Uint8Array(await readFile(file));
   const report = await validator.validateBytes(data, {
     uri: path.basename(file),
@@ -61,9 +53,26 @@ async function main() {
   const isMissingImage = (m) => m.code === 'IO_ERROR' && /^\/images\/\d+/.test(m.pointer ?? '');
   const accepted = strict ? [] : messages.filter((m) => m.severity === 0 && isMissingImage(m));
   const errors = report.issues.numErrors - accepted.length;
-  report.rigport = { strict, accepted, errors };
-  console.log(JSON.stringify(report, null, 2));
-  return errors > 0 ? 1 : 0;
+  report.rigport = { file, strict, accepted, errors };
+  return report;
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const strict = args.includes('--strict');
+  const files = args.filter((a) => !a.startsWith('--'));
+  if (files.length === 0) {
+    console.error('usage: node validate_gltf.mjs MODEL.glb|MODEL.gltf... [--strict]');
+    return 2;
+  }
+  // One validator load for all files: node start-up dominates when checking many models.
+  const validator = loadValidator();
+  const reports = [];
+  for (const file of files) {
+    reports.push(await validateFile(validator, path.resolve(file), strict));
+  }
+  console.log(JSON.stringify(files.length === 1 ? reports[0] : reports, null, 2));
+  return reports.some((r) => r.rigport.errors > 0) ? 1 : 0;
 }
 
 main().then(

@@ -75,10 +75,10 @@ pub fn to_text(path: &Path, s: &FileSummary) -> String {
         ("frames", s.frames),
     ];
     for (name, value) in counts {
-        let _ = writeln!(out, "  {name:<11} {value}");
+        let _ = writeln!(out, "  {name:<16} {value}");
     }
     for (key, value) in &s.details {
-        let _ = writeln!(out, "  {key:<11} {value}");
+        let _ = writeln!(out, "  {key:<16} {value}");
     }
     for warning in &s.warnings {
         let _ = writeln!(out, "  warning: {warning}");

@@ -1,0 +1,158 @@
+//! The `rigport` binary's contract: exit codes, overwrite rules, batch mode, posed OBJ.
+
+mod common;
+
+use common::{repo_root, rigport};
+use std::path::Path;
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn s(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(rigport(&["convert", "a.ms3d"]).status.code(), Some(2));
+    assert_eq!(rigport(&["convert", "a", "b", "c"]).status.code(), Some(2));
+    assert_eq!(rigport(&["frobnicate"]).status.code(), Some(2));
+    let out = rigport(&[
+        "convert",
+        "fixtures/ms3d/rig_full.ms3d",
+        "/tmp/rigport-out.unknown",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--to"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn bad_input_exits_1_naming_file_and_offset() {
+    let out = rigport(&["info", "fixtures/ms3d/fail_truncated_core.ms3d"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("fail_truncated_core.ms3d") && err.contains("byte"),
+        "{err}"
+    );
+}
+
+#[test]
+fn same_format_copy_is_byte_identical_and_overwrites_need_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("copy.ms3d");
+    let input = "fixtures/ms3d/rig_full.ms3d";
+    let first = rigport(&["convert", input, &s(&out)]);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(repo_root().join(input)).unwrap()
+    );
+    let again = rigport(&["convert", input, &s(&out)]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(text(&again.stderr).contains("--force"));
+    assert_eq!(
+        rigport(&["convert", input, &s(&out), "--force"])
+            .status
+            .code(),
+        Some(0)
+    );
+    // The input itself is never overwritten, even with --force.
+    let copy = dir.path().join("input.ms3d");
+    std::fs::copy(repo_root().join(input), &copy).unwrap();
+    let onto_input = rigport(&["convert", &s(&copy), &s(&copy), "--force"]);
+    assert_eq!(onto_input.status.code(), Some(1));
+    assert!(text(&onto_input.stderr).contains("input"));
+}
+
+#[test]
+fn batch_converts_the_rest_when_one_file_is_broken() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = dir.path().join("in");
+    std::fs::create_dir_all(inputs.join("nested")).unwrap();
+    for (from, to) in [
+        ("fixtures/ms3d/rig_full.ms3d", "rig.ms3d"),
+        ("fixtures/iqe/poses.iqe", "nested/poses.iqe"),
+        ("fixtures/ms3d-ascii/lf_skinned_quad.txt", "quad.txt"),
+        ("fixtures/ms3d/fail_truncated_core.ms3d", "broken.ms3d"),
+    ] {
+        std::fs::copy(repo_root().join(from), inputs.join(to)).unwrap();
+    }
+    let out_dir = dir.path().join("out");
+    let out = rigport(&["convert", &s(&inputs), "--to", "glb", "-o", &s(&out_dir)]);
+    assert_eq!(out.status.code(), Some(1), "one input is broken");
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("3 converted") && err.contains("1 failed"),
+        "{err}"
+    );
+    assert!(err.contains("broken.ms3d"), "{err}");
+    for name in ["rig.glb", "poses.glb", "quad.glb"] {
+        let bytes = std::fs::read(out_dir.join(name)).unwrap();
+        assert_eq!(&bytes[..4], b"glTF", "{name}");
+    }
+    assert!(!out_dir.join("broken.glb").exists());
+}
+
+/// Parses the `v` lines of an OBJ file.
+fn obj_positions(obj: &str) -> Vec<[f32; 3]> {
+    obj.lines()
+        .filter_map(|l| l.strip_prefix("v "))
+        .map(|rest| {
+            let v: Vec<f32> = rest
+                .split_whitespace()
+                .map(|x| x.parse().unwrap())
+                .collect();
+            [v[0], v[1], v[2]]
+        })
+        .collect()
+}
+
+#[test]
+fn obj_export_is_posed_at_the_requested_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let bind = dir.path().join("bind.obj");
+    let posed = dir.path().join("posed.obj");
+    let input = "fixtures/ms3d/rig_full.ms3d";
+    assert_eq!(
+        rigport(&["convert", input, &s(&bind)]).status.code(),
+        Some(0)
+    );
+    let out = rigport(&["convert", input, &s(&posed), "--time", "1.0", "--anim", "0"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let bind_v = obj_positions(&std::fs::read_to_string(&bind).unwrap());
+    let posed_v = obj_positions(&std::fs::read_to_string(&posed).unwrap());
+    assert_eq!(bind_v.len(), posed_v.len());
+    assert!(!bind_v.is_empty());
+    assert_ne!(bind_v, posed_v, "the animation moves the model at 1 s");
+    assert!(dir.path().join("posed.mtl").exists());
+    let missing = rigport(&[
+        "convert",
+        input,
+        &s(&dir.path().join("x.obj")),
+        "--anim",
+        "nope",
+    ]);
+    assert_eq!(missing.status.code(), Some(1));
+}
+
+#[test]
+fn validate_exits_1_on_errors_and_0_on_warnings() {
+    let ok = rigport(&["validate", "fixtures/iqe/poses.iqe"]);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stdout));
+    let bad = rigport(&[
+        "validate",
+        "--json",
+        "fixtures/ms3d/tail_junk_after_model_extra.ms3d",
+    ]);
+    assert_eq!(bad.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&bad.stdout).unwrap();
+    assert_eq!(report["valid"], false);
+    assert!(
+        report["findings"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("byte")
+    );
+}
