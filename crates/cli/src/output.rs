@@ -60,8 +60,27 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
         .tempfile_in(dir)
         .map_err(io)?;
     temp.write_all(bytes).map_err(io)?;
+    // Temporary files are created private (0600); a model file is an ordinary document.
+    set_ordinary_permissions(temp.as_file(), path).map_err(io)?;
     temp.as_file().sync_all().map_err(io)?;
     temp.persist(path).map_err(|e| io(e.error))?;
+    Ok(())
+}
+
+/// Gives the new file the permissions of the file it replaces, or `rw-r--r--` when new.
+#[cfg(unix)]
+fn set_ordinary_permissions(file: &std::fs::File, target: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let permissions = match std::fs::metadata(target) {
+        Ok(existing) => existing.permissions(),
+        Err(_) => std::fs::Permissions::from_mode(0o644),
+    };
+    file.set_permissions(permissions)
+}
+
+/// Elsewhere the temporary file already has ordinary permissions.
+#[cfg(not(unix))]
+fn set_ordinary_permissions(_: &std::fs::File, _: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
@@ -88,6 +107,12 @@ mod tests {
         check_target(&out, &[&input], true).unwrap();
         write_atomic(&out, b"def").unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), b"def");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&out).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o644, "not the temporary file's 0600");
+        }
         // No temporary files are left behind.
         let names: Vec<_> = std::fs::read_dir(dir.path())
             .unwrap()
