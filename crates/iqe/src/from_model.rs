@@ -5,12 +5,27 @@ use crate::convert::ConvertOptions;
 use crate::error::Error;
 use crate::file::File;
 use crate::write::is_bare_word;
+use rigport_model_core::diagnostic::excerpt;
 use rigport_model_core::glam::{Quat, Vec3};
 use rigport_model_core::{Animation, Interpolation, Key, Material, Model, Report, Track};
 
-/// Most poses (frames × joints) [`from_model`] writes; a model asking for more (a key at
-/// an absurd time) is refused rather than filling the disk.
-const MAX_POSES: u64 = 50_000_000;
+/// Poses (frames × joints) [`from_model`] always allows: twice the largest real animation
+/// seen (66 123 poses), whatever the number of keys.
+const FREE_POSES: u64 = 1 << 17;
+
+/// Most poses a model may make [`from_model`] write: [`FREE_POSES`], or one per key of the
+/// model when it has more. IQE stores every frame, so a few keys at an absurd time (a damaged
+/// file) would otherwise turn a kilobyte into gigabytes; one pose per key keeps the output
+/// proportional to the input the keys came from.
+fn pose_allowance(model: &Model) -> u64 {
+    let keys: usize = model
+        .animations
+        .iter()
+        .flat_map(|a| &a.tracks)
+        .map(Track::key_count)
+        .sum();
+    FREE_POSES.max(keys as u64)
+}
 
 /// Converts a model to an IQE file: joints with `pq` base poses, then each mesh with its
 /// material, vertices (`vp`, `vt`/`vc` when any mesh has them, `vn`, `vb` when there is a
@@ -29,11 +44,13 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
         commands.push(pose(joint.translation, joint.rotation, joint.scale));
     }
     add_meshes(model, &mut names, &mut commands);
+    let mut poses_left = pose_allowance(model);
     for animation in &model.animations {
         add_animation(
             model,
             animation,
             options,
+            &mut poses_left,
             &mut names,
             &mut commands,
             &mut report,
@@ -147,6 +164,7 @@ fn add_animation(
     model: &Model,
     animation: &Animation,
     options: &ConvertOptions,
+    poses_left: &mut u64,
     names: &mut NameFixer,
     commands: &mut Vec<Command>,
     report: &mut Report,
@@ -157,14 +175,19 @@ fn add_animation(
         options.default_framerate
     };
     let end = animation.end_time();
-    let frames = (f64::from(end) * f64::from(fps)).round() as u64 + 1;
+    // Saturating: a damaged file's key time (3e38 s) makes the product saturate to u64::MAX.
+    let frames = ((f64::from(end) * f64::from(fps)).round() as u64).saturating_add(1);
     let joints = model.skeleton.joints.len() as u64;
-    if !end.is_finite() || frames.saturating_mul(joints.max(1)) > MAX_POSES {
+    let poses = frames.saturating_mul(joints.max(1));
+    if !end.is_finite() || poses > *poses_left {
         return Err(Error::Unrepresentable(format!(
-            "animation `{}` would need {frames} frames of {joints} joints at {fps} fps",
-            animation.name
+            "animation `{}` would need {frames} frames of {joints} joints at {fps} fps, \
+             more poses than the model's keys justify ({} left)",
+            excerpt(animation.name.as_bytes(), 40),
+            *poses_left
         )));
     }
+    *poses_left -= poses;
     commands.push(Command::Animation(Some(names.fix(&animation.name))));
     commands.push(Command::Framerate(wide(fps)));
     if animation.looping {

@@ -21,7 +21,7 @@ pub(crate) fn write_file<W: Write>(
     out.write_all(b"\n\n")?;
     let mut previous: Option<&Command> = None;
     let mut line = Vec::new();
-    for command in commands {
+    for (i, command) in commands.iter().enumerate() {
         line.clear();
         if needs_blank_line(previous, command) {
             line.push(b'\n');
@@ -30,7 +30,13 @@ pub(crate) fn write_file<W: Write>(
             line.push(b'\t');
         }
         write_command(&mut line, command);
-        line.push(b'\n');
+        // A raw last line may be a cut-off command the lenient reader kept; it reads back
+        // only while it stays cut off, so it gets no line ending.
+        let raw_tail =
+            i + 1 == commands.len() && comment.is_none() && matches!(command, Command::Unknown(_));
+        if !raw_tail {
+            line.push(b'\n');
+        }
         out.write_all(&line)?;
         previous = Some(command);
     }
