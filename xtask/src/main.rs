@@ -4,7 +4,9 @@
 //! * `golden --check` — fail if a generated fixture on disk differs from what the code makes
 //!   (snapshots are checked by every `cargo test` run under `CI=true`).
 //! * `golden --fixtures-only` — rewrite the generated fixtures without running the tests.
+//! * `bench-data` — write the large synthetic bench inputs into `bench-data/` (not committed).
 
+mod bench_data;
 mod fixtures;
 
 use std::path::{Path, PathBuf};
@@ -25,8 +27,9 @@ fn main() -> ExitCode {
         ["golden"] => golden(Mode::Regenerate),
         ["golden", "--check"] => golden(Mode::Check),
         ["golden", "--fixtures-only"] => golden(Mode::FixturesOnly),
+        ["bench-data"] => bench_data::run(),
         _ => {
-            eprintln!("usage: cargo xtask golden [--check | --fixtures-only]");
+            eprintln!("usage: cargo xtask golden [--check | --fixtures-only] | bench-data");
             return ExitCode::from(2);
         }
     };

@@ -1,0 +1,137 @@
+//! The generators make what they promise: hand-computed counts, read back by the format
+//! crates, and the helper functions' invariants.
+
+use super::synth::rig::{euler_to_quat, noise};
+use super::synth::{self, Ms3dSpec, Rig};
+use rigport_model_core::ReadOptions;
+
+#[test]
+fn noise_stays_in_range() {
+    for seed in 0..10_000 {
+        let n = noise(seed);
+        assert!((-1.0..1.0).contains(&n), "{n}");
+    }
+}
+
+#[test]
+fn euler_angles_become_the_expected_quaternions() {
+    assert_eq!(euler_to_quat([0.0; 3]), [0.0, 0.0, 0.0, 1.0]);
+    // A quarter turn about Z is (0, 0, sin 45°, cos 45°).
+    let q = euler_to_quat([0.0, 0.0, std::f32::consts::FRAC_PI_2]);
+    assert!((q[2] - q[3]).abs() < 1e-6 && q[0] == 0.0 && q[1] == 0.0);
+}
+
+#[test]
+fn influences_are_four_distinct_joints_summing_to_one() {
+    let rig = Rig {
+        meshes: 3,
+        cols: 10,
+        rows: 5,
+        joints: 6,
+        frames: 2,
+    };
+    for (mesh, i, j) in [(0, 0, 0), (2, 10, 5), (1, 7, 3)] {
+        let inf = rig.influences(mesh, i, j);
+        let sum: f32 = inf.iter().map(|p| p.1).sum();
+        assert!((sum - 1.0).abs() < 1e-6);
+        for a in 0..4 {
+            assert!(inf[a].0 < 6);
+            for b in a + 1..4 {
+                assert_ne!(inf[a].0, inf[b].0);
+            }
+        }
+    }
+}
+
+/// 2 grids of 2×1 quads: 6 vertices and 4 triangles each. Keeping 7 triangles drops the
+/// last one; asking for 15 vertex records splits 3 shared corners off.
+#[test]
+fn ms3d_reaches_exact_triangle_and_vertex_counts() {
+    let spec = Ms3dSpec {
+        rig: Rig {
+            meshes: 2,
+            cols: 2,
+            rows: 1,
+            joints: 4,
+            frames: 3,
+        },
+        triangles: 7,
+        vertices: 15,
+    };
+    let bytes = synth::ms3d(&spec);
+    let (file, report) = rigport_ms3d_bin::File::from_slice_with(&bytes, &ReadOptions::default())
+        .expect("the generated file reads");
+    assert!(report.is_empty(), "{report:?}");
+    assert_eq!(file.to_vec(), bytes);
+    assert_eq!((file.vertices.len(), file.triangles.len()), (15, 7));
+    let groups: Vec<usize> = file
+        .groups
+        .iter()
+        .map(|g| g.triangle_indices.len())
+        .collect();
+    assert_eq!(groups, [4, 3]);
+    // The split-off copies stand where the vertices they copy stand.
+    for t in &file.triangles {
+        for &v in &t.vertex_indices {
+            assert!(usize::from(v) < 15);
+        }
+    }
+    let extra = file.vertex_extra.as_ref().expect("weights are stored");
+    assert_eq!(extra.sub_version, 2);
+    assert_eq!(extra.records[0].weights, [40, 30, 20]);
+    assert!(file.joints.iter().all(|j| j.rotation_keys.len() == 3));
+}
+
+/// 4 grids of 40×40 quads: 4·41² = 6724 vertices, 4·2·40² = 12800 triangles.
+#[test]
+fn small_ms3d_converts_with_four_weights_per_vertex() {
+    let bytes = synth::ms3d(&synth::small_ms3d());
+    let file = rigport_ms3d_bin::File::from_slice(&bytes).expect("reads");
+    let summary = file.summary();
+    assert_eq!((summary.vertices, summary.triangles), (6724, 12800));
+    assert_eq!((summary.joints, summary.frames), (32, 400));
+    let (model, _) = rigport_ms3d_bin::to_model(&file, &Default::default()).expect("converts");
+    let weights = model.meshes[0].vertices[0].weights;
+    let want = [0.4, 0.3, 0.2, 0.1];
+    assert!(
+        weights.iter().zip(want).all(|(w, x)| (w - x).abs() < 1e-6),
+        "{weights:?}"
+    );
+}
+
+/// `text_rig(1)`: 8 grids of 70×6 quads: 8·71·7 = 3976 vertices, 8·2·70·6 = 6720
+/// triangles, 64 joints, 64 frames.
+#[test]
+fn text_files_read_and_convert() {
+    let rig = synth::text_rig(1);
+    let ascii = synth::ms3d_ascii(&rig);
+    let (file, report) = rigport_ms3d_ascii::File::from_slice_with(
+        &ascii,
+        &ReadOptions {
+            strict: true,
+            ..Default::default()
+        },
+    )
+    .expect("the ASCII file reads strictly");
+    assert!(report.is_empty(), "{report:?}");
+    let summary = file.summary();
+    assert_eq!((summary.vertices, summary.triangles), (3976, 6720));
+    assert_eq!((summary.joints, summary.frames), (64, 64));
+    rigport_ms3d_ascii::to_model(&file, &Default::default()).expect("ASCII converts");
+
+    let iqe = synth::iqe(&rig);
+    let (file, report) = rigport_iqe::File::from_slice_with(
+        &iqe,
+        &ReadOptions {
+            strict: true,
+            ..Default::default()
+        },
+    )
+    .expect("the IQE file reads strictly");
+    assert!(report.is_empty(), "{report:?}");
+    let summary = file.summary();
+    assert_eq!((summary.vertices, summary.triangles), (3976, 6720));
+    assert_eq!((summary.joints, summary.frames), (64, 64));
+    let (model, _) = rigport_iqe::to_model(&file, &Default::default()).expect("IQE converts");
+    assert_eq!(model.animations[0].fps, 30.0);
+}
