@@ -46,7 +46,7 @@ pub use limits::{Budget, LimitError, Limits, ReadOptions};
 pub use material::Material;
 pub use mesh::{Mesh, Vertex};
 pub use model::Model;
-pub use report::{Notice, Report, Severity};
+pub use report::{MAX_NOTICE_BYTES, Notice, Report, Severity};
 pub use skeleton::{Joint, Skeleton};
 pub use summary::FileSummary;
 

@@ -40,6 +40,9 @@ impl fmt::Display for Notice {
     }
 }
 
+/// Longest [`Notice::message`] a [`Report`] keeps, in bytes (plus the `…` that marks a cut).
+pub const MAX_NOTICE_BYTES: usize = 512;
+
 /// The warnings and losses of one read or conversion, in the order they arose.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Report {
@@ -48,12 +51,22 @@ pub struct Report {
 }
 
 impl Report {
-    /// Adds a notice.
+    /// Adds a notice. A message longer than [`MAX_NOTICE_BYTES`] is cut there (with `…`):
+    /// messages quote names from the input, and a hostile file's names can be megabytes.
     pub fn push(&mut self, severity: Severity, code: &'static str, message: impl Into<String>) {
+        let mut message = message.into();
+        if message.len() > MAX_NOTICE_BYTES {
+            let mut end = MAX_NOTICE_BYTES;
+            while !message.is_char_boundary(end) {
+                end -= 1;
+            }
+            message.truncate(end);
+            message.push('…');
+        }
         self.notices.push(Notice {
             severity,
             code,
-            message: message.into(),
+            message,
         });
     }
 
@@ -102,5 +115,23 @@ impl fmt::Display for Report {
             writeln!(f, "{notice}")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_messages_are_cut_at_a_char_boundary() {
+        let mut report = Report::default();
+        // 'é' is two bytes: 300 of them put byte 512 right after a whole character, and one
+        // leading 'x' puts it in the middle of one.
+        report.warn("a", "é".repeat(300));
+        report.warn("b", format!("x{}", "é".repeat(300)));
+        report.warn("c", "short");
+        assert_eq!(report.notices[0].message, format!("{}…", "é".repeat(256)));
+        assert_eq!(report.notices[1].message, format!("x{}…", "é".repeat(255)));
+        assert_eq!(report.notices[2].message, "short");
     }
 }
