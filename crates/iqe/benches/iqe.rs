@@ -29,6 +29,8 @@ fn iqe(c: &mut Criterion) {
     group.bench_function("from_model", |b| {
         b.iter(|| from_model(black_box(&model), &options))
     });
+    // A writer's throughput counts the bytes it writes.
+    group.throughput(Throughput::Bytes(file.to_vec().len() as u64));
     group.bench_function("write", |b| b.iter(|| black_box(&file).to_vec()));
     group.finish();
 }

@@ -5,6 +5,7 @@ use crate::error::Error;
 use crate::lexer::{Lexeme, Token, for_each_line, token_text, trim_end};
 use crate::notes::Notes;
 use rigport_model_core::diagnostic::{Span, excerpt};
+use rigport_model_core::number::{parse_f64, parse_i64};
 use rigport_model_core::{Budget, ReadOptions};
 
 /// The header every IQE file starts with.
@@ -147,8 +148,8 @@ impl<'a> Args<'a> {
         token_text(self.src, lexeme)
     }
 
-    fn word(&self, lexeme: &Lexeme, expected: &'static str) -> Result<&'a str, Error> {
-        let text = self.text(lexeme);
+    /// A bare word's bytes; a quoted name or a comment where a value belongs is an error.
+    fn value(&self, lexeme: &Lexeme, expected: &'static str) -> Result<&'a [u8], Error> {
         if lexeme.token != Token::Word {
             return Err(self.syntax(
                 lexeme.span.clone(),
@@ -156,28 +157,38 @@ impl<'a> Args<'a> {
                 &self.src[lexeme.span.clone()],
             ));
         }
-        std::str::from_utf8(text).map_err(|_| self.syntax(lexeme.span.clone(), expected, text))
+        Ok(self.text(lexeme))
     }
 
+    /// A number, parsed from the bytes (no UTF-8 check, no `String`): as `str::parse`.
+    fn number(&self, lexeme: &Lexeme) -> Result<f64, Error> {
+        let text = self.value(lexeme, "a number")?;
+        parse_f64(text).ok_or_else(|| self.syntax(lexeme.span.clone(), "a number", text))
+    }
+
+    /// Every argument as a number, in a vector of exactly that length (a file holds
+    /// millions of these; spare capacity would be most of their memory).
     fn numbers(&self) -> Result<Vec<f64>, Error> {
-        self.items
-            .iter()
-            .map(|l| {
-                let word = self.word(l, "a number")?;
-                word.parse::<f64>()
-                    .map_err(|_| self.syntax(l.span.clone(), "a number", word.as_bytes()))
-            })
-            .collect()
+        let mut out = Vec::with_capacity(self.items.len());
+        for lexeme in self.items {
+            out.push(self.number(lexeme)?);
+        }
+        Ok(out)
     }
 
+    /// Every argument as an integer, in a vector of exactly that length.
     fn integers(&self) -> Result<Vec<i64>, Error> {
-        self.items.iter().map(|l| self.integer(l)).collect()
+        let mut out = Vec::with_capacity(self.items.len());
+        for lexeme in self.items {
+            out.push(self.integer(lexeme)?);
+        }
+        Ok(out)
     }
 
+    /// An integer, parsed from the bytes: as `str::parse`.
     fn integer(&self, lexeme: &Lexeme) -> Result<i64, Error> {
-        let word = self.word(lexeme, "an integer")?;
-        word.parse::<i64>()
-            .map_err(|_| self.syntax(lexeme.span.clone(), "an integer", word.as_bytes()))
+        let text = self.value(lexeme, "an integer")?;
+        parse_i64(text).ok_or_else(|| self.syntax(lexeme.span.clone(), "an integer", text))
     }
 
     fn optional<T>(
@@ -278,7 +289,7 @@ fn read_command(src: &[u8], code: &[Lexeme], notes: &mut Notes) -> Result<Comman
             args.extra_after(0, notes);
             Command::Loop
         }
-        b"framerate" => match args.optional(|l| number(&args, l), notes)? {
+        b"framerate" => match args.optional(|l| args.number(l), notes)? {
             Some(rate) => Command::Framerate(rate),
             None => {
                 return Err(args.syntax(args.end_of_line(), "frames per second", b"end of line"));
@@ -286,17 +297,11 @@ fn read_command(src: &[u8], code: &[Lexeme], notes: &mut Notes) -> Result<Comman
         },
         b"smoothuv" => Command::SmoothUv(args.optional(|l| args.integer(l), notes)?),
         b"smoothgroup" => Command::SmoothGroup(args.optional(|l| args.integer(l), notes)?),
-        b"smoothangle" => Command::SmoothAngle(args.optional(|l| number(&args, l), notes)?),
+        b"smoothangle" => Command::SmoothAngle(args.optional(|l| args.number(l), notes)?),
         b"joint" => read_joint(&args, notes)?,
         b"vertexarray" => read_vertex_array(&args, notes)?,
         _ => raw(),
     })
-}
-
-fn number(args: &Args<'_>, lexeme: &Lexeme) -> Result<f64, Error> {
-    let word = args.word(lexeme, "a number")?;
-    word.parse::<f64>()
-        .map_err(|_| args.syntax(lexeme.span.clone(), "a number", word.as_bytes()))
 }
 
 fn read_blends(args: &Args<'_>, notes: &mut Notes) -> Result<Vec<(i64, f64)>, Error> {
@@ -304,7 +309,7 @@ fn read_blends(args: &Args<'_>, notes: &mut Notes) -> Result<Vec<(i64, f64)>, Er
     for pair in args.items.chunks(2) {
         let index = args.integer(&pair[0])?;
         let weight = match pair.get(1) {
-            Some(l) => number(args, l)?,
+            Some(l) => args.number(l)?,
             None => {
                 notes.warn(
                     "blend-without-weight",

@@ -35,6 +35,7 @@ mod limits;
 mod material;
 mod mesh;
 mod model;
+pub mod number;
 mod report;
 mod skeleton;
 mod summary;

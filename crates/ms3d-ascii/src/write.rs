@@ -37,7 +37,10 @@ fn floats_line<W: Write>(w: &mut W, values: &[f32]) -> io::Result<()> {
 }
 
 /// Writes a whole file.
-pub(crate) fn write<W: Write>(file: &File, mut w: W) -> io::Result<()> {
+pub(crate) fn write<W: Write>(file: &File, w: W) -> io::Result<()> {
+    // Every number is a separate small write; one buffer turns them into 64 KiB writes
+    // (a system call per number on an unbuffered file otherwise).
+    let mut w = io::BufWriter::with_capacity(64 * 1024, w);
     write!(w, "// MilkShape 3D ASCII{EOL}{EOL}")?;
     for (i, block) in file.blocks.iter().enumerate() {
         // MilkShape separates the big blocks by a blank line.

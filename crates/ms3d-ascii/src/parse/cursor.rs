@@ -5,6 +5,7 @@ use crate::lexer::Token;
 use logos::{Lexer, Logos};
 use rigport_model_core::Budget;
 use rigport_model_core::diagnostic::excerpt;
+use rigport_model_core::number::{parse_f32, parse_i32};
 use std::ops::Range;
 
 /// Longest token text quoted in an error message.
@@ -141,24 +142,20 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    fn number_text(&mut self, expected: &'static str) -> Result<(&'a str, Range<usize>), Error> {
+    /// The bytes of a Number token (parsed from the slice: no UTF-8 check, no `String`).
+    fn number_text(&mut self, expected: &'static str) -> Result<(&'a [u8], Range<usize>), Error> {
         let span = self.expect(Token::Number, expected)?;
-        let src = self.src;
-        // The number pattern is ASCII only, so this never fails on a Number token.
-        let text = src
-            .get(span.clone())
-            .and_then(|bytes| std::str::from_utf8(bytes).ok())
-            .unwrap_or_default();
+        let text = self.src.get(span.clone()).unwrap_or_default();
         Ok((text, span))
     }
 
     /// An integer field.
     pub(crate) fn int(&mut self, expected: &'static str) -> Result<(i32, Range<usize>), Error> {
         let (text, span) = self.number_text(expected)?;
-        match text.parse::<i32>() {
-            Ok(value) => Ok((value, span)),
-            Err(_) => Err(Error::BadNumber {
-                found: excerpt(text.as_bytes(), SHOWN),
+        match parse_i32(text) {
+            Some(value) => Ok((value, span)),
+            None => Err(Error::BadNumber {
+                found: excerpt(text, SHOWN),
                 span,
                 expected,
             }),
@@ -168,11 +165,11 @@ impl<'a> Cursor<'a> {
     /// A floating-point field; values that overflow `f32` are refused.
     pub(crate) fn float(&mut self, expected: &'static str) -> Result<f32, Error> {
         let (text, span) = self.number_text(expected)?;
-        match text.parse::<f32>() {
-            Ok(value) if value.is_finite() => Ok(value),
+        match parse_f32(text) {
+            Some(value) if value.is_finite() => Ok(value),
             // The number pattern always parses; only the range can be wrong.
             _ => Err(Error::BadNumber {
-                found: excerpt(text.as_bytes(), SHOWN),
+                found: excerpt(text, SHOWN),
                 span,
                 expected: "a number within the range of f32",
             }),

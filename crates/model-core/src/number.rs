@@ -1,0 +1,224 @@
+//! Numbers parsed straight from the bytes of a text format, with exactly the results of
+//! `str::parse`.
+//!
+//! Text readers spend much of their time on numbers, and most numbers in real files are
+//! short plain decimals (`-0.123456`, `42`). Those take a fast path here: one pass over the
+//! digits, no UTF-8 check, and for floats Clinger's exact case — an integer mantissa and a
+//! power of ten that are both exactly representable give a correctly rounded quotient with
+//! one division, so the result is bit for bit what `str::parse` returns. Anything else
+//! (exponents, `inf`, long mantissas, malformed text) goes to `str::parse` itself.
+
+/// A plain decimal `[+-]?digits[.digits]` (or `[+-]?.digits`): its sign, its digits as an
+/// integer with trailing fraction zeros removed, and how many fraction digits remain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Decimal {
+    negative: bool,
+    mantissa: u64,
+    fraction_digits: u32,
+}
+
+/// Reads a plain decimal of at most 19 digits (so the mantissa cannot overflow `u64`);
+/// `None` for anything else, which the callers hand to `str::parse`.
+fn plain_decimal(bytes: &[u8]) -> Option<Decimal> {
+    let (negative, body) = match bytes.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, bytes),
+    };
+    let mut mantissa = 0u64;
+    let mut digits = 0u32;
+    let mut fraction_digits = 0u32;
+    let mut seen_point = false;
+    for &byte in body {
+        match byte {
+            b'0'..=b'9' => {
+                digits += 1;
+                if digits > 19 {
+                    return None;
+                }
+                mantissa = mantissa * 10 + u64::from(byte - b'0');
+                fraction_digits += u32::from(seen_point);
+            }
+            b'.' if !seen_point => seen_point = true,
+            _ => return None,
+        }
+    }
+    if digits == 0 {
+        return None;
+    }
+    // `20.000000` is 20: dropping zeros keeps the value and widens the fast path.
+    while fraction_digits > 0 && mantissa % 10 == 0 {
+        mantissa /= 10;
+        fraction_digits -= 1;
+    }
+    Some(Decimal {
+        negative,
+        mantissa,
+        fraction_digits,
+    })
+}
+
+/// Powers of ten exactly representable as `f64` (10²² is the last).
+const POW10_F64: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// Powers of ten exactly representable as `f32` (10¹⁰ is the last).
+const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
+/// The text as `&str` parsed by the standard library (the slow, general path).
+fn std_parse<T: std::str::FromStr>(bytes: &[u8]) -> Option<T> {
+    std::str::from_utf8(bytes).ok()?.parse().ok()
+}
+
+/// `str::parse::<f64>` on bytes: `None` where it fails (including non-UTF-8 bytes).
+pub fn parse_f64(bytes: &[u8]) -> Option<f64> {
+    if let Some(d) = plain_decimal(bytes)
+        && d.mantissa <= 1 << 53
+        && let Some(&scale) = POW10_F64.get(d.fraction_digits as usize)
+    {
+        // Both operands are exact, so the one rounding is the correct one.
+        let value = d.mantissa as f64 / scale;
+        return Some(if d.negative { -value } else { value });
+    }
+    std_parse(bytes)
+}
+
+/// `str::parse::<f32>` on bytes: `None` where it fails (including non-UTF-8 bytes).
+pub fn parse_f32(bytes: &[u8]) -> Option<f32> {
+    if let Some(d) = plain_decimal(bytes)
+        && d.mantissa <= 1 << 24
+        && let Some(&scale) = POW10_F32.get(d.fraction_digits as usize)
+    {
+        // Both operands are exact, so the one rounding is the correct one.
+        let value = d.mantissa as f32 / scale;
+        return Some(if d.negative { -value } else { value });
+    }
+    std_parse(bytes)
+}
+
+/// `str::parse::<i64>` on bytes: `None` where it fails.
+pub fn parse_i64(bytes: &[u8]) -> Option<i64> {
+    match plain_decimal(bytes) {
+        // At most 18 digits fit an i64 whatever they are; a point is not an integer.
+        Some(d) if !bytes.contains(&b'.') && bytes.len() <= 18 => {
+            let value = d.mantissa as i64;
+            Some(if d.negative { -value } else { value })
+        }
+        _ => std_parse(bytes),
+    }
+}
+
+/// `str::parse::<i32>` on bytes: `None` where it fails (out of range included).
+pub fn parse_i32(bytes: &[u8]) -> Option<i32> {
+    parse_i64(bytes).and_then(|v| i32::try_from(v).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn same_f64(text: &str) {
+        let want = text.parse::<f64>().ok();
+        let got = parse_f64(text.as_bytes());
+        assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "{text:?}");
+    }
+
+    fn same_f32(text: &str) {
+        let want = text.parse::<f32>().ok();
+        let got = parse_f32(text.as_bytes());
+        assert_eq!(got.map(f32::to_bits), want.map(f32::to_bits), "{text:?}");
+    }
+
+    fn same_ints(text: &str) {
+        assert_eq!(
+            parse_i64(text.as_bytes()),
+            text.parse::<i64>().ok(),
+            "{text:?}"
+        );
+        assert_eq!(
+            parse_i32(text.as_bytes()),
+            text.parse::<i32>().ok(),
+            "{text:?}"
+        );
+    }
+
+    #[test]
+    fn edge_cases_match_the_standard_library() {
+        for text in [
+            "0",
+            "-0",
+            "+0",
+            "-0.000000",
+            "1.",
+            ".5",
+            "-.5",
+            ".",
+            "-",
+            "+",
+            "",
+            "1..2",
+            "1.2.3",
+            "20.000000",
+            "0.1",
+            "0.3",
+            "16777217",
+            "16777216",
+            "9007199254740993",
+            "9007199254740992",
+            "1234567890123456789",
+            "12345678901234567890",
+            "4e-05",
+            "1E5",
+            "inf",
+            "-inf",
+            "NaN",
+            "nan",
+            "infinity",
+            "1_000",
+            " 1",
+            "1 ",
+            "0x10",
+            "--1",
+            "+-1",
+            "3.4028235e38",
+            "1e400",
+            "0.00000000000000000000001",
+            "99999999999",
+            "-2147483648",
+            "2147483648",
+            "-9223372036854775808",
+            "9223372036854775807",
+            "9223372036854775808",
+            "000000000000000000001",
+        ] {
+            same_f64(text);
+            same_f32(text);
+            same_ints(text);
+        }
+        assert_eq!(parse_f64(b"\xff1"), None);
+    }
+
+    proptest! {
+        #[test]
+        fn number_like_text_matches_the_standard_library(text in "[-+]?[0-9]{0,12}(\\.[0-9]{0,12})?") {
+            same_f64(&text);
+            same_f32(&text);
+            same_ints(&text);
+        }
+
+        #[test]
+        fn printed_floats_read_back_as_the_standard_library_reads_them(
+            value in proptest::num::f64::NORMAL | proptest::num::f64::SUBNORMAL | proptest::num::f64::ZERO,
+            decimals in 0usize..10,
+        ) {
+            let small = value % 1000.0;
+            same_f64(&format!("{small:.decimals$}"));
+            same_f32(&format!("{small:.decimals$}"));
+            same_f64(&format!("{value}"));
+            same_f32(&format!("{}", value as f32));
+        }
+    }
+}
