@@ -49,6 +49,7 @@
 #![forbid(unsafe_code)]
 
 mod convert;
+mod decode;
 mod error;
 mod file;
 pub mod limits;

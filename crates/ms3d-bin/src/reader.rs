@@ -4,11 +4,12 @@
 //! Every count is checked against the bytes left (count × least record size) and drawn
 //! from the [`Budget`] before anything is allocated, so a hostile count fails at once.
 
+use crate::decode::{self, Decode};
 use crate::error::Error;
 use crate::file::{Comment, Comments, File, Group, Joint, JointExtra, MAGIC, VertexExtra};
 use crate::records::{
     GroupHead, JointColor, JointHead, Keyframe, Keyframer, Material, ModelExtra, Record, Triangle,
-    Vertex, VertexExtraRecord, vertex_extra_size,
+    Vertex, vertex_extra_size,
 };
 use binrw::BinRead;
 use rigport_model_core::{Budget, ReadOptions, Report};
@@ -99,6 +100,43 @@ impl<'a> Reader<'a> {
         (0..count).map(|_| self.record(what)).collect()
     }
 
+    /// Reads `count` records of `size` bytes as one checked slice, decoding each chunk
+    /// directly (see [`crate::decode`]): the fast path for the large arrays.
+    fn bulk<T>(
+        &mut self,
+        count: u64,
+        size: u64,
+        what: &'static str,
+        decode: impl Fn(&[u8]) -> Option<T>,
+    ) -> Result<Vec<T>, Error> {
+        let offset = self.offset();
+        self.reserve::<T>(count, size, what)?;
+        // `reserve` checked that count × size bytes are left, so the slice exists.
+        let len = count * size;
+        let bytes = self.cursor.get_ref();
+        let slice = bytes.get(offset as usize..(offset + len) as usize);
+        let truncated = || Error::Truncated {
+            offset,
+            what,
+            needed: len,
+            available: self.remaining(),
+        };
+        let records = slice
+            .and_then(|slice| decode::all(slice, size as usize, decode))
+            .ok_or_else(truncated)?;
+        self.cursor.set_position(offset + len);
+        Ok(records)
+    }
+
+    /// [`Reader::bulk`] for a record type with a fixed size.
+    fn decoded<T: Record + Decode>(
+        &mut self,
+        count: u64,
+        what: &'static str,
+    ) -> Result<Vec<T>, Error> {
+        self.bulk(count, T::SIZE, what, T::decode)
+    }
+
     /// Reads `len` raw bytes.
     fn bytes(&mut self, len: u64, what: &'static str) -> Result<Vec<u8>, Error> {
         self.reserve::<u8>(len, 1, what)?;
@@ -184,9 +222,9 @@ fn read_core(r: &mut Reader) -> Result<File, Error> {
         return Err(Error::UnsupportedVersion { version });
     }
     let count = r.word("vertex count")?;
-    let vertices = r.records::<Vertex>(count, "vertices")?;
+    let vertices = r.decoded::<Vertex>(count, "vertices")?;
     let count = r.word("triangle count")?;
-    let triangles = r.records::<Triangle>(count, "triangles")?;
+    let triangles = r.decoded::<Triangle>(count, "triangles")?;
     let count = r.word("group count")?;
     r.reserve::<Group>(count, GroupHead::SIZE + 1, "groups")?;
     let groups = (0..count)
@@ -218,7 +256,7 @@ fn read_core(r: &mut Reader) -> Result<File, Error> {
 
 fn read_group(r: &mut Reader) -> Result<Group, Error> {
     let head: GroupHead = r.record("group")?;
-    let triangle_indices = r.records(head.triangle_count.into(), "group triangle indices")?;
+    let triangle_indices = r.decoded(head.triangle_count.into(), "group triangle indices")?;
     let material_index = r.record("group material index")?;
     Ok(Group {
         flags: head.flags,
@@ -230,9 +268,9 @@ fn read_group(r: &mut Reader) -> Result<Group, Error> {
 
 fn read_joint(r: &mut Reader) -> Result<Joint, Error> {
     let head: JointHead = r.record("joint")?;
-    let rotation_keys = r.records::<Keyframe>(head.rotation_key_count.into(), "rotation keys")?;
+    let rotation_keys = r.decoded::<Keyframe>(head.rotation_key_count.into(), "rotation keys")?;
     let translation_keys =
-        r.records::<Keyframe>(head.translation_key_count.into(), "translation keys")?;
+        r.decoded::<Keyframe>(head.translation_key_count.into(), "translation keys")?;
     Ok(Joint {
         flags: head.flags,
         name: head.name,
@@ -336,10 +374,9 @@ fn read_vertex_extra(r: &mut Reader, vertex_count: u64) -> Result<VertexExtra, E
         vertex_extra_size(v).is_some()
     })?;
     let size = vertex_extra_size(sub_version).unwrap_or(14);
-    r.reserve::<VertexExtraRecord>(vertex_count, size, "vertex extra records")?;
-    let records = (0..vertex_count)
-        .map(|_| r.record_with("vertex extra record", size, (sub_version,)))
-        .collect::<Result<_, _>>()?;
+    let records = r.bulk(vertex_count, size, "vertex extra records", |chunk| {
+        decode::vertex_extra(chunk, sub_version)
+    })?;
     Ok(VertexExtra {
         sub_version,
         records,
