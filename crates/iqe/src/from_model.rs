@@ -43,7 +43,7 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
         let _ = j;
         commands.push(pose(joint.translation, joint.rotation, joint.scale));
     }
-    add_meshes(model, &mut names, &mut commands);
+    add_meshes(model, &mut names, &mut commands, &mut report);
     let mut poses_left = pose_allowance(model);
     for animation in &model.animations {
         add_animation(
@@ -117,7 +117,24 @@ fn pose(t: Vec3, r: Quat, s: Vec3) -> Command {
     Command::Pose(PoseKind::Quaternion, values)
 }
 
-fn add_meshes(model: &Model, names: &mut NameFixer, commands: &mut Vec<Command>) {
+fn add_meshes(
+    model: &Model,
+    names: &mut NameFixer,
+    commands: &mut Vec<Command>,
+    report: &mut Report,
+) {
+    // An IQE file without any face command makes every 3 vertices of a mesh a triangle, so
+    // vertices of a model without triangles cannot be written without inventing faces.
+    let faceless = model.triangle_count() == 0;
+    if faceless && model.vertex_count() > 0 {
+        report.loss(
+            "faceless-vertices",
+            format!(
+                "{} vertices belong to no triangle; IQE would read vertices without any face as triangles, so they are left out",
+                model.vertex_count()
+            ),
+        );
+    }
     let uvs = model.meshes.iter().any(|m| m.has_uvs);
     let colors = model.meshes.iter().any(|m| m.has_colors);
     let skinned = !model.skeleton.joints.is_empty();
@@ -129,6 +146,9 @@ fn add_meshes(model: &Model, names: &mut NameFixer, commands: &mut Vec<Command>)
             .and_then(|m| model.materials.get(m.index()))
             .map_or_else(Vec::new, |m| names.fix(&m.name));
         commands.push(Command::Material(Some(material)));
+        if faceless {
+            continue;
+        }
         for v in &mesh.vertices {
             let f = |values: &[f32]| values.iter().copied().map(wide).collect::<Vec<f64>>();
             commands.push(Command::Vertex(

@@ -335,3 +335,21 @@ fn from_model_round_trips_geometry_skeleton_and_animation() {
     let rotation: Quat = back.animations[0].tracks[0].rotations[1].value;
     assert_eq!(rotation, Quat::IDENTITY);
 }
+
+#[test]
+fn from_model_leaves_out_vertices_when_no_triangle_exists() {
+    // Without any face command IQE makes triangles of every 3 vertices, so writing the two
+    // loose vertices would invent geometry; they are left out and the loss is reported.
+    use rigport_model_core::{Mesh, Model, Vertex};
+    let mut model = Model::default();
+    let mut mesh = Mesh::new("points");
+    mesh.vertices = vec![Vertex::default(); 2];
+    model.meshes.push(mesh);
+    let (file, report) = rigport_iqe::from_model(&model, &ConvertOptions::default()).unwrap();
+    assert_eq!(report.with_code("faceless-vertices").count(), 1);
+    let bytes = file.to_vec();
+    let (back, _) = File::from_slice_with(&bytes, &ReadOptions::strict()).unwrap();
+    let (back_model, _) = to_model(&back, &ConvertOptions::default()).unwrap();
+    assert_eq!(back_model.triangle_count(), 0);
+    assert_eq!(back_model.vertex_count(), 0);
+}
