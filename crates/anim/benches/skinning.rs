@@ -72,6 +72,16 @@ fn skinning(c: &mut Criterion) {
     });
     group.finish();
 
+    // The same work counted in bytes of vertex data skinned, comparable with the readers.
+    let mut group = c.benchmark_group("skinning bytes");
+    group.throughput(Throughput::Bytes(
+        u64::from(VERTICES) * std::mem::size_of::<Vertex>() as u64,
+    ));
+    group.bench_function("linear blend, 100k vertices, 2 weights", |b| {
+        b.iter(|| skin_vertices_into(black_box(pose.skinning_matrices()), &bind, &mut posed))
+    });
+    group.finish();
+
     let mut group = c.benchmark_group("pose");
     group.throughput(Throughput::Elements(u64::from(JOINTS)));
     group.bench_function("sample 64 joints, 31 keys each", |b| {

@@ -1,0 +1,81 @@
+//! Throughput of glTF export and of whole conversions to `.glb` through the library
+//! (bytes in, glb bytes out, nothing written to disk), for one big input of each format.
+//! Run `cargo xtask bench-data` first; without it smaller inputs are generated in process.
+
+use criterion::{Criterion, Throughput, criterion_main};
+use rigport::document::Document;
+use rigport::export::gltf::{GltfOptions, GltfOutput, export};
+use rigport::formats::Format;
+use rigport::pipeline::{Settings, convert};
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Duration;
+
+#[allow(dead_code)] // shared with `cargo xtask bench-data`; this bench uses part of it
+#[path = "../../../xtask/src/bench_data/synth/mod.rs"]
+mod synth;
+
+/// The inputs: a name for the bench and the bytes.
+fn inputs() -> Vec<(&'static str, Vec<u8>)> {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    vec![
+        (
+            "ms3d limits",
+            synth::load_or_generate(dir, "limits.ms3d", || synth::ms3d(&synth::small_ms3d())),
+        ),
+        (
+            "iqe 10 MB",
+            synth::load_or_generate(dir, "big10.iqe", || synth::iqe(&synth::text_rig(1))),
+        ),
+        (
+            "ms3d-ascii 10 MB",
+            synth::load_or_generate(dir, "big10.txt", || synth::ms3d_ascii(&synth::text_rig(1))),
+        ),
+    ]
+}
+
+fn glb(c: &mut Criterion) {
+    let settings = Settings::default();
+    for (name, bytes) in inputs() {
+        let (document, _) =
+            Document::sniff_and_read(&bytes, &settings.read).expect("the bench input reads");
+        let (model, _) = document.to_model().expect("the bench input converts");
+        let options = GltfOptions::default();
+        let glb_len = match export(&model, &options) {
+            Ok((GltfOutput::Glb(glb), _)) => glb.len(),
+            _ => panic!("the bench input exports as glb"),
+        };
+
+        let mut group = c.benchmark_group(format!("glb/{name}"));
+        group.throughput(Throughput::Bytes(glb_len as u64));
+        group.bench_function("export (model to glb)", |b| {
+            b.iter(|| export(black_box(&model), &options))
+        });
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_function("convert (file bytes to glb)", |b| {
+            b.iter(|| {
+                convert(
+                    black_box(&bytes),
+                    Path::new("out.glb"),
+                    Format::Glb,
+                    &settings,
+                )
+            })
+        });
+        group.finish();
+    }
+}
+
+/// Few samples over short windows, so the whole suite runs in minutes on two cores.
+fn config() -> Criterion {
+    Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+}
+
+/// Criterion's generated entry point, kept private so it needs no docs.
+mod entry {
+    criterion::criterion_group! { name = benches; config = super::config(); targets = super::glb }
+}
+criterion_main!(entry::benches);
