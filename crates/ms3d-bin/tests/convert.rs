@@ -386,3 +386,33 @@ fn from_model_reports_what_it_drops() {
     );
     assert_eq!(file.joints[0].name[31], 0);
 }
+
+#[test]
+fn keys_outside_the_timeline_from_damaged_data_are_dropped_and_reported() {
+    // Three bytes shifted inside the keys make garbage times; MilkShape cannot place a key
+    // before 0 or after its last frame, so such keys are dropped with a warning.
+    let (file, model, report) = convert("tail_misaligned_after_joint_keys.ms3d");
+    let notice = report
+        .with_code("keys-outside-timeline")
+        .next()
+        .expect("warned");
+    assert!(notice.message.starts_with("2 keys"), "{}", notice.message);
+    let stored: usize = file
+        .joints
+        .iter()
+        .map(|j| j.rotation_keys.len() + j.translation_keys.len())
+        .sum();
+    let animation = &model.animations[0];
+    let kept: usize = animation.tracks.iter().map(|t| t.key_count()).sum();
+    assert_eq!(kept + 2, stored);
+    let end = animation.duration + 1.0 / animation.fps;
+    for track in &animation.tracks {
+        let times = track.translations.iter().map(|k| k.time);
+        for time in times.chain(track.rotations.iter().map(|k| k.time)) {
+            assert!((0.0..=end).contains(&time), "{time}");
+        }
+    }
+    // An intact file keeps every key.
+    let (_, _, clean) = convert("rig_full.ms3d");
+    assert_eq!(clean.with_code("keys-outside-timeline").count(), 0);
+}

@@ -334,6 +334,8 @@ fn animation(file: &File, options: &ConvertOptions, report: &mut Report) -> Opti
             ),
         );
     }
+    let timeline = KeyTimeline::of(&animation);
+    let mut outside = 0usize;
     for (index, joint) in file.joints.iter().enumerate() {
         if joint.rotation_keys.is_empty() && joint.translation_keys.is_empty() {
             continue;
@@ -344,9 +346,11 @@ fn animation(file: &File, options: &ConvertOptions, report: &mut Report) -> Opti
         let position = Vec3::from(joint.position);
         let rotation = Vec3::from(joint.rotation);
         let mut track = Track::new(id);
+        let before = joint.translation_keys.len() + joint.rotation_keys.len();
         track.translations = joint
             .translation_keys
             .iter()
+            .filter(|k| timeline.holds(k.time))
             .map(|k| {
                 Key::new(
                     k.time,
@@ -357,9 +361,46 @@ fn animation(file: &File, options: &ConvertOptions, report: &mut Report) -> Opti
         track.rotations = joint
             .rotation_keys
             .iter()
+            .filter(|k| timeline.holds(k.time))
             .map(|k| Key::new(k.time, absolute_rotation(rotation, Vec3::from(k.value))))
             .collect();
+        outside += before - track.key_count();
         animation.tracks.push(track);
     }
+    if outside > 0 {
+        report.warn(
+            "keys-outside-timeline",
+            format!(
+                "{outside} keys have times outside the file's timeline (0 to {} s) and were dropped; \
+                 MilkShape cannot place keys there, so they come from damaged data",
+                timeline.end
+            ),
+        );
+    }
     Some(animation)
+}
+
+/// The times at which MilkShape can hold a key: from 0 to the end of the file's timeline
+/// (total frames / fps) plus one frame of slack for rounding. Keys elsewhere, such as the
+/// ±3e38 times a file with deleted bytes yields, are damaged data: they would stretch any
+/// frame-based output (IQE, ASCII) to billions of frames.
+struct KeyTimeline {
+    end: f32,
+}
+
+impl KeyTimeline {
+    /// Keys are only bounded by the timeline when the file declares one; without it (zero
+    /// frames or an invalid rate) any finite, non-negative time is accepted.
+    fn of(animation: &Animation) -> Self {
+        let end = if animation.duration > 0.0 && animation.duration.is_finite() {
+            animation.duration + 1.0 / animation.fps
+        } else {
+            f32::MAX
+        };
+        Self { end }
+    }
+
+    fn holds(&self, time: f32) -> bool {
+        time.is_finite() && (0.0..=self.end).contains(&time)
+    }
 }
