@@ -75,10 +75,14 @@ async function main() {
   return reports.some((r) => r.rigport.errors > 0) ? 1 : 0;
 }
 
+// Set the exit code rather than calling process.exit(): exiting at once can cut off a
+// large report still being written to a pipe.
 main().then(
-  (code) => process.exit(code),
+  (code) => {
+    process.exitCode = code;
+  },
   (error) => {
     console.error(String(error?.stack ?? error));
-    process.exit(2);
+    process.exitCode = 2;
   },
 );
