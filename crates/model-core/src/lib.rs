@@ -38,6 +38,8 @@ mod model;
 pub mod number;
 mod report;
 mod skeleton;
+#[cfg(feature = "proptest")]
+pub mod strategies;
 mod summary;
 pub mod text;
 
