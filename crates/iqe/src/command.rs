@@ -156,27 +156,3 @@ pub enum Command {
     /// A command this crate does not know, kept as the raw line (without line ending).
     Unknown(Vec<u8>),
 }
-
-impl Command {
-    /// Rough heap bytes the command holds, for the allocation budget.
-    pub(crate) fn heap_bytes(&self) -> u64 {
-        let n = match self {
-            Command::Comment(b) | Command::Unknown(b) => b.len(),
-            Command::Vertex(_, v) | Command::Pose(_, v) => v.len() * 8,
-            Command::Blend(p) => p.len() * 16,
-            Command::Face(_, i) | Command::FaceSmooth(i) => i.len() * 8,
-            Command::Mesh(n) | Command::Material(n) | Command::Animation(n) | Command::Frame(n) => {
-                n.as_ref().map_or(0, Vec::len)
-            }
-            Command::Joint { name, .. } => name.len(),
-            Command::VertexArray(d) => {
-                d.kind.len()
-                    + d.component.len()
-                    + d.size.len()
-                    + d.name.as_ref().map_or(0, Vec::len)
-            }
-            _ => 0,
-        };
-        n as u64
-    }
-}

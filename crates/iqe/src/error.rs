@@ -101,6 +101,16 @@ impl Error {
         }
     }
 
+    /// The error pointing at `span` (for errors found after reading, about a command).
+    pub(crate) fn with_span(mut self, at: Span) -> Error {
+        match &mut self {
+            Error::ArrayLength { span, .. } | Error::IndexOutOfRange { span, .. } => *span = at,
+            Error::Hierarchy { span, .. } => *span = Some(at),
+            _ => {}
+        }
+        self
+    }
+
     /// The error as a compiler would show it: message, `--> line:column`, the line and a
     /// caret under the span. Pass the bytes that were read.
     pub fn render(&self, src: &[u8]) -> String {

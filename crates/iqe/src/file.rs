@@ -5,20 +5,23 @@ use crate::error::Error;
 use crate::notes::Notes;
 use crate::parse::{HEADER, header_start, parse};
 use crate::scene::Scene;
+use crate::store::{CommandRef, Kind, Store};
 use crate::write::write_file;
-use rigport_model_core::{FileSummary, ReadOptions, Report};
+use rigport_model_core::{FileSummary, Limits, ReadOptions, Report};
 use std::io::{Read, Write};
 
 /// An IQE file as stored: the header, every command in file order, and the comment section.
 ///
 /// Reading and then writing keeps every command (unknown ones included) and the comment
 /// section byte for byte; numbers and names keep their values, the layout becomes canonical.
+/// Commands are held compactly (a few bytes per number); [`File::commands`] views them and
+/// [`File::push`] appends one.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct File {
     /// Whatever followed `# Inter-Quake Export` on the first line (usually nothing).
     pub header_extra: Vec<u8>,
     /// The commands in file order.
-    pub commands: Vec<Command>,
+    commands: Store,
     /// Everything after the line holding `comment`, verbatim, if the file has that command.
     pub comment: Option<Vec<u8>>,
 }
@@ -43,7 +46,8 @@ impl File {
         let mut notes = Notes::default();
         let parsed = parse(bytes, options, &mut notes)?;
         // Interpreting the commands checks them (array lengths, indices, parents).
-        Scene::build(&parsed.commands, Some(&parsed.spans), &mut notes)?;
+        Scene::check(&parsed.commands, &mut notes).map_err(|e| e.locate(bytes))?;
+        notes.locate_commands(bytes);
         notes.flush_strict(options)?;
         let file = File {
             header_extra: parsed.header_extra,
@@ -58,6 +62,49 @@ impl File {
         let mut bytes = Vec::new();
         reader.read_to_end(&mut bytes)?;
         Self::from_slice(&bytes)
+    }
+
+    /// A file of these commands.
+    pub fn from_commands<'c>(
+        header_extra: Vec<u8>,
+        commands: impl IntoIterator<Item = &'c Command>,
+        comment: Option<Vec<u8>>,
+    ) -> Result<File, Error> {
+        let mut file = File {
+            header_extra,
+            commands: Store::default(),
+            comment,
+        };
+        for command in commands {
+            file.push(command)?;
+        }
+        Ok(file)
+    }
+
+    /// Appends a command. Fails only when the file outgrows 32-bit offsets (many gigabytes).
+    pub fn push(&mut self, command: &Command) -> Result<(), Error> {
+        let mut unlimited = Limits::unlimited().budget();
+        Ok(self.commands.push(command, &mut unlimited)?)
+    }
+
+    /// Number of commands.
+    pub fn command_count(&self) -> usize {
+        self.commands.len()
+    }
+
+    /// Command `i` (in file order).
+    pub fn command(&self, i: usize) -> Option<CommandRef<'_>> {
+        self.commands.get(i)
+    }
+
+    /// The commands in file order.
+    pub fn commands(&self) -> impl ExactSizeIterator<Item = CommandRef<'_>> + '_ {
+        self.commands.iter()
+    }
+
+    /// How many commands are of `kind` (cheap: nothing is decoded).
+    pub(crate) fn count_kind(&self, kinds: &[Kind]) -> usize {
+        self.commands.kinds().filter(|k| kinds.contains(k)).count()
     }
 
     /// Writes the file in the canonical layout (see the crate docs).
@@ -79,8 +126,8 @@ impl File {
     }
 
     /// What the commands mean: vertex arrays, meshes, fanned triangles, skeleton, frames.
-    pub fn scene(&self) -> Result<Scene, Error> {
-        Scene::build(&self.commands, None, &mut Notes::default())
+    pub fn scene(&self) -> Result<Scene<'_>, Error> {
+        Ok(Scene::build(&self.commands, &mut Notes::default())?)
     }
 
     /// Counts for `rigport info`: vertices (vertex-array length), triangles after fanning,
@@ -104,20 +151,19 @@ impl File {
         summary.joints = scene.joints.len() as u64;
         summary.animations = scene.animations.len() as u64;
         summary.frames = scene.frame_count() as u64;
-        let count = |f: fn(&Command) -> bool| self.commands.iter().filter(|c| f(c)).count();
-        let normals = if scene.normals.is_empty() {
+        let normals = if scene.array_len(crate::Attribute::Normal) == 0 {
             "generated (no vn)"
         } else {
             "stored (vn)"
         };
         summary.details.push(("normals".into(), normals.into()));
-        let declared = count(|c| matches!(c, Command::VertexArray(_)));
+        let declared = self.count_kind(&[Kind::VertexArray]);
         if declared > 0 {
             summary
                 .details
                 .push(("vertexarray declarations".into(), declared.to_string()));
         }
-        let unknown = count(|c| matches!(c, Command::Unknown(_)));
+        let unknown = self.count_kind(&[Kind::Unknown]);
         if unknown > 0 {
             summary
                 .details

@@ -34,16 +34,17 @@ fn pose_allowance(model: &Model) -> u64 {
 pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Report), Error> {
     let mut report = Report::default();
     let mut names = NameFixer::default();
-    let mut commands = Vec::new();
-    for (j, joint) in model.skeleton.joints.iter().enumerate() {
-        commands.push(Command::Joint {
+    // Commands go straight into the file's compact store, one at a time.
+    let mut commands = File::default();
+    commands.comment = model.comment.as_ref().map(|c| c.as_bytes().to_vec());
+    for joint in &model.skeleton.joints {
+        commands.push(&Command::Joint {
             name: names.fix(&joint.name),
             parent: Some(joint.parent.map_or(-1, |p| i64::from(p.0))),
-        });
-        let _ = j;
-        commands.push(pose(joint.translation, joint.rotation, joint.scale));
+        })?;
+        commands.push(&pose(joint.translation, joint.rotation, joint.scale))?;
     }
-    add_meshes(model, &mut names, &mut commands, &mut report);
+    add_meshes(model, &mut names, &mut commands, &mut report)?;
     let mut poses_left = pose_allowance(model);
     for animation in &model.animations {
         add_animation(
@@ -76,12 +77,7 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
             ),
         );
     }
-    let file = File {
-        header_extra: Vec::new(),
-        commands,
-        comment: model.comment.as_ref().map(|c| c.as_bytes().to_vec()),
-    };
-    Ok((file, report))
+    Ok((commands, report))
 }
 
 /// Names as bytes; counts the ones IQE cannot quote.
@@ -120,9 +116,9 @@ fn pose(t: Vec3, r: Quat, s: Vec3) -> Command {
 fn add_meshes(
     model: &Model,
     names: &mut NameFixer,
-    commands: &mut Vec<Command>,
+    commands: &mut File,
     report: &mut Report,
-) {
+) -> Result<(), Error> {
     // An IQE file without any face command makes every 3 vertices of a mesh a triangle, so
     // vertices of a model without triangles cannot be written without inventing faces.
     let faceless = model.triangle_count() == 0;
@@ -139,45 +135,46 @@ fn add_meshes(
     let colors = model.meshes.iter().any(|m| m.has_colors);
     let skinned = !model.skeleton.joints.is_empty();
     for mesh in &model.meshes {
-        commands.push(Command::Mesh(Some(names.fix(&mesh.name))));
+        commands.push(&Command::Mesh(Some(names.fix(&mesh.name))))?;
         // Always name the material: in IQE it is sticky from one mesh to the next.
         let material = mesh
             .material
             .and_then(|m| model.materials.get(m.index()))
             .map_or_else(Vec::new, |m| names.fix(&m.name));
-        commands.push(Command::Material(Some(material)));
+        commands.push(&Command::Material(Some(material)))?;
         if faceless {
             continue;
         }
         for v in &mesh.vertices {
             let f = |values: &[f32]| values.iter().copied().map(wide).collect::<Vec<f64>>();
-            commands.push(Command::Vertex(
+            commands.push(&Command::Vertex(
                 Attribute::Position,
                 f(&v.position.to_array()),
-            ));
+            ))?;
             if uvs {
-                commands.push(Command::Vertex(Attribute::TexCoord, f(&v.uv.to_array())));
+                commands.push(&Command::Vertex(Attribute::TexCoord, f(&v.uv.to_array())))?;
             }
-            commands.push(Command::Vertex(Attribute::Normal, f(&v.normal.to_array())));
+            commands.push(&Command::Vertex(Attribute::Normal, f(&v.normal.to_array())))?;
             if colors {
-                commands.push(Command::Vertex(Attribute::Color, f(&v.color.to_array())));
+                commands.push(&Command::Vertex(Attribute::Color, f(&v.color.to_array())))?;
             }
             if skinned {
                 let pairs = v
                     .influences()
                     .map(|(j, w)| (i64::from(j.0), wide(w)))
                     .collect();
-                commands.push(Command::Blend(pairs));
+                commands.push(&Command::Blend(pairs))?;
             }
         }
         for t in &mesh.triangles {
             // The model winds fronts counter-clockwise; IQE clockwise.
-            commands.push(Command::Face(
+            commands.push(&Command::Face(
                 FaceBase::Mesh,
                 vec![t[0].into(), t[2].into(), t[1].into()],
-            ));
+            ))?;
         }
     }
+    Ok(())
 }
 
 fn add_animation(
@@ -186,7 +183,7 @@ fn add_animation(
     options: &ConvertOptions,
     poses_left: &mut u64,
     names: &mut NameFixer,
-    commands: &mut Vec<Command>,
+    commands: &mut File,
     report: &mut Report,
 ) -> Result<(), Error> {
     let fps = if animation.fps > 0.0 && animation.fps.is_finite() {
@@ -208,10 +205,10 @@ fn add_animation(
         )));
     }
     *poses_left -= poses;
-    commands.push(Command::Animation(Some(names.fix(&animation.name))));
-    commands.push(Command::Framerate(wide(fps)));
+    commands.push(&Command::Animation(Some(names.fix(&animation.name))))?;
+    commands.push(&Command::Framerate(wide(fps)))?;
     if animation.looping {
-        commands.push(Command::Loop);
+        commands.push(&Command::Loop)?;
     }
     let off_frame = animation.tracks.iter().any(|t| {
         let on_frame = |time: f32| ((time * fps).round() - time * fps).abs() < 1e-3;
@@ -237,7 +234,7 @@ fn add_animation(
     let step = animation.interpolation == Interpolation::Step;
     for frame in 0..frames {
         let time = frame as f32 / fps;
-        commands.push(Command::Frame(Some(frame.to_string().into_bytes())));
+        commands.push(&Command::Frame(Some(frame.to_string().into_bytes())))?;
         for (j, joint) in model.skeleton.joints.iter().enumerate() {
             let track = animation.tracks.iter().find(|t| t.joint.index() == j);
             let sample = |keys: fn(&Track) -> &[Key<Vec3>], bind: Vec3| {
@@ -248,7 +245,7 @@ fn add_animation(
             let r = track.map_or(joint.rotation, |t| {
                 sample_quat(&t.rotations, time, joint.rotation, step)
             });
-            commands.push(pose(t, r, s));
+            commands.push(&pose(t, r, s))?;
         }
     }
     Ok(())

@@ -3,12 +3,15 @@
 //!
 //! Two layers, as in every rigport format crate:
 //!
-//! * [`File`] is the file as stored: the header, every [`Command`] in file order (unknown
+//! * [`File`] is the file as stored: the header, every command in file order (unknown
 //!   ones included, with a warning), `vertexarray` declarations and the `comment` section
-//!   verbatim. Names are raw bytes (UTF-8, Latin-1, anything). [`File::write`] prints the
-//!   commands in a canonical layout; reading that back gives the same commands, and writing
-//!   again gives the same bytes. [`File::scene`] interprets the commands into a [`Scene`]:
-//!   vertex arrays with the specification's defaults, meshes with polygons fanned into
+//!   verbatim. [`File::commands`] views them as [`CommandRef`]s; [`File::push`] appends an
+//!   owned [`Command`]. Numbers are held as compactly as the text held them (see the
+//!   README), so a file in memory takes less than its text. Names are raw bytes (UTF-8,
+//!   Latin-1, anything). [`File::write`] prints the commands in a canonical layout; reading
+//!   that back gives the same commands, and writing again gives the same bytes.
+//!   [`File::scene`] interprets the commands into a [`Scene`] (borrowing the file): vertex
+//!   arrays with the specification's defaults, meshes with polygons fanned into
 //!   triangles (`fa` from the file's first vertex, `fm` from the mesh's, negative indices
 //!   back from the last vertex defined; with no face command anywhere, every 3 vertices of a
 //!   mesh are a triangle), the skeleton with its base pose and the animations' frames.
@@ -50,9 +53,11 @@ mod from_model;
 mod lexer;
 mod normals;
 mod notes;
+mod packed;
 mod parse;
 mod pose;
 mod scene;
+mod store;
 mod to_model;
 mod write;
 
@@ -63,3 +68,4 @@ pub use file::{File, sniff};
 pub use normals::{CornerNormals, corner_normals};
 pub use pose::{PoseFacts, Transform, pose_transform};
 pub use scene::{Scene, SceneAnimation, SceneJoint, SceneMesh, SmoothingState, Tangent, Triangle};
+pub use store::{CommandRef, StoredValue, Values, WideTables};

@@ -8,6 +8,7 @@
 //! welded normal is the sum of its triangles' face normals weighted by their area,
 //! normalized. Front faces wind clockwise in IQE, so a face normal is `(p2−p0)×(p1−p0)`.
 
+use crate::command::Attribute;
 use crate::scene::{Scene, Triangle};
 use rigport_model_core::glam::{DVec3, Vec3};
 use std::collections::HashMap;
@@ -17,8 +18,10 @@ use std::collections::HashMap;
 pub struct CornerNormals {
     /// The distinct normals (unit length, or zero for degenerate surroundings).
     pub normals: Vec<Vec3>,
-    /// For each triangle of [`Scene::triangles`], the normal index of each corner.
-    pub corners: Vec<[usize; 3]>,
+    /// For generated normals, the normal index of each corner of each triangle of
+    /// [`Scene::triangles`]; empty for stored ones, where a corner's normal is its vertex's
+    /// (see [`CornerNormals::corner_indices`]).
+    pub corners: Vec<[u32; 3]>,
     /// Whether the normals were generated (the file had no `vn`).
     pub generated: bool,
     /// Corners left unwelded because a position was shared by too many corners to compare
@@ -26,20 +29,30 @@ pub struct CornerNormals {
     pub skipped_corners: usize,
 }
 
+impl CornerNormals {
+    /// The normal index of each corner of triangle `t`.
+    pub fn corner_indices(&self, scene: &Scene<'_>, t: usize) -> Option<[u32; 3]> {
+        if self.generated {
+            self.corners.get(t).copied()
+        } else {
+            scene.triangles.get(t).map(|triangle| triangle.vertices)
+        }
+    }
+}
+
 /// Most pairwise corner comparisons for one file; beyond it corners stay faceted so that no
 /// input can make normal generation quadratic in its size.
 const PAIR_BUDGET: u64 = 50_000_000;
 
 /// The file's `vn` normals when it has them, else generated ones.
-pub fn corner_normals(scene: &Scene) -> CornerNormals {
-    if !scene.normals.is_empty() {
+pub fn corner_normals(scene: &Scene<'_>) -> CornerNormals {
+    let stored = scene.array_len(Attribute::Normal);
+    if stored > 0 {
         return CornerNormals {
-            normals: scene
-                .normals
-                .iter()
-                .map(|n| DVec3::from_array(*n).as_vec3())
+            normals: (0..stored)
+                .map(|v| DVec3::from_array(scene.normal(v).unwrap_or_default()).as_vec3())
                 .collect(),
-            corners: scene.triangles.iter().map(|t| t.vertices).collect(),
+            corners: Vec::new(),
             generated: false,
             skipped_corners: 0,
         };
@@ -47,24 +60,21 @@ pub fn corner_normals(scene: &Scene) -> CornerNormals {
     generate(scene)
 }
 
-fn position(scene: &Scene, vertex: usize) -> DVec3 {
+fn position(scene: &Scene<'_>, vertex: u32) -> DVec3 {
     scene
-        .positions
-        .get(vertex)
+        .position(vertex as usize)
         .map_or(DVec3::ZERO, |p| DVec3::new(p[0], p[1], p[2]))
 }
 
 /// Exact position key; `+ 0.0` folds −0 into 0 so they compare equal as in iqm.cpp.
-fn position_key(scene: &Scene, vertex: usize) -> [u64; 4] {
+fn position_key(scene: &Scene<'_>, vertex: u32) -> [u64; 4] {
     let p = scene
-        .positions
-        .get(vertex)
-        .copied()
+        .position(vertex as usize)
         .unwrap_or([0.0, 0.0, 0.0, 1.0]);
     p.map(|c| (c + 0.0).to_bits())
 }
 
-fn generate(scene: &Scene) -> CornerNormals {
+fn generate(scene: &Scene<'_>) -> CornerNormals {
     let triangles = &scene.triangles;
     let area_normals: Vec<DVec3> = triangles
         .iter()
@@ -106,17 +116,17 @@ fn generate(scene: &Scene) -> CornerNormals {
     }
 
     let mut sums: Vec<DVec3> = Vec::new();
-    let mut id_of_root: HashMap<usize, usize> = HashMap::new();
+    let mut id_of_root: HashMap<usize, u32> = HashMap::new();
     let mut corners = Vec::with_capacity(triangles.len());
     for (t, area_normal) in area_normals.iter().enumerate() {
-        let mut ids = [0usize; 3];
+        let mut ids = [0u32; 3];
         for (k, id) in ids.iter_mut().enumerate() {
             let root = welds.find(t * 3 + k);
             *id = *id_of_root.entry(root).or_insert_with(|| {
                 sums.push(DVec3::ZERO);
-                sums.len() - 1
+                (sums.len() - 1) as u32
             });
-            sums[*id] += *area_normal;
+            sums[*id as usize] += *area_normal;
         }
         corners.push(ids);
     }
@@ -132,11 +142,17 @@ fn generate(scene: &Scene) -> CornerNormals {
 }
 
 /// Whether corners `w` and `v` (as `triangle * 3 + corner`) at the same position weld.
-fn smooths(scene: &Scene, unit: &[DVec3], w: usize, v: usize) -> bool {
+fn smooths(scene: &Scene<'_>, unit: &[DVec3], w: usize, v: usize) -> bool {
     let (wt, vt) = (&scene.triangles[w / 3], &scene.triangles[v / 3]);
     let default = Default::default();
-    let ws = scene.smoothing.get(wt.smoothing).unwrap_or(&default);
-    let vs = scene.smoothing.get(vt.smoothing).unwrap_or(&default);
+    let ws = scene
+        .smoothing
+        .get(wt.smoothing as usize)
+        .unwrap_or(&default);
+    let vs = scene
+        .smoothing
+        .get(vt.smoothing as usize)
+        .unwrap_or(&default);
     if ws.group != vs.group {
         return false;
     }
@@ -144,16 +160,14 @@ fn smooths(scene: &Scene, unit: &[DVec3], w: usize, v: usize) -> bool {
     if unit[w / 3].dot(unit[v / 3]) < limit - 1e-9 {
         return false;
     }
-    let (wv, vv) = (wt.vertices[w % 3], vt.vertices[v % 3]);
+    let (wv, vv) = (wt.vertices[w % 3] as usize, vt.vertices[v % 3] as usize);
     if (ws.uv || vs.uv)
-        && !scene.texcoords.is_empty()
-        && scene.texcoords.get(wv) != scene.texcoords.get(vv)
+        && scene.array_len(Attribute::TexCoord) > 0
+        && scene.texcoord(wv) != scene.texcoord(vv)
     {
         return false;
     }
-    if !scene.smooth_indexes.is_empty()
-        && scene.smooth_indexes.get(wv) != scene.smooth_indexes.get(vv)
-    {
+    if scene.smooth_index_count() > 0 && scene.smooth_index(wv) != scene.smooth_index(vv) {
         return false;
     }
     !scene.has_edge_flags || shares_smooth_edge(scene, wt, w % 3, vt, v % 3)
@@ -162,7 +176,7 @@ fn smooths(scene: &Scene, unit: &[DVec3], w: usize, v: usize) -> bool {
 /// Whether the two triangles share an edge through these corners that either marks smooth.
 /// Edge `k` runs from corner `k` to corner `k+1`; the corners at the shared position are `a`
 /// (in `wt`) and `b` (in `vt`), so each triangle has two edges through it.
-fn shares_smooth_edge(scene: &Scene, wt: &Triangle, a: usize, vt: &Triangle, b: usize) -> bool {
+fn shares_smooth_edge(scene: &Scene<'_>, wt: &Triangle, a: usize, vt: &Triangle, b: usize) -> bool {
     // (edge index, the corner at its other end) for both edges through a corner.
     let edges = |k: usize| [(k, (k + 1) % 3), ((k + 2) % 3, (k + 2) % 3)];
     let key = |t: &Triangle, corner: usize| position_key(scene, t.vertices[corner]);

@@ -1,12 +1,13 @@
-//! Bytes to [`Command`]s: the header, one command per line, and the verbatim comment section.
+//! Bytes to commands: the header, one command per line, and the verbatim comment section.
 
-use crate::command::{Attribute, Command, FaceBase, PoseKind, VertexArrayDecl};
+use crate::command::{Attribute, FaceBase, PoseKind, VertexArrayDecl};
 use crate::error::Error;
 use crate::lexer::{Lexeme, Token, for_each_line, token_text, trim_end};
 use crate::notes::Notes;
+use crate::store::{Kind, Store, attribute_param, base_param, pose_param};
 use rigport_model_core::diagnostic::{Span, excerpt};
-use rigport_model_core::number::{parse_f64, parse_i64};
-use rigport_model_core::{Budget, ReadOptions};
+use rigport_model_core::number::parse_i64;
+use rigport_model_core::{LimitError, ReadOptions};
 
 /// The header every IQE file starts with.
 pub(crate) const HEADER: &[u8] = b"# Inter-Quake Export";
@@ -15,8 +16,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// What the parser found, before interpretation.
 pub(crate) struct Parsed {
     pub header_extra: Vec<u8>,
-    pub commands: Vec<Command>,
-    pub spans: Vec<Span>,
+    pub commands: Store,
     pub comment: Option<Vec<u8>>,
 }
 
@@ -32,13 +32,92 @@ pub(crate) fn header_start(bytes: &[u8]) -> usize {
             .count()
 }
 
-/// Reads the header and every command.
-pub(crate) fn parse(src: &[u8], options: &ReadOptions, notes: &mut Notes) -> Result<Parsed, Error> {
+/// Where the first line (the header) ends, and where the commands start.
+fn header_line(src: &[u8]) -> (usize, usize) {
     let start = header_start(src);
     let line_end = src[start..]
         .iter()
         .position(|&b| b == b'\n')
         .map_or(src.len(), |p| start + p);
+    (line_end, (line_end + 1).min(src.len()))
+}
+
+/// One line split the way the parser sees it.
+struct Line<'l> {
+    /// The command part (empty for a blank or comment-only line).
+    code: &'l [Lexeme],
+    /// A `#` comment ending the line: a command of its own.
+    comment: Option<&'l Lexeme>,
+    /// Offset just past the line's newline.
+    next_line: usize,
+}
+
+impl Line<'_> {
+    /// Whether this is the `comment` command: the rest of the file is its verbatim text.
+    fn starts_comment_section(&self, src: &[u8]) -> bool {
+        self.code
+            .first()
+            .is_some_and(|first| first.token == Token::Word && token_text(src, first) == b"comment")
+    }
+
+    /// The span of the command part.
+    fn code_span(&self) -> Option<Span> {
+        Some(self.code.first()?.span.start..self.code.last()?.span.end)
+    }
+}
+
+/// Calls `each` with every line of commands after the header, up to the `comment` section.
+/// The parser and [`command_spans`] walk lines through this one function, so the `n`th
+/// command they count is the same.
+fn for_each_command_line<E>(
+    src: &[u8],
+    mut each: impl FnMut(&Line<'_>) -> Result<bool, E>,
+) -> Result<(), E> {
+    let (_, body) = header_line(src);
+    for_each_line(src, body, |lexemes, next_line| {
+        let (code, comment) = split_trailing_comment(lexemes);
+        each(&Line {
+            code,
+            comment,
+            next_line,
+        })
+    })
+}
+
+/// The spans of the commands numbered in `wanted` (sorted), found by walking the lines
+/// again: commands keep no span (a span per line would cost more memory than the line's
+/// numbers), so a place is worked out only for the few commands a message is about.
+pub(crate) fn command_spans(src: &[u8], wanted: &[usize]) -> Vec<Option<Span>> {
+    let mut spans = vec![None; wanted.len()];
+    let (mut command, mut next) = (0usize, 0usize);
+    let mut record = |span: Span, spans: &mut Vec<Option<Span>>| {
+        while next < wanted.len() && wanted[next] == command {
+            spans[next] = Some(span.clone());
+            next += 1;
+        }
+        command += 1;
+        next < wanted.len()
+    };
+    let _ = for_each_command_line::<()>(src, |line| {
+        if line.starts_comment_section(src) {
+            return Ok(false);
+        }
+        let mut more = true;
+        if let Some(span) = line.code_span() {
+            more = record(span, &mut spans);
+        }
+        if let Some(comment) = line.comment {
+            more = record(comment.span.clone(), &mut spans);
+        }
+        Ok(more)
+    });
+    spans
+}
+
+/// Reads the header and every command.
+pub(crate) fn parse(src: &[u8], options: &ReadOptions, notes: &mut Notes) -> Result<Parsed, Error> {
+    let start = header_start(src);
+    let (line_end, _) = header_line(src);
     let first_line = &src[start..line_end];
     if !first_line.starts_with(HEADER) {
         return Err(Error::MissingHeader {
@@ -49,27 +128,22 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions, notes: &mut Notes) -> Res
     let mut budget = options.limits.budget();
     let mut parsed = Parsed {
         header_extra: trim_end(&first_line[HEADER.len()..]).to_vec(),
-        commands: Vec::new(),
-        spans: Vec::new(),
+        commands: Store::default(),
         comment: None,
     };
-    let body = (line_end + 1).min(src.len());
+    let store = &mut parsed.commands;
     let ends_with_newline = src.last() == Some(&b'\n');
-    for_each_line(src, body, |lexemes, next_line| {
-        let is_cut_off = next_line == src.len() && !ends_with_newline;
-        let (code, comment) = split_trailing_comment(lexemes);
-        if let Some(first) = code.first()
-            && first.token == Token::Word
-            && token_text(src, first) == b"comment"
-        {
+    for_each_command_line(src, |line| {
+        if line.starts_comment_section(src) {
             // Everything from the next line to the end of the file, verbatim.
-            parsed.comment = Some(src.get(next_line..).unwrap_or_default().to_vec());
+            parsed.comment = Some(src.get(line.next_line..).unwrap_or_default().to_vec());
             return Ok(false);
         }
-        if !code.is_empty() {
-            let line_span = code[0].span.start..code[code.len() - 1].span.end;
-            let command = match read_command(src, code, notes) {
-                Ok(command) => command,
+        if let Some(line_span) = line.code_span() {
+            let is_cut_off = line.next_line == src.len() && !ends_with_newline;
+            let mark = store.mark();
+            let (kind, param) = match read_command(src, line.code, notes, store) {
+                Ok(read) => read,
                 // A damaged last line (a cut-off file) is kept raw in lenient mode.
                 Err(err) if is_cut_off && !options.strict => {
                     notes.warn(
@@ -77,45 +151,33 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions, notes: &mut Notes) -> Res
                         Some(line_span.clone()),
                         format!("the last line is cut off ({err}); kept as it is"),
                     );
-                    Command::Unknown(src[line_span.clone()].to_vec())
+                    store.rollback(&mark);
+                    store.push_bytes(&src[line_span.clone()]);
+                    (Kind::Unknown, 0)
                 }
                 Err(err) => return Err(err),
             };
-            if let Command::Unknown(raw) = &command {
+            if kind == Kind::Unknown {
                 notes.warn(
                     "unknown-command",
                     Some(line_span.clone()),
-                    format!("unknown command `{}` kept as it is", excerpt(raw, 40)),
+                    format!(
+                        "unknown command `{}` kept as it is",
+                        excerpt(&src[line_span.clone()], 40)
+                    ),
                 );
             }
-            push(&mut parsed, &mut budget, command, line_span)?;
+            store.finish(kind, param, &mark, &mut budget)?;
         }
-        if let Some(comment) = comment {
-            let text = token_text(src, comment).to_vec();
-            push(
-                &mut parsed,
-                &mut budget,
-                Command::Comment(text),
-                comment.span.clone(),
-            )?;
+        if let Some(comment) = line.comment {
+            let mark = store.mark();
+            store.push_bytes(token_text(src, comment));
+            store.finish(Kind::Comment, 0, &mark, &mut budget)?;
         }
         Ok(true)
     })?;
     notes.flush_strict(options)?;
     Ok(parsed)
-}
-
-fn push(
-    parsed: &mut Parsed,
-    budget: &mut Budget,
-    command: Command,
-    span: Span,
-) -> Result<(), Error> {
-    let size = std::mem::size_of::<Command>() as u64 + std::mem::size_of::<Span>() as u64;
-    budget.reserve("IQE commands", 1, size + command.heap_bytes())?;
-    parsed.commands.push(command);
-    parsed.spans.push(span);
-    Ok(())
 }
 
 /// Splits a line into its code and a `#` comment that ends it.
@@ -132,6 +194,16 @@ struct Args<'a> {
     keyword: &'a [u8],
     line: Span,
     items: &'a [Lexeme],
+}
+
+/// The error for a store whose side table of wide numbers is full.
+fn store_full() -> Error {
+    Error::Limit(LimitError {
+        what: "IQE commands",
+        count: 1,
+        item_bytes: 8,
+        remaining: 0,
+    })
 }
 
 impl<'a> Args<'a> {
@@ -160,29 +232,22 @@ impl<'a> Args<'a> {
         Ok(self.text(lexeme))
     }
 
-    /// A number, parsed from the bytes (no UTF-8 check, no `String`): as `str::parse`.
-    fn number(&self, lexeme: &Lexeme) -> Result<f64, Error> {
+    /// Stores one number straight from its text, as `str::parse` reads it (short decimals
+    /// never become an `f64`, see [`crate::packed`]).
+    fn push_number(&self, lexeme: &Lexeme, store: &mut Store) -> Result<(), Error> {
         let text = self.value(lexeme, "a number")?;
-        parse_f64(text).ok_or_else(|| self.syntax(lexeme.span.clone(), "a number", text))
+        match store.push_float_text(text) {
+            Some(true) => Ok(()),
+            Some(false) => Err(store_full()),
+            None => Err(self.syntax(lexeme.span.clone(), "a number", text)),
+        }
     }
 
-    /// Every argument as a number, in a vector of exactly that length (a file holds
-    /// millions of these; spare capacity would be most of their memory).
-    fn numbers(&self) -> Result<Vec<f64>, Error> {
-        let mut out = Vec::with_capacity(self.items.len());
-        for lexeme in self.items {
-            out.push(self.number(lexeme)?);
-        }
-        Ok(out)
-    }
-
-    /// Every argument as an integer, in a vector of exactly that length.
-    fn integers(&self) -> Result<Vec<i64>, Error> {
-        let mut out = Vec::with_capacity(self.items.len());
-        for lexeme in self.items {
-            out.push(self.integer(lexeme)?);
-        }
-        Ok(out)
+    /// Stores every argument as a number.
+    fn push_numbers(&self, store: &mut Store) -> Result<(), Error> {
+        self.items
+            .iter()
+            .try_for_each(|lexeme| self.push_number(lexeme, store))
     }
 
     /// An integer, parsed from the bytes: as `str::parse`.
@@ -191,18 +256,45 @@ impl<'a> Args<'a> {
         parse_i64(text).ok_or_else(|| self.syntax(lexeme.span.clone(), "an integer", text))
     }
 
-    fn optional<T>(
-        &self,
-        read: impl Fn(&Lexeme) -> Result<T, Error>,
-        notes: &mut Notes,
-    ) -> Result<Option<T>, Error> {
-        self.extra_after(1, notes);
-        self.items.first().map(read).transpose()
+    /// Stores one integer.
+    fn push_integer(&self, lexeme: &Lexeme, store: &mut Store) -> Result<(), Error> {
+        let value = self.integer(lexeme)?;
+        if store.push_int(value) {
+            Ok(())
+        } else {
+            Err(store_full())
+        }
     }
 
-    fn name(&self, notes: &mut Notes) -> Option<Vec<u8>> {
+    /// Stores every argument as an integer.
+    fn push_integers(&self, store: &mut Store) -> Result<(), Error> {
+        self.items
+            .iter()
+            .try_for_each(|lexeme| self.push_integer(lexeme, store))
+    }
+
+    /// Stores the one optional integer argument; the parameter says whether it was there.
+    fn push_optional_integer(&self, store: &mut Store, notes: &mut Notes) -> Result<u8, Error> {
         self.extra_after(1, notes);
-        self.items.first().map(|l| self.text(l).to_vec())
+        match self.items.first() {
+            Some(lexeme) => self.push_integer(lexeme, store).map(|()| 1),
+            None => Ok(0),
+        }
+    }
+
+    /// Stores the one optional number argument; the parameter says whether it was there.
+    fn push_optional_number(&self, store: &mut Store, notes: &mut Notes) -> Result<u8, Error> {
+        self.extra_after(1, notes);
+        match self.items.first() {
+            Some(lexeme) => self.push_number(lexeme, store).map(|()| 1),
+            None => Ok(0),
+        }
+    }
+
+    /// Stores the optional name; the parameter says whether it was there.
+    fn push_name(&self, store: &mut Store, notes: &mut Notes) -> u8 {
+        self.extra_after(1, notes);
+        store.push_optional_name(self.items.first().map(|l| self.text(l)))
     }
 
     /// Warns about arguments past the `max` a command uses.
@@ -226,12 +318,18 @@ impl<'a> Args<'a> {
     }
 }
 
-/// Reads one command line (its first lexeme is not a comment).
-fn read_command(src: &[u8], code: &[Lexeme], notes: &mut Notes) -> Result<Command, Error> {
+/// Reads one command line (its first lexeme is not a comment), appending its arguments to
+/// `store`; returns the kind and parameter of the entry to finish.
+fn read_command(
+    src: &[u8],
+    code: &[Lexeme],
+    notes: &mut Notes,
+    store: &mut Store,
+) -> Result<(Kind, u8), Error> {
     let line = code[0].span.start..code[code.len() - 1].span.end;
-    let raw = || Command::Unknown(src[line.clone()].to_vec());
     if code[0].token != Token::Word {
-        return Ok(raw());
+        store.push_bytes(&src[line]);
+        return Ok((Kind::Unknown, 0));
     }
     let args = Args {
         src,
@@ -239,104 +337,118 @@ fn read_command(src: &[u8], code: &[Lexeme], notes: &mut Notes) -> Result<Comman
         line: line.clone(),
         items: &code[1..],
     };
-    let attribute = |a: Attribute, notes: &mut Notes| -> Result<Command, Error> {
+    let attribute = |a: Attribute, store: &mut Store, notes: &mut Notes| {
         args.extra_after(a.max_values(), notes);
-        Ok(Command::Vertex(a, args.numbers()?))
+        args.push_numbers(store)
+            .map(|()| (Kind::Vertex, attribute_param(a)))
     };
-    let pose = |kind: PoseKind, notes: &mut Notes| -> Result<Command, Error> {
+    let pose = |kind: PoseKind, store: &mut Store, notes: &mut Notes| {
         args.extra_after(kind.max_values(), notes);
-        Ok(Command::Pose(kind, args.numbers()?))
+        args.push_numbers(store)
+            .map(|()| (Kind::Pose, pose_param(kind)))
     };
-    let face = |base: FaceBase, notes: &mut Notes| -> Result<Command, Error> {
-        let indices = args.integers()?;
-        if indices.len() < 3 {
+    let face = |base: FaceBase, store: &mut Store, notes: &mut Notes| {
+        args.push_integers(store)?;
+        if args.items.len() < 3 {
             notes.warn(
                 "short-face",
                 Some(line.clone()),
                 format!(
                     "a face needs 3 indices, this one has {}; it makes no triangle",
-                    indices.len()
+                    args.items.len()
                 ),
             );
         }
-        Ok(Command::Face(base, indices))
+        Ok::<_, Error>((Kind::Face, base_param(base)))
     };
     Ok(match args.keyword {
-        b"vp" => attribute(Attribute::Position, notes)?,
-        b"vt" => attribute(Attribute::TexCoord, notes)?,
-        b"vn" => attribute(Attribute::Normal, notes)?,
-        b"vx" => attribute(Attribute::Tangent, notes)?,
-        b"vc" => attribute(Attribute::Color, notes)?,
-        [b'v', digit @ b'0'..=b'9'] => attribute(Attribute::Custom(digit - b'0'), notes)?,
-        b"vb" => Command::Blend(read_blends(&args, notes)?),
-        b"vs" => match args.optional(|l| args.integer(l), notes)? {
-            Some(index) => Command::SmoothIndex(index),
-            None => {
+        b"vp" => attribute(Attribute::Position, store, notes)?,
+        b"vt" => attribute(Attribute::TexCoord, store, notes)?,
+        b"vn" => attribute(Attribute::Normal, store, notes)?,
+        b"vx" => attribute(Attribute::Tangent, store, notes)?,
+        b"vc" => attribute(Attribute::Color, store, notes)?,
+        [b'v', digit @ b'0'..=b'9'] => attribute(Attribute::Custom(digit - b'0'), store, notes)?,
+        b"vb" => {
+            push_blends(&args, store, notes)?;
+            (Kind::Blend, 0)
+        }
+        b"vs" => match args.push_optional_integer(store, notes)? {
+            1 => (Kind::SmoothIndex, 0),
+            _ => {
                 return Err(args.syntax(args.end_of_line(), "a smoothing index", b"end of line"));
             }
         },
-        b"fa" => face(FaceBase::File, notes)?,
-        b"fm" => face(FaceBase::Mesh, notes)?,
-        b"fs" => Command::FaceSmooth(args.integers()?),
-        b"pq" => pose(PoseKind::Quaternion, notes)?,
-        b"pm" => pose(PoseKind::Matrix, notes)?,
-        b"pa" => pose(PoseKind::Angles, notes)?,
-        b"mesh" => Command::Mesh(args.name(notes)),
-        b"material" => Command::Material(args.name(notes)),
-        b"animation" => Command::Animation(args.name(notes)),
-        b"frame" => Command::Frame(args.name(notes)),
+        b"fa" => face(FaceBase::File, store, notes)?,
+        b"fm" => face(FaceBase::Mesh, store, notes)?,
+        b"fs" => {
+            args.push_integers(store)?;
+            (Kind::FaceSmooth, 0)
+        }
+        b"pq" => pose(PoseKind::Quaternion, store, notes)?,
+        b"pm" => pose(PoseKind::Matrix, store, notes)?,
+        b"pa" => pose(PoseKind::Angles, store, notes)?,
+        b"mesh" => (Kind::Mesh, args.push_name(store, notes)),
+        b"material" => (Kind::Material, args.push_name(store, notes)),
+        b"animation" => (Kind::Animation, args.push_name(store, notes)),
+        b"frame" => (Kind::Frame, args.push_name(store, notes)),
         b"loop" => {
             args.extra_after(0, notes);
-            Command::Loop
+            (Kind::Loop, 0)
         }
-        b"framerate" => match args.optional(|l| args.number(l), notes)? {
-            Some(rate) => Command::Framerate(rate),
-            None => {
+        b"framerate" => match args.push_optional_number(store, notes)? {
+            1 => (Kind::Framerate, 0),
+            _ => {
                 return Err(args.syntax(args.end_of_line(), "frames per second", b"end of line"));
             }
         },
-        b"smoothuv" => Command::SmoothUv(args.optional(|l| args.integer(l), notes)?),
-        b"smoothgroup" => Command::SmoothGroup(args.optional(|l| args.integer(l), notes)?),
-        b"smoothangle" => Command::SmoothAngle(args.optional(|l| args.number(l), notes)?),
-        b"joint" => read_joint(&args, notes)?,
-        b"vertexarray" => read_vertex_array(&args, notes)?,
-        _ => raw(),
+        b"smoothuv" => (Kind::SmoothUv, args.push_optional_integer(store, notes)?),
+        b"smoothgroup" => (Kind::SmoothGroup, args.push_optional_integer(store, notes)?),
+        b"smoothangle" => (Kind::SmoothAngle, args.push_optional_number(store, notes)?),
+        b"joint" => read_joint(&args, store, notes)?,
+        b"vertexarray" => read_vertex_array(&args, store, notes)?,
+        _ => {
+            store.push_bytes(&src[line]);
+            (Kind::Unknown, 0)
+        }
     })
 }
 
-fn read_blends(args: &Args<'_>, notes: &mut Notes) -> Result<Vec<(i64, f64)>, Error> {
-    let mut pairs = Vec::with_capacity(args.items.len() / 2);
+/// `vb` pairs; a joint index without a weight gets weight 0.
+fn push_blends(args: &Args<'_>, store: &mut Store, notes: &mut Notes) -> Result<(), Error> {
     for pair in args.items.chunks(2) {
-        let index = args.integer(&pair[0])?;
-        let weight = match pair.get(1) {
-            Some(l) => args.number(l)?,
+        args.push_integer(&pair[0], store)?;
+        match pair.get(1) {
+            Some(l) => args.push_number(l, store)?,
             None => {
                 notes.warn(
                     "blend-without-weight",
                     Some(pair[0].span.clone()),
                     "`vb` joint index without a weight; weight 0 assumed",
                 );
-                0.0
+                if !store.push_float(0.0) {
+                    return Err(store_full());
+                }
             }
-        };
-        pairs.push((index, weight));
+        }
     }
-    Ok(pairs)
+    Ok(())
 }
 
-fn read_joint(args: &Args<'_>, notes: &mut Notes) -> Result<Command, Error> {
+fn read_joint(args: &Args<'_>, store: &mut Store, notes: &mut Notes) -> Result<(Kind, u8), Error> {
     let Some(first) = args.items.first() else {
         return Err(args.syntax(args.end_of_line(), "a joint name", b"end of line"));
     };
     args.extra_after(2, notes);
     let parent = args.items.get(1).map(|l| args.integer(l)).transpose()?;
-    Ok(Command::Joint {
-        name: args.text(first).to_vec(),
-        parent,
-    })
+    store.push_joint(args.text(first), parent);
+    Ok((Kind::Joint, u8::from(parent.is_some())))
 }
 
-fn read_vertex_array(args: &Args<'_>, notes: &mut Notes) -> Result<Command, Error> {
+fn read_vertex_array(
+    args: &Args<'_>,
+    store: &mut Store,
+    notes: &mut Notes,
+) -> Result<(Kind, u8), Error> {
     if args.items.len() < 3 {
         return Err(args.syntax(
             args.end_of_line(),
@@ -346,10 +458,12 @@ fn read_vertex_array(args: &Args<'_>, notes: &mut Notes) -> Result<Command, Erro
     }
     args.extra_after(4, notes);
     let word = |i: usize| args.text(&args.items[i]).to_vec();
-    Ok(Command::VertexArray(VertexArrayDecl {
+    let decl = VertexArrayDecl {
         kind: word(0),
         component: word(1),
         size: word(2),
         name: args.items.get(3).map(|l| args.text(l).to_vec()),
-    }))
+    };
+    store.push_vertex_array(&decl);
+    Ok((Kind::VertexArray, u8::from(decl.name.is_some())))
 }

@@ -1,11 +1,16 @@
 //! The meaning of a command list: vertex arrays, meshes with fanned triangles and their
 //! smoothing state, the skeleton with its base pose, and animations split into frames.
+//!
+//! A [`Scene`] borrows the file: its vertex arrays and poses are the numbers stored in the
+//! file's commands, looked up through one index per vertex, never copied (a copy in `f64`
+//! would hold more memory than the text it came from).
 
-use crate::command::{Attribute, Command, FaceBase};
+use crate::command::{Attribute, FaceBase};
 use crate::error::Error;
-use crate::notes::Notes;
-use crate::pose::{Transform, pose_transform};
-use rigport_model_core::diagnostic::Span;
+use crate::notes::{Notes, Place};
+use crate::parse::command_spans;
+use crate::pose::{PoseFacts, Transform, pose_transform};
+use crate::store::{CommandRef, Kind, Store, Values, attribute_param};
 use std::ops::Range;
 
 /// A `vx` tangent: either with a bitangent sign or with the bitangent itself.
@@ -57,9 +62,9 @@ impl Default for SmoothingState {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Triangle {
     /// Vertex indices in file order (IQE winds front faces clockwise).
-    pub vertices: [usize; 3],
+    pub vertices: [u32; 3],
     /// Index into [`Scene::smoothing`].
-    pub smoothing: usize,
+    pub smoothing: u32,
     /// `fs` flags: bit `k` set means the edge from corner `k` to corner `k+1` smooths.
     pub edges: u8,
 }
@@ -82,31 +87,42 @@ pub struct SceneAnimation {
     pub framerate: Option<f64>,
     /// `loop` was given.
     pub looping: bool,
-    /// Poses of each frame (absolute local transforms, one per joint).
-    pub frames: Vec<Vec<Transform>>,
+    /// The poses of each frame (absolute local transforms, one per joint) as a range of
+    /// [`Scene::pose`] numbers.
+    pub frames: Vec<Range<usize>>,
+}
+
+/// The vertex arrays a scene indexes: `vp`, `vt`, `vn`, `vx`, `vc`, `v0`…`v9` (in the
+/// order of [`attribute_param`]), then `vb` and `vs`.
+const ARRAYS: usize = 17;
+const BLEND_ARRAY: usize = 15;
+const SMOOTH_INDEX_ARRAY: usize = 16;
+
+/// Keyword of each array, for error messages.
+const ARRAY_KEYWORDS: [&str; ARRAYS] = [
+    "vp", "vt", "vn", "vx", "vc", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "vb",
+    "vs",
+];
+
+fn array_of(attribute: Attribute) -> usize {
+    usize::from(attribute_param(attribute))
+}
+
+/// One vertex array: how long it is and, for a built scene, the command holding each
+/// vertex's values.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Column {
+    len: usize,
+    commands: Vec<u32>,
 }
 
 /// What an IQE file means, worked out from its commands.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Scene {
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene<'f> {
+    store: &'f Store,
     /// Number of vertices (the length of every non-empty vertex array).
     pub vertex_count: usize,
-    /// `vp` with W (defaults applied).
-    pub positions: Vec<[f64; 4]>,
-    /// `vt`.
-    pub texcoords: Vec<[f64; 2]>,
-    /// `vn`.
-    pub normals: Vec<[f64; 3]>,
-    /// `vx`.
-    pub tangents: Vec<Tangent>,
-    /// `vc` with alpha (defaults applied).
-    pub colors: Vec<[f64; 4]>,
-    /// `vb` pairs as given.
-    pub blends: Vec<Vec<(i64, f64)>>,
-    /// `v0`…`v9`.
-    pub customs: [Vec<[f64; 4]>; 10],
-    /// `vs`.
-    pub smooth_indexes: Vec<i64>,
+    columns: [Column; ARRAYS],
     /// Meshes in file order.
     pub meshes: Vec<SceneMesh>,
     /// All triangles, mesh after mesh.
@@ -119,50 +135,77 @@ pub struct Scene {
     pub has_faces: bool,
     /// Joints in file order.
     pub joints: Vec<SceneJoint>,
-    /// Poses before any `animation` (one per joint).
-    pub base_poses: Vec<Transform>,
+    /// The pose commands in file order (see [`Scene::pose`]).
+    poses: Vec<u32>,
+    /// The poses before any `animation` (one per joint), as [`Scene::pose`] numbers.
+    pub base_poses: Range<usize>,
     /// Animations in file order.
     pub animations: Vec<SceneAnimation>,
     /// Distinct non-empty material names in order of first use.
     pub materials: Vec<Vec<u8>>,
-    /// Poses whose quaternion or matrix had to be normalized.
-    pub normalized_poses: usize,
 }
 
-/// Commands' spans, when they came from a file (errors then point at lines).
-pub(crate) type Spans<'a> = Option<&'a [Span]>;
+/// An error found while interpreting commands, with the command it is about so a reader
+/// holding the text can point at its line.
+pub(crate) struct Located {
+    pub error: Error,
+    pub command: Option<usize>,
+}
 
-fn span_of(spans: Spans<'_>, i: usize) -> Option<Span> {
-    spans.and_then(|s| s.get(i).cloned())
+impl Located {
+    /// The error with the span of its command's line in `src`.
+    pub fn locate(self, src: &[u8]) -> Error {
+        match self.command {
+            Some(i) => match command_spans(src, &[i]).pop().flatten() {
+                Some(span) => self.error.with_span(span),
+                None => self.error,
+            },
+            None => self.error,
+        }
+    }
+}
+
+impl From<Located> for Error {
+    fn from(located: Located) -> Error {
+        located.error
+    }
+}
+
+/// Whether a walk keeps what it finds (a scene to use) or only counts it (a check).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    Build,
+    Check,
 }
 
 /// State while walking the commands.
-#[derive(Default)]
-struct Builder {
-    scene: Scene,
+struct Builder<'f> {
+    scene: Scene<'f>,
+    purpose: Purpose,
+    /// Triangles made so far (kept in `scene.triangles` only when building).
+    triangle_count: usize,
     material: Vec<u8>,
     mesh_start: usize,
     smoothing: SmoothingState,
     edge_flags: Vec<u8>,
-    frame_spans: Vec<Vec<Option<Span>>>,
+    edge_flag_count: usize,
+    /// The command starting each frame of each animation, for warnings.
+    frame_commands: Vec<Vec<usize>>,
     /// Faces reaching past the vertices defined so far: (command, index as written,
     /// vertex it resolves to), checked once every vertex is known.
     forward: Vec<(usize, i64, usize)>,
 }
 
-impl Scene {
-    /// Interprets commands; errors name the span of the command at fault when `spans` is
-    /// given (one per command).
-    pub(crate) fn build(
-        commands: &[Command],
-        spans: Spans<'_>,
-        notes: &mut Notes,
-    ) -> Result<Scene, Error> {
-        let mut b = Builder::default();
-        for (i, command) in commands.iter().enumerate() {
-            b.command(command, i, spans, notes)?;
-        }
-        b.finish(commands, spans, notes)
+impl<'f> Scene<'f> {
+    /// Interprets the commands of `store` into a scene.
+    pub(crate) fn build(store: &'f Store, notes: &mut Notes) -> Result<Scene<'f>, Located> {
+        Builder::new(store, Purpose::Build).run(notes)
+    }
+
+    /// Checks the commands of `store` the way [`Scene::build`] would, without keeping the
+    /// triangles and vertex indices (what reading a file costs in memory stays the file).
+    pub(crate) fn check(store: &'f Store, notes: &mut Notes) -> Result<(), Located> {
+        Builder::new(store, Purpose::Check).run(notes).map(|_| ())
     }
 
     /// Number of triangles after fanning polygons.
@@ -174,35 +217,198 @@ impl Scene {
     pub fn frame_count(&self) -> usize {
         self.animations.iter().map(|a| a.frames.len()).sum()
     }
+
+    /// Length of an attribute's vertex array (0 when the file has none).
+    pub fn array_len(&self, attribute: Attribute) -> usize {
+        self.columns[array_of(attribute)].len
+    }
+
+    /// Number of `vb` lines.
+    pub fn blend_count(&self) -> usize {
+        self.columns[BLEND_ARRAY].len
+    }
+
+    /// Number of `vs` lines.
+    pub fn smooth_index_count(&self) -> usize {
+        self.columns[SMOOTH_INDEX_ARRAY].len
+    }
+
+    /// The stored values of vertex `v` in array `array`.
+    fn values<T: crate::store::StoredValue>(
+        &self,
+        array: usize,
+        v: usize,
+    ) -> Option<Values<'f, T>> {
+        let command = *self.columns[array].commands.get(v)?;
+        Some(self.store.values(command as usize))
+    }
+
+    /// The values of vertex `v` of an attribute with the specification's defaults for
+    /// components the line leaves out (W and alpha 1, the rest 0).
+    fn attribute<const N: usize>(&self, attribute: Attribute, v: usize) -> Option<[f64; N]> {
+        let values = self.values::<f64>(array_of(attribute), v)?;
+        let defaults = attribute.defaults();
+        Some(std::array::from_fn(|i| {
+            values.get(i).unwrap_or(defaults[i.min(3)])
+        }))
+    }
+
+    /// `vp` of vertex `v` with W.
+    pub fn position(&self, v: usize) -> Option<[f64; 4]> {
+        self.attribute(Attribute::Position, v)
+    }
+
+    /// `vt` of vertex `v`.
+    pub fn texcoord(&self, v: usize) -> Option<[f64; 2]> {
+        self.attribute(Attribute::TexCoord, v)
+    }
+
+    /// `vn` of vertex `v`.
+    pub fn normal(&self, v: usize) -> Option<[f64; 3]> {
+        self.attribute(Attribute::Normal, v)
+    }
+
+    /// `vc` of vertex `v` with alpha.
+    pub fn color(&self, v: usize) -> Option<[f64; 4]> {
+        self.attribute(Attribute::Color, v)
+    }
+
+    /// Custom attribute `v0`…`v9` (`n` = 0…9) of vertex `v`.
+    pub fn custom(&self, n: u8, v: usize) -> Option<[f64; 4]> {
+        self.attribute(Attribute::Custom(n.min(9)), v)
+    }
+
+    /// `vx` of vertex `v`.
+    pub fn tangent(&self, v: usize) -> Option<Tangent> {
+        let values = self.values::<f64>(array_of(Attribute::Tangent), v)?;
+        let value = |i: usize| values.get(i).unwrap_or(0.0);
+        let bitangent = (values.len() > 4).then(|| [value(3), value(4), value(5)]);
+        Some(Tangent {
+            tangent: [value(0), value(1), value(2)],
+            sign: if bitangent.is_some() { 0.0 } else { value(3) },
+            bitangent,
+        })
+    }
+
+    /// `vb` pairs of vertex `v`, as given.
+    pub fn blend(&self, v: usize) -> Option<Values<'f, (i64, f64)>> {
+        self.values(BLEND_ARRAY, v)
+    }
+
+    /// `vs` of vertex `v`.
+    pub fn smooth_index(&self, v: usize) -> Option<i64> {
+        self.values::<i64>(SMOOTH_INDEX_ARRAY, v)?.get(0)
+    }
+
+    /// Number of pose commands in the file.
+    pub fn pose_count(&self) -> usize {
+        self.poses.len()
+    }
+
+    /// Pose `i` (in file order) as a transform, with facts for the report.
+    pub fn pose_with_facts(&self, i: usize) -> Option<(Transform, PoseFacts)> {
+        let command = *self.poses.get(i)? as usize;
+        match self.store.get(command)? {
+            CommandRef::Pose(kind, values) => {
+                // Poses use at most 15 values; decoding onto the stack costs no allocation.
+                let mut buffer = [0.0; 15];
+                Some(pose_transform(kind, values.decode_into(&mut buffer)))
+            }
+            _ => None,
+        }
+    }
+
+    /// Pose `i` (in file order) as a transform.
+    pub fn pose(&self, i: usize) -> Option<Transform> {
+        self.pose_with_facts(i).map(|(t, _)| t)
+    }
+
+    /// The base pose of joint `j` (the `j`th pose before any animation).
+    pub fn base_pose(&self, j: usize) -> Option<Transform> {
+        if j >= self.base_poses.len() {
+            return None;
+        }
+        self.pose(self.base_poses.start + j)
+    }
 }
 
-impl Builder {
+impl<'f> Builder<'f> {
+    fn new(store: &'f Store, purpose: Purpose) -> Self {
+        Self {
+            scene: Scene {
+                store,
+                vertex_count: 0,
+                columns: Default::default(),
+                meshes: Vec::new(),
+                triangles: Vec::new(),
+                smoothing: Vec::new(),
+                has_edge_flags: false,
+                has_faces: false,
+                joints: Vec::new(),
+                poses: Vec::new(),
+                base_poses: 0..0,
+                animations: Vec::new(),
+                materials: Vec::new(),
+            },
+            purpose,
+            triangle_count: 0,
+            material: Vec::new(),
+            mesh_start: 0,
+            smoothing: SmoothingState::default(),
+            edge_flags: Vec::new(),
+            edge_flag_count: 0,
+            frame_commands: Vec::new(),
+            forward: Vec::new(),
+        }
+    }
+
+    fn run(mut self, notes: &mut Notes) -> Result<Scene<'f>, Located> {
+        let store = self.scene.store;
+        for (i, command) in store.iter().enumerate() {
+            self.command(command, i, notes)?;
+        }
+        self.finish(notes)
+    }
+
+    /// Appends vertex `command` to an array.
+    fn vertex(&mut self, array: usize, command: usize) {
+        let column = &mut self.scene.columns[array];
+        column.len += 1;
+        if self.purpose == Purpose::Build {
+            // Commands number below 2³² (the store's entries are counted in `u32`).
+            column.commands.push(command as u32);
+        }
+    }
+
+    fn positions_defined(&self) -> usize {
+        self.scene.columns[array_of(Attribute::Position)].len
+    }
+
     fn command(
         &mut self,
-        command: &Command,
+        command: CommandRef<'_>,
         i: usize,
-        spans: Spans<'_>,
         notes: &mut Notes,
-    ) -> Result<(), Error> {
+    ) -> Result<(), Located> {
         let scene = &mut self.scene;
         match command {
-            Command::Vertex(attribute, values) => self.attribute(*attribute, values),
-            Command::Blend(pairs) => scene.blends.push(pairs.clone()),
-            Command::SmoothIndex(n) => scene.smooth_indexes.push(*n),
-            Command::Mesh(name) => {
+            CommandRef::Vertex(attribute, _) => self.vertex(array_of(attribute), i),
+            CommandRef::Blend(_) => self.vertex(BLEND_ARRAY, i),
+            CommandRef::SmoothIndex(_) => self.vertex(SMOOTH_INDEX_ARRAY, i),
+            CommandRef::Mesh(name) => {
                 self.close_mesh();
-                self.mesh_start = self.scene.positions.len();
+                self.mesh_start = self.positions_defined();
                 self.scene.meshes.push(SceneMesh {
-                    name: name.clone().unwrap_or_default(),
+                    name: name.unwrap_or_default().to_vec(),
                     material: self.material.clone(),
                     vertices: self.mesh_start..self.mesh_start,
-                    triangles: self.scene.triangles.len()..self.scene.triangles.len(),
+                    triangles: self.triangle_count..self.triangle_count,
                 });
             }
-            Command::Material(name) => {
+            CommandRef::Material(name) => {
                 // Sticky state as in iqm.cpp: it applies to the current mesh and to every
                 // later mesh that names none.
-                self.material = name.clone().unwrap_or_default();
+                self.material = name.unwrap_or_default().to_vec();
                 if !self.material.is_empty() && !scene.materials.contains(&self.material) {
                     scene.materials.push(self.material.clone());
                 }
@@ -210,111 +416,88 @@ impl Builder {
                     mesh.material = self.material.clone();
                 }
             }
-            Command::Face(base, indices) => self.face(*base, indices, i, spans)?,
-            Command::FaceSmooth(flags) => self.face_smooth(flags, i, spans, notes),
-            Command::SmoothUv(n) => self.smoothing.uv = n.unwrap_or(1) > 0,
-            Command::SmoothGroup(n) => self.smoothing.group = n.unwrap_or(-1),
-            Command::SmoothAngle(a) => {
+            CommandRef::Face(base, indices) => self.face(base, indices, i)?,
+            CommandRef::FaceSmooth(flags) => self.face_smooth(flags, i, notes),
+            CommandRef::SmoothUv(n) => self.smoothing.uv = n.unwrap_or(1) > 0,
+            CommandRef::SmoothGroup(n) => self.smoothing.group = n.unwrap_or(-1),
+            CommandRef::SmoothAngle(a) => {
                 self.smoothing.angle = a.unwrap_or(0.0).clamp(-180.0, 180.0).abs()
             }
-            Command::Joint { name, parent } => scene.joints.push(SceneJoint {
-                name: name.clone(),
+            CommandRef::Joint { name, parent } => scene.joints.push(SceneJoint {
+                name: name.to_vec(),
                 // Checked against the final joint count in `finish`.
                 parent: parent.and_then(|p| usize::try_from(p).ok()),
             }),
-            Command::Pose(kind, values) => {
-                let (transform, facts) = pose_transform(*kind, values);
-                scene.normalized_poses += usize::from(facts.normalized);
+            CommandRef::Pose(..) => {
+                scene.poses.push(i as u32);
+                let pose = scene.poses.len() - 1;
                 match scene.animations.last_mut() {
-                    None => scene.base_poses.push(transform),
+                    None => scene.base_poses.end = scene.poses.len(),
                     Some(animation) => {
-                        let frame_spans = self.frame_spans.last_mut();
                         if animation.frames.is_empty() {
                             // Poses right after `animation` form its first frame (iqm.cpp).
-                            animation.frames.push(Vec::new());
-                            if let Some(f) = frame_spans {
-                                f.push(span_of(spans, i));
+                            animation.frames.push(pose..pose);
+                            if let Some(f) = self.frame_commands.last_mut() {
+                                f.push(i);
                             }
                         }
                         if let Some(frame) = animation.frames.last_mut() {
-                            frame.push(transform);
+                            frame.end = pose + 1;
                         }
                     }
                 }
             }
-            Command::Animation(name) => {
+            CommandRef::Animation(name) => {
                 scene.animations.push(SceneAnimation {
-                    name: name.clone(),
+                    name: name.map(<[u8]>::to_vec),
                     framerate: None,
                     looping: false,
                     frames: Vec::new(),
                 });
-                self.frame_spans.push(Vec::new());
+                self.frame_commands.push(Vec::new());
             }
-            Command::Loop | Command::Framerate(_) | Command::Frame(_) => {
+            CommandRef::Loop | CommandRef::Framerate(_) | CommandRef::Frame(_) => {
+                let next_pose = scene.poses.len();
                 let Some(animation) = scene.animations.last_mut() else {
-                    notes.warn(
+                    notes.warn_at(
                         "outside-animation",
-                        span_of(spans, i),
+                        Place::Command(i),
                         "animation command before any `animation`; ignored",
                     );
                     return Ok(());
                 };
                 match command {
-                    Command::Loop => animation.looping = true,
-                    Command::Framerate(rate) => animation.framerate = Some(*rate),
+                    CommandRef::Loop => animation.looping = true,
+                    CommandRef::Framerate(rate) => animation.framerate = Some(rate),
                     _ => {
-                        animation.frames.push(Vec::new());
-                        if let Some(f) = self.frame_spans.last_mut() {
-                            f.push(span_of(spans, i));
+                        animation.frames.push(next_pose..next_pose);
+                        if let Some(f) = self.frame_commands.last_mut() {
+                            f.push(i);
                         }
                     }
                 }
             }
-            Command::Comment(_) | Command::VertexArray(_) | Command::Unknown(_) => {}
+            CommandRef::Comment(_) | CommandRef::VertexArray(_) | CommandRef::Unknown(_) => {}
         }
         Ok(())
     }
 
-    fn attribute(&mut self, attribute: Attribute, values: &[f64]) {
-        let defaults = attribute.defaults();
-        let v = |i: usize| values.get(i).copied().unwrap_or(defaults[i.min(3)]);
-        let scene = &mut self.scene;
-        match attribute {
-            Attribute::Position => scene.positions.push([v(0), v(1), v(2), v(3)]),
-            Attribute::TexCoord => scene.texcoords.push([v(0), v(1)]),
-            Attribute::Normal => scene.normals.push([v(0), v(1), v(2)]),
-            Attribute::Color => scene.colors.push([v(0), v(1), v(2), v(3)]),
-            Attribute::Custom(n) => {
-                scene.customs[usize::from(n.min(9))].push([v(0), v(1), v(2), v(3)])
-            }
-            Attribute::Tangent => {
-                let bitangent =
-                    (values.len() > 4).then(|| [v(3), v(4), values.get(5).copied().unwrap_or(0.0)]);
-                scene.tangents.push(Tangent {
-                    tangent: [v(0), v(1), v(2)],
-                    sign: if bitangent.is_some() { 0.0 } else { v(3) },
-                    bitangent,
-                });
-            }
-        }
-    }
-
     fn close_mesh(&mut self) {
-        let (vertices, triangles) = (self.scene.positions.len(), self.scene.triangles.len());
+        let (vertices, triangles) = (self.positions_defined(), self.triangle_count);
         if let Some(mesh) = self.scene.meshes.last_mut() {
             mesh.vertices.end = vertices;
             mesh.triangles.end = triangles;
         }
     }
 
-    fn face(
-        &mut self,
-        base: FaceBase,
-        indices: &[i64],
-        i: usize,
-        spans: Spans<'_>,
-    ) -> Result<(), Error> {
+    fn push_triangle(&mut self, triangle: Triangle) {
+        self.triangle_count += 1;
+        if self.purpose == Purpose::Build {
+            self.scene.triangles.push(triangle);
+        }
+    }
+
+    fn face(&mut self, base: FaceBase, indices: Values<'_, i64>, i: usize) -> Result<(), Located> {
         self.scene.has_faces = true;
         if self.scene.meshes.is_empty() {
             // Faces before any `mesh` belong to an unnamed mesh starting at vertex 0.
@@ -328,131 +511,140 @@ impl Builder {
         if indices.len() < 3 {
             return Ok(());
         }
-        let defined = self.scene.positions.len();
+        let defined = self.positions_defined();
         let mesh_start = self.mesh_start as i128;
-        let mut resolved = Vec::with_capacity(indices.len());
-        for &index in indices {
+        let state = self.smoothing_index();
+        let mut forward = std::mem::take(&mut self.forward);
+        let mut resolve = |index: i64| -> Result<u32, Located> {
             let vertex = match (index < 0, base) {
                 (true, _) => defined as i128 + i128::from(index),
                 (false, FaceBase::File) => i128::from(index),
                 (false, FaceBase::Mesh) => mesh_start + i128::from(index),
             };
-            let Ok(vertex) = usize::try_from(vertex) else {
-                return Err(Error::IndexOutOfRange {
-                    span: span_of(spans, i).unwrap_or(0..0),
-                    index,
-                    resolved: vertex,
-                    vertices: defined,
+            let Ok(vertex) = u32::try_from(vertex) else {
+                return Err(Located {
+                    error: Error::IndexOutOfRange {
+                        span: 0..0,
+                        index,
+                        resolved: vertex,
+                        vertices: defined,
+                    },
+                    command: Some(i),
                 });
             };
-            if vertex >= defined {
-                self.forward.push((i, index, vertex));
+            if vertex as usize >= defined {
+                forward.push((i, index, vertex as usize));
             }
-            resolved.push(vertex);
-        }
-        let state = self.smoothing_index();
-        for pair in resolved[1..].windows(2) {
-            self.scene.triangles.push(Triangle {
-                vertices: [resolved[0], pair[0], pair[1]],
-                smoothing: state,
-                edges: 0b111,
-            });
-        }
-        Ok(())
+            Ok(vertex)
+        };
+        // Fanned as (first, k, k+1), each index resolved once as it is read.
+        let mut fan = || -> Result<(), Located> {
+            let mut corners = indices.iter();
+            let (Some(a), Some(b)) = (corners.next(), corners.next()) else {
+                return Ok(());
+            };
+            let first = resolve(a)?;
+            let mut previous = resolve(b)?;
+            for c in corners {
+                let next = resolve(c)?;
+                self.push_triangle(Triangle {
+                    vertices: [first, previous, next],
+                    smoothing: state,
+                    edges: 0b111,
+                });
+                previous = next;
+            }
+            Ok(())
+        };
+        let result = fan();
+        self.forward = forward;
+        result
     }
 
-    fn smoothing_index(&mut self) -> usize {
+    fn smoothing_index(&mut self) -> u32 {
         let states = &mut self.scene.smoothing;
         if states.last() != Some(&self.smoothing) {
             states.push(self.smoothing);
         }
-        states.len() - 1
+        (states.len() - 1) as u32
     }
 
     /// `fs` flags fan like the face they belong to: the first triangle keeps flags of edges
     /// AB and BC, later ones the polygon edge they own; diagonals inside a polygon smooth.
-    fn face_smooth(&mut self, flags: &[i64], i: usize, spans: Spans<'_>, notes: &mut Notes) {
+    fn face_smooth(&mut self, flags: Values<'_, i64>, i: usize, notes: &mut Notes) {
         self.scene.has_edge_flags = true;
         if flags.len() < 3 {
-            notes.warn(
+            notes.warn_at(
                 "short-face-smooth",
-                span_of(spans, i),
+                Place::Command(i),
                 "`fs` needs 3 flags; ignored",
             );
             return;
         }
-        let bit = |k: usize| u8::from(flags[k] > 0);
+        let bit = |k: usize| u8::from(flags.get(k).unwrap_or(0) > 0);
         let n = flags.len();
         for t in 0..n - 2 {
             let first_edge = if t == 0 { bit(0) } else { 1 };
             let last_edge = if t == n - 3 { bit(n - 1) } else { 1 };
-            self.edge_flags
-                .push(first_edge | bit(t + 1) << 1 | last_edge << 2);
+            self.edge_flag_count += 1;
+            if self.purpose == Purpose::Build {
+                self.edge_flags
+                    .push(first_edge | bit(t + 1) << 1 | last_edge << 2);
+            }
         }
     }
 
-    fn finish(
-        mut self,
-        commands: &[Command],
-        spans: Spans<'_>,
-        notes: &mut Notes,
-    ) -> Result<Scene, Error> {
+    fn finish(mut self, notes: &mut Notes) -> Result<Scene<'f>, Located> {
         self.close_mesh();
-        self.check_array_lengths(commands, spans)?;
-        let scene = &mut self.scene;
-        if let Some(&(face, index, vertex)) =
-            self.forward.iter().find(|f| f.2 >= scene.vertex_count)
-        {
-            return Err(Error::IndexOutOfRange {
-                span: span_of(spans, face).unwrap_or(0..0),
-                index,
-                resolved: vertex as i128,
-                vertices: scene.vertex_count,
+        self.check_array_lengths()?;
+        let vertex_count = self.scene.vertex_count;
+        if let Some(&(face, index, vertex)) = self.forward.iter().find(|f| f.2 >= vertex_count) {
+            return Err(Located {
+                error: Error::IndexOutOfRange {
+                    span: 0..0,
+                    index,
+                    resolved: vertex as i128,
+                    vertices: vertex_count,
+                },
+                command: Some(face),
             });
         }
-        if !scene.has_faces {
-            triangulate_vertex_runs(scene, notes);
+        if !self.scene.has_faces {
+            self.triangulate_vertex_runs(notes);
         }
-        if scene.has_edge_flags {
-            if self.edge_flags.len() != scene.triangles.len() {
+        if self.scene.has_edge_flags {
+            if self.edge_flag_count != self.triangle_count {
                 notes.warn(
                     "face-smooth-count",
                     None,
                     format!(
                         "`fs` flags cover {} triangles, the faces make {}; the rest smooth on every edge",
-                        self.edge_flags.len(),
-                        scene.triangles.len()
+                        self.edge_flag_count, self.triangle_count
                     ),
                 );
             }
-            for (t, flags) in scene.triangles.iter_mut().zip(&self.edge_flags) {
+            for (t, flags) in self.scene.triangles.iter_mut().zip(&self.edge_flags) {
                 t.edges = *flags;
             }
         }
-        check_hierarchy(commands, spans, &scene.joints)?;
-        self.check_pose_counts(commands, spans, notes);
+        check_hierarchy(self.scene.store, &self.scene.joints)?;
+        self.check_pose_counts(notes);
         Ok(self.scene)
     }
 
-    fn check_array_lengths(&mut self, commands: &[Command], spans: Spans<'_>) -> Result<(), Error> {
+    fn check_array_lengths(&mut self) -> Result<(), Located> {
         let scene = &mut self.scene;
-        let mut lengths: Vec<(&'static str, usize)> = vec![
-            ("vp", scene.positions.len()),
-            ("vt", scene.texcoords.len()),
-            ("vn", scene.normals.len()),
-            ("vx", scene.tangents.len()),
-            ("vc", scene.colors.len()),
-            ("vb", scene.blends.len()),
-            ("vs", scene.smooth_indexes.len()),
-        ];
-        for (n, custom) in scene.customs.iter().enumerate() {
-            lengths.push((Attribute::Custom(n as u8).keyword(), custom.len()));
-        }
+        let lengths: Vec<(usize, usize)> = scene
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(array, column)| (array, column.len))
+            .collect();
         let (longer, longer_len) = lengths
             .iter()
             .copied()
             .max_by_key(|&(_, len)| len)
-            .unwrap_or(("vp", 0));
+            .unwrap_or((0, 0));
         scene.vertex_count = longer_len;
         let Some(&(shorter, shorter_len)) = lengths
             .iter()
@@ -461,46 +653,44 @@ impl Builder {
             return Ok(());
         };
         // Point at the command that defined the first vertex the shorter array lacks.
-        let at = commands
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| keyword_of_array(c) == Some(longer))
-            .nth(shorter_len)
-            .map_or(0, |(i, _)| i);
-        Err(Error::ArrayLength {
-            span: span_of(spans, at).unwrap_or(0..0),
-            vertex: shorter_len,
-            longer,
-            shorter,
-            longer_len,
-            shorter_len,
+        let at = (0..scene.store.len())
+            .filter(|&i| array_of_command(scene.store, i) == Some(longer))
+            .nth(shorter_len);
+        Err(Located {
+            error: Error::ArrayLength {
+                span: 0..0,
+                vertex: shorter_len,
+                longer: ARRAY_KEYWORDS[longer],
+                shorter: ARRAY_KEYWORDS[shorter],
+                longer_len,
+                shorter_len,
+            },
+            command: at,
         })
     }
 
-    fn check_pose_counts(&self, commands: &[Command], spans: Spans<'_>, notes: &mut Notes) {
+    fn check_pose_counts(&self, notes: &mut Notes) {
         let joints = self.scene.joints.len();
         if joints == 0 {
             return; // an animation-only file: its poses fit a skeleton from elsewhere
         }
         let base = self.scene.base_poses.len();
         if base != joints {
-            let first_joint = commands
-                .iter()
-                .position(|c| matches!(c, Command::Joint { .. }));
-            notes.warn(
+            let first_joint = self.scene.store.kinds().position(|k| k == Kind::Joint);
+            notes.warn_at(
                 "base-pose-count",
-                first_joint.and_then(|i| span_of(spans, i)),
+                first_joint.map_or(Place::Nowhere, Place::Command),
                 format!(
                     "{joints} joints but {base} base poses; joints without one get the identity"
                 ),
             );
         }
-        for (animation, frame_spans) in self.scene.animations.iter().zip(&self.frame_spans) {
-            for (frame, span) in animation.frames.iter().zip(frame_spans) {
+        for (animation, frame_commands) in self.scene.animations.iter().zip(&self.frame_commands) {
+            for (frame, &command) in animation.frames.iter().zip(frame_commands) {
                 if frame.len() != joints {
-                    notes.warn(
+                    notes.warn_at(
                         "frame-pose-count",
-                        span.clone(),
+                        Place::Command(command),
                         format!(
                             "frame has {} poses, the skeleton has {joints} joints; missing joints keep no key, extra poses are ignored",
                             frame.len()
@@ -510,88 +700,98 @@ impl Builder {
             }
         }
     }
+
+    /// With no face command anywhere, every 3 vertices of a mesh form a triangle.
+    fn triangulate_vertex_runs(&mut self, notes: &mut Notes) {
+        let scene = &mut self.scene;
+        if scene.meshes.first().is_some_and(|m| m.vertices.start > 0)
+            || (scene.meshes.is_empty() && scene.vertex_count > 0)
+        {
+            let end = scene
+                .meshes
+                .first()
+                .map_or(scene.vertex_count, |m| m.vertices.start);
+            scene.meshes.insert(
+                0,
+                SceneMesh {
+                    name: Vec::new(),
+                    material: Vec::new(),
+                    vertices: 0..end,
+                    triangles: 0..0,
+                },
+            );
+        }
+        let state = if scene.smoothing.is_empty() {
+            scene.smoothing.push(SmoothingState::default());
+            0
+        } else {
+            scene.smoothing.len() - 1
+        };
+        let mut meshes = std::mem::take(&mut self.scene.meshes);
+        for mesh in &mut meshes {
+            let start = self.triangle_count;
+            let count = mesh.vertices.len();
+            if count % 3 != 0 {
+                notes.warn(
+                    "vertex-run",
+                    None,
+                    format!(
+                        "mesh has {count} vertices and no faces; the last {} make no triangle",
+                        count % 3
+                    ),
+                );
+            }
+            for first in (mesh.vertices.start..mesh.vertices.end.saturating_sub(2)).step_by(3) {
+                let first = first as u32;
+                self.push_triangle(Triangle {
+                    vertices: [first, first + 1, first + 2],
+                    smoothing: state as u32,
+                    edges: 0b111,
+                });
+            }
+            mesh.triangles = start..self.triangle_count;
+        }
+        self.scene.meshes = meshes;
+    }
 }
 
-fn keyword_of_array(command: &Command) -> Option<&'static str> {
-    match command {
-        Command::Vertex(a, _) => Some(a.keyword()),
-        Command::Blend(_) => Some("vb"),
-        Command::SmoothIndex(_) => Some("vs"),
+/// The vertex array command `i` appends to, if any.
+fn array_of_command(store: &Store, i: usize) -> Option<usize> {
+    match store.kind(i)? {
+        Kind::Vertex => match store.get(i)? {
+            CommandRef::Vertex(attribute, _) => Some(array_of(attribute)),
+            _ => None,
+        },
+        Kind::Blend => Some(BLEND_ARRAY),
+        Kind::SmoothIndex => Some(SMOOTH_INDEX_ARRAY),
         _ => None,
     }
 }
 
-/// With no face command anywhere, every 3 vertices of a mesh form a triangle.
-fn triangulate_vertex_runs(scene: &mut Scene, notes: &mut Notes) {
-    if scene.meshes.first().is_some_and(|m| m.vertices.start > 0)
-        || (scene.meshes.is_empty() && scene.vertex_count > 0)
-    {
-        let end = scene
-            .meshes
-            .first()
-            .map_or(scene.vertex_count, |m| m.vertices.start);
-        scene.meshes.insert(
-            0,
-            SceneMesh {
-                name: Vec::new(),
-                material: Vec::new(),
-                vertices: 0..end,
-                triangles: 0..0,
-            },
-        );
-    }
-    let state = if scene.smoothing.is_empty() {
-        scene.smoothing.push(SmoothingState::default());
-        0
-    } else {
-        scene.smoothing.len() - 1
-    };
-    for mesh in &mut scene.meshes {
-        let start = scene.triangles.len();
-        let count = mesh.vertices.len();
-        if count % 3 != 0 {
-            notes.warn(
-                "vertex-run",
-                None,
-                format!(
-                    "mesh has {count} vertices and no faces; the last {} make no triangle",
-                    count % 3
-                ),
-            );
-        }
-        for first in (mesh.vertices.start..mesh.vertices.end.saturating_sub(2)).step_by(3) {
-            scene.triangles.push(Triangle {
-                vertices: [first, first + 1, first + 2],
-                smoothing: state,
-                edges: 0b111,
-            });
-        }
-        mesh.triangles = start..scene.triangles.len();
-    }
-}
-
 /// Parents must exist and the hierarchy must not loop.
-fn check_hierarchy(
-    commands: &[Command],
-    spans: Spans<'_>,
-    joints: &[SceneJoint],
-) -> Result<(), Error> {
-    let joint_commands: Vec<usize> = commands
-        .iter()
+fn check_hierarchy(store: &Store, joints: &[SceneJoint]) -> Result<(), Located> {
+    let joint_commands: Vec<usize> = store
+        .kinds()
         .enumerate()
-        .filter(|(_, c)| matches!(c, Command::Joint { .. }))
+        .filter(|&(_, k)| k == Kind::Joint)
         .map(|(i, _)| i)
         .collect();
-    let span = |j: usize| joint_commands.get(j).and_then(|&i| span_of(spans, i));
+    let located = |j: usize, problem: String| Located {
+        error: Error::Hierarchy {
+            span: None,
+            joint: j,
+            problem,
+        },
+        command: joint_commands.get(j).copied(),
+    };
     for (j, joint) in joints.iter().enumerate() {
         if let Some(p) = joint.parent
             && p >= joints.len()
         {
-            return Err(Error::Hierarchy {
-                span: span(j),
-                joint: j,
-                problem: format!("parent index {p} is out of range ({} joints)", joints.len()),
-            });
+            return Err(located(
+                j,
+                format!("parent index {p} is out of range ({} joints)", joints.len()),
+            ));
         }
     }
     // 0 = unseen, 1 = on the current walk, 2 = known to reach a root.
@@ -603,11 +803,10 @@ fn check_hierarchy(
             match state[j] {
                 2 => break,
                 1 => {
-                    return Err(Error::Hierarchy {
-                        span: span(j),
-                        joint: j,
-                        problem: "the parent chain loops back to this joint".into(),
-                    });
+                    return Err(located(
+                        j,
+                        "the parent chain loops back to this joint".into(),
+                    ));
                 }
                 _ => {
                     state[j] = 1;

@@ -1,12 +1,12 @@
 //! IQE to the neutral model.
 
-use crate::command::Command;
+use crate::command::Attribute;
 use crate::convert::ConvertOptions;
 use crate::error::Error;
 use crate::file::File;
 use crate::normals::{CornerNormals, corner_normals};
-use crate::notes::Notes;
 use crate::scene::Scene;
+use crate::store::Kind;
 use rigport_model_core::glam::{Vec2, Vec3, Vec4};
 use rigport_model_core::text::decode_name;
 use rigport_model_core::{
@@ -22,7 +22,7 @@ use std::collections::HashMap;
 /// renormalized. Frame `k` of an animation becomes keys at `k / framerate` seconds. The
 /// report names what the model cannot hold (tangents, custom attributes, `vs`, W ≠ 1, …).
 pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report), Error> {
-    let scene = Scene::build(&file.commands, None, &mut Notes::default())?;
+    let scene = file.scene()?;
     let mut report = Report::default();
     let mut model = Model {
         materials: scene
@@ -51,9 +51,26 @@ pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report)
             ),
         );
     }
-    add_joints(&scene, &mut model, &mut report);
+    let mut normalized = add_joints(&scene, &mut model, &mut report);
+    // Animations are converted before meshes so that every pose is known for the joints'
+    // notices; their own notices follow the meshes' as they always have.
+    let animations = convert_animations(&scene, options, &model.skeleton.joints);
+    normalized += animations.normalized;
+    if normalized > 0 {
+        report.info(
+            "pose-normalized",
+            format!("{normalized} pose rotations were not unit length and were normalized"),
+        );
+    }
     let skin = add_meshes(&scene, &normals, &mut model);
-    add_animations(&scene, options, &mut model, &mut report);
+    drop(normals);
+    report_animations(
+        &animations,
+        options,
+        model.skeleton.joints.len(),
+        &mut report,
+    );
+    model.animations = animations.animations;
     model.comment = file.comment.as_deref().map(decode_name);
     report_losses(file, &scene, &skin, &mut report);
     Ok((model, report))
@@ -69,9 +86,16 @@ struct SkinCounts {
     w_not_one: usize,
 }
 
-fn add_joints(scene: &Scene, model: &mut Model, report: &mut Report) {
+/// Adds the joints with their base poses; returns how many base poses were normalized.
+fn add_joints(scene: &Scene<'_>, model: &mut Model, report: &mut Report) -> usize {
+    let mut normalized = 0;
+    for pose in scene.base_poses.clone() {
+        if let Some((_, facts)) = scene.pose_with_facts(pose) {
+            normalized += usize::from(facts.normalized);
+        }
+    }
     for (j, joint) in scene.joints.iter().enumerate() {
-        let pose = scene.base_poses.get(j).copied().unwrap_or_default();
+        let pose = scene.base_pose(j).unwrap_or_default();
         model.skeleton.joints.push(Joint {
             name: decode_name(&joint.name),
             parent: joint.parent.and_then(JointId::from_index),
@@ -85,7 +109,7 @@ fn add_joints(scene: &Scene, model: &mut Model, report: &mut Report) {
         .animations
         .iter()
         .flat_map(|a| &a.frames)
-        .map(Vec::len)
+        .map(|f| f.len())
         .max()
         .unwrap_or(0);
     if scene.joints.is_empty() && poses > 0 {
@@ -99,30 +123,27 @@ fn add_joints(scene: &Scene, model: &mut Model, report: &mut Report) {
             ),
         );
     }
-    if scene.base_poses.len() > scene.joints.len() && !scene.joints.is_empty() {
+    let base = scene.base_poses.len();
+    if base > scene.joints.len() && !scene.joints.is_empty() {
         report.loss(
             "extra-base-poses",
             format!(
                 "{} base poses beyond the {} joints dropped",
-                scene.base_poses.len() - scene.joints.len(),
+                base - scene.joints.len(),
                 scene.joints.len()
             ),
         );
     }
-    if scene.normalized_poses > 0 {
-        report.info(
-            "pose-normalized",
-            format!(
-                "{} pose rotations were not unit length and were normalized",
-                scene.normalized_poses
-            ),
-        );
-    }
+    normalized
 }
 
-fn add_meshes(scene: &Scene, normals: &CornerNormals, model: &mut Model) -> SkinCounts {
+fn add_meshes(scene: &Scene<'_>, normals: &CornerNormals, model: &mut Model) -> SkinCounts {
     let mut counts = SkinCounts::default();
     let mut placed = vec![false; scene.vertex_count];
+    let mut local = LocalVertices::new(scene.vertex_count);
+    let has_uvs = scene.array_len(Attribute::TexCoord) > 0;
+    let has_colors = scene.array_len(Attribute::Color) > 0;
+    let stored_normals = scene.array_len(Attribute::Normal) > 0;
     for mesh in &scene.meshes {
         let mut out = Mesh::new(decode_name(&mesh.name));
         out.material = scene
@@ -130,33 +151,31 @@ fn add_meshes(scene: &Scene, normals: &CornerNormals, model: &mut Model) -> Skin
             .iter()
             .position(|m| *m == mesh.material)
             .and_then(MaterialId::from_index);
-        out.has_uvs = !scene.texcoords.is_empty();
-        out.has_colors = !scene.colors.is_empty();
-        let mut index_of: HashMap<(usize, usize), u32> = HashMap::new();
-        let mut local = |vertex: usize,
-                         normal: Option<usize>,
-                         out: &mut Mesh,
-                         counts: &mut SkinCounts|
-         -> u32 {
-            *index_of
-                .entry((vertex, normal.unwrap_or(usize::MAX)))
-                .or_insert_with(|| {
-                    let n = normal
-                        .and_then(|n| normals.normals.get(n))
-                        .copied()
-                        .unwrap_or(Vec3::ZERO);
-                    out.vertices.push(make_vertex(scene, vertex, n, counts));
-                    (out.vertices.len() - 1) as u32
-                })
+        out.has_uvs = has_uvs;
+        out.has_colors = has_colors;
+        out.vertices.reserve(mesh.vertices.len());
+        out.triangles.reserve(mesh.triangles.len());
+        let mut vertex_of = |vertex: u32, normal: u32, out: &mut Mesh, counts: &mut SkinCounts| {
+            local.get_or_add(vertex, normal, || {
+                let n = normals
+                    .normals
+                    .get(normal as usize)
+                    .copied()
+                    .unwrap_or(Vec3::ZERO);
+                out.vertices
+                    .push(make_vertex(scene, vertex as usize, n, counts));
+                (out.vertices.len() - 1) as u32
+            })
         };
         for t in mesh.triangles.clone() {
-            let (Some(triangle), Some(corner)) = (scene.triangles.get(t), normals.corners.get(t))
+            let (Some(triangle), Some(corner)) =
+                (scene.triangles.get(t), normals.corner_indices(scene, t))
             else {
                 continue;
             };
             let [a, b, c] = [0, 1, 2].map(|k| {
-                placed[triangle.vertices[k]] = true;
-                local(triangle.vertices[k], Some(corner[k]), &mut out, &mut counts)
+                placed[triangle.vertices[k] as usize] = true;
+                vertex_of(triangle.vertices[k], corner[k], &mut out, &mut counts)
             });
             // IQE fronts wind clockwise; the model (glTF) wants counter-clockwise.
             out.triangles.push([a, c, b]);
@@ -165,53 +184,100 @@ fn add_meshes(scene: &Scene, normals: &CornerNormals, model: &mut Model) -> Skin
         for v in mesh.vertices.clone() {
             if !placed[v] {
                 placed[v] = true;
-                let stored = (!scene.normals.is_empty()).then_some(v);
-                local(v, stored, &mut out, &mut counts);
+                let stored = if stored_normals { v as u32 } else { NO_NORMAL };
+                vertex_of(v as u32, stored, &mut out, &mut counts);
             }
         }
+        local.clear();
         model.meshes.push(out);
     }
     counts.outside = placed.iter().filter(|p| !**p).count();
     counts
 }
 
-fn make_vertex(scene: &Scene, v: usize, normal: Vec3, counts: &mut SkinCounts) -> Vertex {
-    let p = scene
-        .positions
-        .get(v)
-        .copied()
-        .unwrap_or([0.0, 0.0, 0.0, 1.0]);
+/// Normal index of a vertex that has none.
+const NO_NORMAL: u32 = u32::MAX;
+
+/// The model vertex made for each (file vertex, normal) pair of the current mesh.
+///
+/// Almost every file vertex has one normal, so the first pair of each vertex lives in two
+/// flat arrays indexed by vertex (no hashing per corner); only a vertex that takes a second
+/// normal (generated normals split at hard edges) goes to a map.
+struct LocalVertices {
+    first: Vec<u32>,
+    first_normal: Vec<u32>,
+    touched: Vec<u32>,
+    more: HashMap<(u32, u32), u32>,
+}
+
+impl LocalVertices {
+    const NONE: u32 = u32::MAX;
+
+    fn new(vertices: usize) -> Self {
+        Self {
+            first: vec![Self::NONE; vertices],
+            first_normal: vec![0; vertices],
+            touched: Vec::new(),
+            more: HashMap::new(),
+        }
+    }
+
+    /// The model vertex of `(vertex, normal)`, made by `add` the first time.
+    fn get_or_add(&mut self, vertex: u32, normal: u32, add: impl FnOnce() -> u32) -> u32 {
+        let v = vertex as usize;
+        match self.first.get(v) {
+            Some(&Self::NONE) => {
+                let index = add();
+                self.first[v] = index;
+                self.first_normal[v] = normal;
+                self.touched.push(vertex);
+                index
+            }
+            Some(&index) if self.first_normal[v] == normal => index,
+            _ => *self.more.entry((vertex, normal)).or_insert_with(add),
+        }
+    }
+
+    /// Forgets the mesh (only the vertices it touched are reset).
+    fn clear(&mut self) {
+        for &v in &self.touched {
+            self.first[v as usize] = Self::NONE;
+        }
+        self.touched.clear();
+        self.more.clear();
+    }
+}
+
+fn make_vertex(scene: &Scene<'_>, v: usize, normal: Vec3, counts: &mut SkinCounts) -> Vertex {
+    let p = scene.position(v).unwrap_or([0.0, 0.0, 0.0, 1.0]);
     counts.w_not_one += usize::from(p[3] != 1.0);
     let mut vertex = Vertex {
         position: Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32),
         normal,
         ..Vertex::default()
     };
-    if let Some(uv) = scene.texcoords.get(v) {
+    if let Some(uv) = scene.texcoord(v) {
         vertex.uv = Vec2::new(uv[0] as f32, uv[1] as f32);
     }
-    if let Some(c) = scene.colors.get(v) {
+    if let Some(c) = scene.color(v) {
         vertex.color = Vec4::new(c[0] as f32, c[1] as f32, c[2] as f32, c[3] as f32);
     }
-    if let Some(pairs) = scene.blends.get(v) {
+    if let Some(pairs) = scene.blend(v) {
         let joints = scene.joints.len();
-        let mut valid: Vec<(u32, f64)> = Vec::with_capacity(pairs.len());
-        for &(index, weight) in pairs {
+        let mut kept = Strongest::default();
+        for (index, weight) in pairs.iter() {
             match u32::try_from(index) {
-                Ok(j) if (j as usize) < joints && weight > 0.0 => valid.push((j, weight)),
+                Ok(j) if (j as usize) < joints && weight > 0.0 => kept.offer(j, weight),
                 _ if weight > 0.0 => counts.bad_joint += 1,
                 _ => {}
             }
         }
-        valid.sort_by(|a, b| b.1.total_cmp(&a.1));
-        if valid.len() > 4 {
-            counts.truncated += 1;
-            valid.truncate(4);
-        }
-        let total: f64 = valid.iter().map(|p| p.1).sum();
+        counts.truncated += usize::from(kept.offered > 4);
+        let kept = kept.as_slice();
+        let total: f64 = kept.iter().map(|p| p.1).sum();
         if total > 0.0 {
             counts.renormalized += usize::from((total - 1.0).abs() > 1e-3);
-            for (slot, (j, w)) in valid.iter().enumerate() {
+            for (slot, (j, w)) in kept.iter().enumerate() {
                 vertex.joints[slot] = JointId(*j);
                 vertex.weights[slot] = (w / total) as f32;
             }
@@ -220,15 +286,62 @@ fn make_vertex(scene: &Scene, v: usize, normal: Vec3, counts: &mut SkinCounts) -
     vertex
 }
 
-fn add_animations(scene: &Scene, options: &ConvertOptions, model: &mut Model, report: &mut Report) {
-    let joints = model.skeleton.joints.len();
-    let mut defaulted = 0;
-    let mut extra_poses = 0;
+/// The four largest weights offered, largest first, earlier ones first among equals — what
+/// a stable sort by descending weight then keeping 4 gives, without a vector per vertex.
+#[derive(Default)]
+struct Strongest {
+    pairs: [(u32, f64); 4],
+    len: usize,
+    offered: usize,
+}
+
+impl Strongest {
+    fn offer(&mut self, joint: u32, weight: f64) {
+        self.offered += 1;
+        // After every kept pair at least as heavy (stable among equal weights).
+        let at = self.pairs[..self.len]
+            .iter()
+            .position(|p| p.1.total_cmp(&weight).is_lt())
+            .unwrap_or(self.len);
+        if at == 4 {
+            return;
+        }
+        let end = self.len.min(3);
+        self.pairs.copy_within(at..end, at + 1);
+        self.pairs[at] = (joint, weight);
+        self.len = (self.len + 1).min(4);
+    }
+
+    fn as_slice(&self) -> &[(u32, f64)] {
+        &self.pairs[..self.len]
+    }
+}
+
+/// The animations of a file in model form, with counts for the report.
+struct ConvertedAnimations {
+    animations: Vec<Animation>,
+    defaulted: usize,
+    extra_poses: usize,
+    normalized: usize,
+}
+
+fn convert_animations(
+    scene: &Scene<'_>,
+    options: &ConvertOptions,
+    skeleton: &[Joint],
+) -> ConvertedAnimations {
+    let joints = skeleton.len();
+    let mut converted = ConvertedAnimations {
+        animations: Vec::with_capacity(scene.animations.len()),
+        defaulted: 0,
+        extra_poses: 0,
+        normalized: 0,
+    };
     for (i, animation) in scene.animations.iter().enumerate() {
         let fps = match animation.framerate {
             Some(rate) if rate > 0.0 && rate.is_finite() => rate as f32,
             _ => {
-                defaulted += 1;
+                converted.defaulted += 1;
                 options.default_framerate
             }
         };
@@ -238,48 +351,75 @@ fn add_animations(scene: &Scene, options: &ConvertOptions, model: &mut Model, re
             .map_or_else(|| format!("animation{i}"), decode_name);
         let mut out = Animation::new(name, fps);
         out.looping = animation.looping;
+        let frames = animation.frames.len();
         let mut tracks: Vec<Track> = (0..joints)
             .filter_map(JointId::from_index)
-            .map(Track::new)
+            .map(|joint| {
+                let mut track = Track::new(joint);
+                // Sized once: a long animation would otherwise grow each channel many times.
+                track.translations.reserve_exact(frames);
+                track.rotations.reserve_exact(frames);
+                track.scales.reserve_exact(frames);
+                track
+            })
             .collect();
         for (frame_index, frame) in animation.frames.iter().enumerate() {
             let time = frame_index as f32 / fps;
-            extra_poses += frame.len().saturating_sub(joints);
-            for (track, pose) in tracks.iter_mut().zip(frame) {
+            converted.extra_poses += frame.len().saturating_sub(joints);
+            for (pose, slot) in frame.clone().zip(0..) {
+                let Some((pose, facts)) = scene.pose_with_facts(pose) else {
+                    continue;
+                };
+                converted.normalized += usize::from(facts.normalized);
+                let Some(track) = tracks.get_mut(slot) else {
+                    continue;
+                };
                 track.translations.push(Key::new(time, pose.translation));
                 track.rotations.push(Key::new(time, pose.rotation));
                 track.scales.push(Key::new(time, pose.scale));
             }
         }
         for (j, track) in tracks.iter_mut().enumerate() {
-            let bind_scale = model.skeleton.joints.get(j).map_or(Vec3::ONE, |b| b.scale);
+            let bind_scale = skeleton.get(j).map_or(Vec3::ONE, |b| b.scale);
             if track.scales.iter().all(|k| k.value == bind_scale) {
-                track.scales.clear(); // an empty channel means "the bind value"
+                track.scales = Vec::new(); // an empty channel means "the bind value"
             }
         }
-        out.duration = animation.frames.len().saturating_sub(1) as f32 / fps;
+        out.duration = frames.saturating_sub(1) as f32 / fps;
         out.tracks = tracks.into_iter().filter(|t| !t.is_empty()).collect();
-        model.animations.push(out);
+        converted.animations.push(out);
     }
-    if defaulted > 0 {
+    converted
+}
+
+fn report_animations(
+    converted: &ConvertedAnimations,
+    options: &ConvertOptions,
+    joints: usize,
+    report: &mut Report,
+) {
+    if converted.defaulted > 0 {
         report.info(
             "default-framerate",
             format!(
-                "{defaulted} animations have no framerate; {} frames per second assumed",
-                options.default_framerate
+                "{} animations have no framerate; {} frames per second assumed",
+                converted.defaulted, options.default_framerate
             ),
         );
     }
-    if extra_poses > 0 {
+    if converted.extra_poses > 0 {
         report.loss(
             "extra-frame-poses",
-            format!("{extra_poses} frame poses beyond the {joints} joints dropped"),
+            format!(
+                "{} frame poses beyond the {joints} joints dropped",
+                converted.extra_poses
+            ),
         );
     }
 }
 
 /// Names every piece of the file the model cannot hold.
-fn report_losses(file: &File, scene: &Scene, skin: &SkinCounts, report: &mut Report) {
+fn report_losses(file: &File, scene: &Scene<'_>, skin: &SkinCounts, report: &mut Report) {
     if skin.truncated > 0 {
         report.loss(
             "weights-truncated",
@@ -322,56 +462,46 @@ fn report_losses(file: &File, scene: &Scene, skin: &SkinCounts, report: &mut Rep
             format!("{} positions have W ≠ 1; W dropped", skin.w_not_one),
         );
     }
+    let tangents = scene.array_len(Attribute::Tangent);
+    let bitangents = (0..tangents)
+        .filter(|&v| scene.tangent(v).is_some_and(|t| t.bitangent.is_some()))
+        .count();
     let arrays: [(&'static str, &str, usize); 3] = [
-        ("tangents", "vx tangents", scene.tangents.len()),
+        ("tangents", "vx tangents", tangents),
         (
             "smoothing-indexes",
             "vs smoothing indexes",
-            scene.smooth_indexes.len(),
+            scene.smooth_index_count(),
         ),
-        (
-            "bitangents",
-            "vx bitangents",
-            scene
-                .tangents
-                .iter()
-                .filter(|t| t.bitangent.is_some())
-                .count(),
-        ),
+        ("bitangents", "vx bitangents", bitangents),
     ];
     for (code, what, count) in arrays {
         if count > 0 {
             report.loss(code, format!("{count} {what} cannot be carried"));
         }
     }
-    for (n, custom) in scene.customs.iter().enumerate() {
-        if !custom.is_empty() {
+    for n in 0..10 {
+        let values = scene.array_len(Attribute::Custom(n));
+        if values > 0 {
             report.loss(
                 "custom-attributes",
-                format!(
-                    "{} values of custom attribute v{n} cannot be carried",
-                    custom.len()
-                ),
+                format!("{values} values of custom attribute v{n} cannot be carried"),
             );
         }
     }
-    let count = |f: fn(&Command) -> bool| file.commands.iter().filter(|c| f(c)).count();
-    let declarations = count(|c| matches!(c, Command::VertexArray(_)));
+    let declarations = file.count_kind(&[Kind::VertexArray]);
     if declarations > 0 {
         report.loss(
             "vertexarray",
             format!("{declarations} vertexarray declarations cannot be carried"),
         );
     }
-    let smoothing = count(|c| {
-        matches!(
-            c,
-            Command::SmoothUv(_)
-                | Command::SmoothGroup(_)
-                | Command::SmoothAngle(_)
-                | Command::FaceSmooth(_)
-        )
-    });
+    let smoothing = file.count_kind(&[
+        Kind::SmoothUv,
+        Kind::SmoothGroup,
+        Kind::SmoothAngle,
+        Kind::FaceSmooth,
+    ]);
     if smoothing > 0 {
         report.loss(
             "smoothing",
@@ -380,14 +510,14 @@ fn report_losses(file: &File, scene: &Scene, skin: &SkinCounts, report: &mut Rep
             ),
         );
     }
-    let unknown = count(|c| matches!(c, Command::Unknown(_)));
+    let unknown = file.count_kind(&[Kind::Unknown]);
     if unknown > 0 {
         report.loss(
             "unknown-commands",
             format!("{unknown} unknown commands cannot be carried"),
         );
     }
-    let comments = count(|c| matches!(c, Command::Comment(_)));
+    let comments = file.count_kind(&[Kind::Comment]);
     if comments > 0 {
         report.loss(
             "comment-lines",

@@ -4,11 +4,11 @@
 mod common;
 
 use common::{fixture, fixture_bytes, scene};
-use rigport_iqe::{Command, ConvertOptions, File, to_model};
+use rigport_iqe::{Attribute, Command, CommandRef, ConvertOptions, File, to_model};
 use rigport_model_core::glam::{Quat, Vec3, Vec4};
 use rigport_model_core::{ReadOptions, Severity};
 
-fn triangles(name: &str) -> Vec<[usize; 3]> {
+fn triangles(name: &str) -> Vec<[u32; 3]> {
     scene(name).triangles.iter().map(|t| t.vertices).collect()
 }
 
@@ -60,10 +60,9 @@ fn without_faces_every_three_vertices_of_a_mesh_are_a_triangle() {
 fn vertexarray_declarations_are_kept_in_order_and_written_back() {
     let file = fixture("vertexarray.iqe");
     let declarations: Vec<_> = file
-        .commands
-        .iter()
+        .commands()
         .filter_map(|c| match c {
-            Command::VertexArray(d) => Some(d.clone()),
+            CommandRef::VertexArray(d) => Some(d),
             _ => None,
         })
         .collect();
@@ -81,18 +80,21 @@ fn vertexarray_declarations_are_kept_in_order_and_written_back() {
         "{text}"
     );
     // v0 given with 2 values, and once with 1: the rest default to 0.
-    assert_eq!(scene("vertexarray.iqe").customs[0][2], [1.0, 0.0, 0.0, 0.0]);
+    assert_eq!(
+        scene("vertexarray.iqe").custom(0, 2).unwrap(),
+        [1.0, 0.0, 0.0, 0.0]
+    );
 }
 
 #[test]
 fn custom_attributes_v0_to_v9_default_missing_components_to_zero() {
     let s = scene("custom_attributes.iqe");
-    assert_eq!(s.customs[0][0], [1.0, 0.0, 0.0, 0.0]);
-    assert_eq!(s.customs[2][1], [1.0, 2.0, 3.0, 0.0]);
-    assert_eq!(s.customs[3][2], [1.0, 2.0, 3.0, 4.0]);
-    assert_eq!(s.customs[9][0], [9.0; 4]);
-    assert_eq!(s.customs[9][1], [0.0; 4]);
-    assert!(s.customs.iter().all(|c| c.len() == 3));
+    assert_eq!(s.custom(0, 0).unwrap(), [1.0, 0.0, 0.0, 0.0]);
+    assert_eq!(s.custom(2, 1).unwrap(), [1.0, 2.0, 3.0, 0.0]);
+    assert_eq!(s.custom(3, 2).unwrap(), [1.0, 2.0, 3.0, 4.0]);
+    assert_eq!(s.custom(9, 0).unwrap(), [9.0; 4]);
+    assert_eq!(s.custom(9, 1).unwrap(), [0.0; 4]);
+    assert!((0..10).all(|n| s.array_len(Attribute::Custom(n)) == 3));
     let (_, report) = to_model(
         &fixture("custom_attributes.iqe"),
         &ConvertOptions::default(),
@@ -104,10 +106,10 @@ fn custom_attributes_v0_to_v9_default_missing_components_to_zero() {
 #[test]
 fn tangents_in_both_forms() {
     let s = scene("tangents.iqe");
-    assert_eq!(s.tangents[0].sign, 1.0);
-    assert_eq!(s.tangents[1].sign, -1.0);
-    assert_eq!(s.tangents[0].bitangent, None);
-    assert_eq!(s.tangents[2].bitangent, Some([0.0, 1.0, 0.0]));
+    assert_eq!(s.tangent(0).unwrap().sign, 1.0);
+    assert_eq!(s.tangent(1).unwrap().sign, -1.0);
+    assert_eq!(s.tangent(0).unwrap().bitangent, None);
+    assert_eq!(s.tangent(2).unwrap().bitangent, Some([0.0, 1.0, 0.0]));
     let (_, report) = to_model(&fixture("tangents.iqe"), &ConvertOptions::default()).unwrap();
     assert!(
         report
@@ -124,8 +126,8 @@ fn tangents_in_both_forms() {
 #[test]
 fn blends_with_no_pairs_and_with_six_keep_the_four_largest() {
     let s = scene("blends.iqe");
-    assert!(s.blends[0].is_empty());
-    assert_eq!(s.blends[1].len(), 6);
+    assert!(s.blend(0).unwrap().is_empty());
+    assert_eq!(s.blend(1).unwrap().len(), 6);
     let (model, report) = to_model(&fixture("blends.iqe"), &ConvertOptions::default()).unwrap();
     let mesh = &model.meshes[0];
     // Model vertices follow first use by the triangle (0, 2, 1 after rewinding); find by y.
@@ -156,8 +158,8 @@ fn blends_with_no_pairs_and_with_six_keep_the_four_largest() {
 #[test]
 fn colors_with_three_values_get_alpha_one() {
     let s = scene("colors.iqe");
-    assert_eq!(s.colors[0], [1.0, 0.0, 0.0, 1.0]);
-    assert_eq!(s.colors[1], [0.0, 1.0, 0.0, 0.5]);
+    assert_eq!(s.color(0).unwrap(), [1.0, 0.0, 0.0, 1.0]);
+    assert_eq!(s.color(1).unwrap(), [0.0, 1.0, 0.0, 0.5]);
     let (model, _) = to_model(&fixture("colors.iqe"), &ConvertOptions::default()).unwrap();
     assert!(model.meshes[0].has_colors);
     assert!(
@@ -173,21 +175,21 @@ fn poses_pq_pm_pa_give_the_hand_computed_transforms() {
     let s = scene("poses.iqe");
     let close = |a: Vec3, b: Vec3| (a - b).length() < 1e-5;
     // pq 1 2 3 0.6 0 0: w = -sqrt(1 - 0.36) = -0.8.
-    let p = s.base_poses[0];
+    let p = s.base_pose(0).unwrap();
     assert_eq!(p.translation, Vec3::new(1.0, 2.0, 3.0));
     assert!((p.rotation.w + 0.8).abs() < 1e-6 && (p.rotation.x - 0.6).abs() < 1e-6);
     // pq with w: 90 degrees about Y takes +Z to +X.
-    assert!(close(s.base_poses[1].rotation * Vec3::Z, Vec3::X));
+    assert!(close(s.base_pose(1).unwrap().rotation * Vec3::Z, Vec3::X));
     // pq with 10 values: scale (2, 3, 4).
-    assert_eq!(s.base_poses[2].scale, Vec3::new(2.0, 3.0, 4.0));
+    assert_eq!(s.base_pose(2).unwrap().scale, Vec3::new(2.0, 3.0, 4.0));
     // pm rows [0 -3 0] [2 0 0] [0 0 4]: columns (0,2,0) (-3,0,0) (0,0,4) have lengths
     // 2, 3, 4; dividing them out leaves 90 degrees about Z (+X to +Y).
-    let m = s.base_poses[3];
+    let m = s.base_pose(3).unwrap();
     assert!(close(m.scale, Vec3::new(2.0, 3.0, 4.0)), "{:?}", m.scale);
     assert!(close(m.rotation * Vec3::X, Vec3::Y));
     assert_eq!(m.translation, Vec3::new(5.0, 0.0, 0.0));
     // pa: pi/2 about X takes +Y to +Z.
-    assert!(close(s.base_poses[4].rotation * Vec3::Y, Vec3::Z));
+    assert!(close(s.base_pose(4).unwrap().rotation * Vec3::Y, Vec3::Z));
     let (model, _) = to_model(&fixture("poses.iqe"), &ConvertOptions::default()).unwrap();
     assert_eq!(model.skeleton.joints[3].scale, m.scale);
 }
@@ -199,7 +201,10 @@ fn skeleton_only_with_interleaved_poses_and_several_roots() {
     let parents: Vec<_> = s.joints.iter().map(|j| j.parent).collect();
     assert_eq!(parents, [None, Some(0), None, None, Some(2)]);
     assert_eq!(s.base_poses.len(), 5);
-    assert_eq!(s.base_poses[3].translation, Vec3::new(0.0, 0.0, 3.0));
+    assert_eq!(
+        s.base_pose(3).unwrap().translation,
+        Vec3::new(0.0, 0.0, 3.0)
+    );
     let summary = file.summary();
     assert_eq!(
         (summary.joints, summary.meshes, summary.triangles),
@@ -261,7 +266,7 @@ fn crlf_tabs_blank_lines_leading_spaces_and_frame_numbers() {
     assert_eq!(s.triangles.len(), 1);
     assert_eq!(s.materials, [b"stone".to_vec()]);
     assert_eq!(s.animations[0].frames.len(), 2);
-    assert!(file.commands.contains(&Command::Frame(Some(b"1".to_vec()))));
+    assert!(file.commands().any(|c| c == CommandRef::Frame(Some(b"1"))));
     assert!(!file.to_vec().contains(&b'\r'));
 }
 
@@ -288,11 +293,14 @@ fn unknown_commands_are_kept_in_order_and_warned_about() {
     let (file, report) = File::from_slice_with(&bytes, &ReadOptions::default()).unwrap();
     assert_eq!(report.with_code("unknown-command").count(), 2, "{report}");
     assert!(report.notices[0].message.starts_with("line 3:"), "{report}");
-    assert_eq!(file.commands[1], Command::Unknown(b"bogus 1 2 3".to_vec()));
+    assert_eq!(
+        file.command(1).map(|c| c.to_command()),
+        Some(Command::Unknown(b"bogus 1 2 3".to_vec()))
+    );
     // The trailing comment follows its face.
     assert_eq!(
-        file.commands.last(),
-        Some(&Command::Comment(b" a trailing comment".to_vec()))
+        file.commands().last().map(|c| c.to_command()),
+        Some(Command::Comment(b" a trailing comment".to_vec()))
     );
     assert!(File::from_slice_with(&bytes, &ReadOptions::strict()).is_err());
     let (_, loss) = to_model(&file, &ConvertOptions::default()).unwrap();

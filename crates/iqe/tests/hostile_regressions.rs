@@ -18,9 +18,8 @@ fn one_key_at(time: f32) -> Model {
 }
 
 fn frames_written(file: &File) -> usize {
-    file.commands
-        .iter()
-        .filter(|c| matches!(c, rigport_iqe::Command::Frame(_)))
+    file.commands()
+        .filter(|c| matches!(c, rigport_iqe::CommandRef::Frame(_)))
         .count()
 }
 

@@ -30,7 +30,7 @@ fn a_file_whose_commands_exceed_the_budget_is_refused() {
     assert!(matches!(error, Error::Limit(_)), "{error}");
     assert!(error.to_string().contains("IQE commands"), "{error}");
     let (file, _) = File::from_slice_with(&bytes, &ReadOptions::default()).unwrap();
-    assert_eq!(file.commands.len(), 401);
+    assert_eq!(file.command_count(), 401);
 }
 
 #[test]

@@ -10,16 +10,22 @@
 
 /// A plain decimal `[+-]?digits[.digits]` (or `[+-]?.digits`): its sign, its digits as an
 /// integer with trailing fraction zeros removed, and how many fraction digits remain.
+///
+/// Public so a reader can store such a number more compactly than an `f64` (its value is
+/// exactly what [`parse_f64`] gives: `mantissa / 10^fraction_digits`, negated if `negative`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Decimal {
-    negative: bool,
-    mantissa: u64,
-    fraction_digits: u32,
+pub struct Decimal {
+    /// A leading `-`.
+    pub negative: bool,
+    /// The digits as an integer, trailing fraction zeros removed.
+    pub mantissa: u64,
+    /// Digits after the point that remain.
+    pub fraction_digits: u32,
 }
 
 /// Reads a plain decimal of at most 19 digits (so the mantissa cannot overflow `u64`);
 /// `None` for anything else, which the callers hand to `str::parse`.
-fn plain_decimal(bytes: &[u8]) -> Option<Decimal> {
+pub fn plain_decimal(bytes: &[u8]) -> Option<Decimal> {
     let (negative, body) = match bytes.split_first() {
         Some((b'-', rest)) => (true, rest),
         Some((b'+', rest)) => (false, rest),

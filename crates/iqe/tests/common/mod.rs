@@ -20,7 +20,8 @@ pub fn fixture(name: &str) -> File {
     File::from_slice(&bytes).unwrap_or_else(|e| panic!("{}", e.render(&bytes)))
 }
 
-/// A fixture's interpretation.
-pub fn scene(name: &str) -> Scene {
-    fixture(name).scene().expect(name)
+/// A fixture's interpretation (the file it borrows lives until the test process ends).
+pub fn scene(name: &str) -> Scene<'static> {
+    let file: &'static File = Box::leak(Box::new(fixture(name)));
+    file.scene().expect(name)
 }

@@ -1,0 +1,648 @@
+//! Commands stored compactly: one 8-byte entry per command, its numbers in a shared array
+//! of 32-bit words (see [`crate::packed`]) and its names and raw text in a shared byte
+//! array.
+//!
+//! A file of millions of lines would otherwise hold a `Vec` (24 bytes, plus an allocation
+//! and its bookkeeping) for every line, several times the size of the text; here a `vp`
+//! line of three short decimals costs 20 bytes. [`CommandRef`] is the borrowed view of one
+//! command; [`Command`] the owned form a program builds.
+
+use crate::command::{Attribute, Command, FaceBase, PoseKind, VertexArrayDecl};
+use crate::packed::{Wide, unpack_f64, unpack_i64};
+use rigport_model_core::{Budget, LimitError};
+use std::marker::PhantomData;
+
+/// What an entry holds; its arguments live in the word array (numbers) or the byte array
+/// (names, raw text), never both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Comment,
+    Vertex,
+    Blend,
+    SmoothIndex,
+    VertexArray,
+    Mesh,
+    Material,
+    Face,
+    FaceSmooth,
+    SmoothUv,
+    SmoothGroup,
+    SmoothAngle,
+    Joint,
+    Pose,
+    Animation,
+    Loop,
+    Framerate,
+    Frame,
+    Unknown,
+}
+
+/// `len` of an entry whose real length is in [`Store::long_lengths`].
+const LONG: u16 = u16::MAX;
+
+/// One command: where its arguments start, how many words or bytes they take, and a
+/// parameter (the attribute, face base or pose kind; for optional arguments whether the
+/// argument is there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Entry {
+    start: u32,
+    len: u16,
+    kind: Kind,
+    param: u8,
+}
+
+/// Array positions before a command is added, so a line that fails halfway is undone.
+pub(crate) struct Mark {
+    words: usize,
+    bytes: usize,
+    wide: (usize, usize),
+}
+
+/// The commands of a file in file order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Store {
+    entries: Vec<Entry>,
+    words: Vec<u32>,
+    bytes: Vec<u8>,
+    wide: WideTables,
+    /// `(entry, length)` for entries whose argument length does not fit 16 bits, in entry
+    /// order (rare: a polygon of 65 535 corners, a megabyte comment).
+    long_lengths: Vec<(u32, u32)>,
+}
+
+/// Bytes one entry costs besides its arguments, for the allocation budget.
+const ENTRY_BYTES: u64 = std::mem::size_of::<Entry>() as u64;
+
+/// The borrowed view of one command (see [`Command`] for the meaning of each variant).
+#[derive(Clone, Debug, PartialEq)]
+pub enum CommandRef<'a> {
+    /// A `#` comment line (the text after `#`).
+    Comment(&'a [u8]),
+    /// `vp`, `vt`, `vn`, `vx`, `vc`, `v0`–`v9` with the values given.
+    Vertex(Attribute, Values<'a, f64>),
+    /// `vb`: joint index / weight pairs.
+    Blend(Values<'a, (i64, f64)>),
+    /// `vs N`.
+    SmoothIndex(i64),
+    /// `vertexarray` declaration.
+    VertexArray(VertexArrayDecl),
+    /// `mesh [NAME]`.
+    Mesh(Option<&'a [u8]>),
+    /// `material [NAME]`.
+    Material(Option<&'a [u8]>),
+    /// `fa`/`fm`.
+    Face(FaceBase, Values<'a, i64>),
+    /// `fs`.
+    FaceSmooth(Values<'a, i64>),
+    /// `smoothuv [N]`.
+    SmoothUv(Option<i64>),
+    /// `smoothgroup [N]`.
+    SmoothGroup(Option<i64>),
+    /// `smoothangle [DEGREES]`.
+    SmoothAngle(Option<f64>),
+    /// `joint NAME [PARENT]`.
+    Joint {
+        /// Joint name.
+        name: &'a [u8],
+        /// Parent index as written.
+        parent: Option<i64>,
+    },
+    /// `pq`, `pm` or `pa`.
+    Pose(PoseKind, Values<'a, f64>),
+    /// `animation [NAME]`.
+    Animation(Option<&'a [u8]>),
+    /// `loop`.
+    Loop,
+    /// `framerate N`.
+    Framerate(f64),
+    /// `frame [LABEL]`.
+    Frame(Option<&'a [u8]>),
+    /// An unknown command's raw line.
+    Unknown(&'a [u8]),
+}
+
+/// A value type stored in words: `f64`, `i64`, or a `vb` pair `(i64, f64)`.
+pub trait StoredValue: sealed::Sealed + Copy {
+    /// Words one value takes.
+    #[doc(hidden)]
+    const WORDS: usize;
+    /// Decodes one value from its words.
+    #[doc(hidden)]
+    fn decode(words: &[u32], wide: &WideTables) -> Self;
+}
+
+/// The side tables values too large for a word live in (opaque).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WideTables(Wide);
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f64 {}
+    impl Sealed for i64 {}
+    impl Sealed for (i64, f64) {}
+}
+
+impl StoredValue for f64 {
+    const WORDS: usize = 1;
+    fn decode(words: &[u32], wide: &WideTables) -> Self {
+        unpack_f64(words[0], &wide.0)
+    }
+}
+
+impl StoredValue for i64 {
+    const WORDS: usize = 1;
+    fn decode(words: &[u32], wide: &WideTables) -> Self {
+        unpack_i64(words[0], &wide.0)
+    }
+}
+
+impl StoredValue for (i64, f64) {
+    const WORDS: usize = 2;
+    fn decode(words: &[u32], wide: &WideTables) -> Self {
+        (unpack_i64(words[0], &wide.0), unpack_f64(words[1], &wide.0))
+    }
+}
+
+/// The numbers of one command, decoded as they are read.
+#[derive(Clone, Copy)]
+pub struct Values<'a, T> {
+    words: &'a [u32],
+    wide: &'a WideTables,
+    value: PhantomData<T>,
+}
+
+impl<'a, T: StoredValue> Values<'a, T> {
+    /// Number of values.
+    pub fn len(&self) -> usize {
+        self.words.len() / T::WORDS
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.words.len() < T::WORDS
+    }
+
+    /// Value `i`.
+    pub fn get(&self, i: usize) -> Option<T> {
+        let words = self.words.get(i * T::WORDS..(i + 1) * T::WORDS)?;
+        Some(T::decode(words, self.wide))
+    }
+
+    /// The values in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = T> + 'a {
+        let wide = self.wide;
+        self.words
+            .chunks_exact(T::WORDS)
+            .map(move |w| T::decode(w, wide))
+    }
+
+    /// The values as a vector.
+    pub fn to_vec(&self) -> Vec<T> {
+        self.iter().collect()
+    }
+
+    /// The stored words, for the writer's fast path.
+    pub(crate) fn words(&self) -> &'a [u32] {
+        self.words
+    }
+}
+
+impl Values<'_, f64> {
+    /// Decodes the first values into `buffer` (as many as fit) and returns them.
+    pub(crate) fn decode_into<'b>(&self, buffer: &'b mut [f64]) -> &'b [f64] {
+        let n = self.len().min(buffer.len());
+        for (slot, value) in buffer.iter_mut().zip(self.iter()) {
+            *slot = value;
+        }
+        &buffer[..n]
+    }
+}
+
+impl<T: StoredValue + PartialEq> PartialEq for Values<'_, T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl<T: StoredValue + std::fmt::Debug> std::fmt::Debug for Values<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl CommandRef<'_> {
+    /// The owned command.
+    pub fn to_command(&self) -> Command {
+        let name = |n: &Option<&[u8]>| n.map(<[u8]>::to_vec);
+        match self {
+            CommandRef::Comment(text) => Command::Comment(text.to_vec()),
+            CommandRef::Vertex(a, values) => Command::Vertex(*a, values.to_vec()),
+            CommandRef::Blend(pairs) => Command::Blend(pairs.to_vec()),
+            CommandRef::SmoothIndex(n) => Command::SmoothIndex(*n),
+            CommandRef::VertexArray(decl) => Command::VertexArray(decl.clone()),
+            CommandRef::Mesh(n) => Command::Mesh(name(n)),
+            CommandRef::Material(n) => Command::Material(name(n)),
+            CommandRef::Face(base, indices) => Command::Face(*base, indices.to_vec()),
+            CommandRef::FaceSmooth(flags) => Command::FaceSmooth(flags.to_vec()),
+            CommandRef::SmoothUv(n) => Command::SmoothUv(*n),
+            CommandRef::SmoothGroup(n) => Command::SmoothGroup(*n),
+            CommandRef::SmoothAngle(a) => Command::SmoothAngle(*a),
+            CommandRef::Joint { name, parent } => Command::Joint {
+                name: name.to_vec(),
+                parent: *parent,
+            },
+            CommandRef::Pose(kind, values) => Command::Pose(*kind, values.to_vec()),
+            CommandRef::Animation(n) => Command::Animation(name(n)),
+            CommandRef::Loop => Command::Loop,
+            CommandRef::Framerate(rate) => Command::Framerate(*rate),
+            CommandRef::Frame(n) => Command::Frame(name(n)),
+            CommandRef::Unknown(raw) => Command::Unknown(raw.to_vec()),
+        }
+    }
+}
+
+/// The attribute of a `Vertex` entry's parameter.
+fn attribute_of(param: u8) -> Attribute {
+    match param {
+        0 => Attribute::Position,
+        1 => Attribute::TexCoord,
+        2 => Attribute::Normal,
+        3 => Attribute::Tangent,
+        4 => Attribute::Color,
+        n => Attribute::Custom((n - 5).min(9)),
+    }
+}
+
+/// A `Vertex` entry's parameter for an attribute.
+pub(crate) fn attribute_param(attribute: Attribute) -> u8 {
+    match attribute {
+        Attribute::Position => 0,
+        Attribute::TexCoord => 1,
+        Attribute::Normal => 2,
+        Attribute::Tangent => 3,
+        Attribute::Color => 4,
+        Attribute::Custom(n) => 5 + n.min(9),
+    }
+}
+
+fn pose_of(param: u8) -> PoseKind {
+    match param {
+        0 => PoseKind::Quaternion,
+        1 => PoseKind::Matrix,
+        _ => PoseKind::Angles,
+    }
+}
+
+pub(crate) fn pose_param(kind: PoseKind) -> u8 {
+    match kind {
+        PoseKind::Quaternion => 0,
+        PoseKind::Matrix => 1,
+        PoseKind::Angles => 2,
+    }
+}
+
+pub(crate) fn base_param(base: FaceBase) -> u8 {
+    u8::from(base == FaceBase::Mesh)
+}
+
+/// Whether a kind keeps its arguments in the byte array.
+fn uses_bytes(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Comment
+            | Kind::VertexArray
+            | Kind::Mesh
+            | Kind::Material
+            | Kind::Joint
+            | Kind::Animation
+            | Kind::Frame
+            | Kind::Unknown
+    )
+}
+
+/// The error for a store that outgrew its 32-bit offsets (a file of many gigabytes).
+fn too_large(budget: &Budget) -> LimitError {
+    LimitError {
+        what: "IQE commands",
+        count: 1,
+        item_bytes: u64::from(u32::MAX),
+        remaining: budget.remaining(),
+    }
+}
+
+impl Store {
+    /// Number of commands.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Where the arrays stand, to undo a command that fails halfway.
+    pub fn mark(&self) -> Mark {
+        Mark {
+            words: self.words.len(),
+            bytes: self.bytes.len(),
+            wide: self.wide.0.lengths(),
+        }
+    }
+
+    /// Drops everything added after `mark`.
+    pub fn rollback(&mut self, mark: &Mark) {
+        self.words.truncate(mark.words);
+        self.bytes.truncate(mark.bytes);
+        self.wide.0.truncate(mark.wide);
+    }
+
+    /// Appends a float argument.
+    pub fn push_float(&mut self, value: f64) -> bool {
+        self.wide
+            .0
+            .float_word(value)
+            .map(|w| self.words.push(w))
+            .is_some()
+    }
+
+    /// Appends the float spelled `text`; `None` when it is not a number, `Some(false)`
+    /// when the side table is full.
+    pub fn push_float_text(&mut self, text: &[u8]) -> Option<bool> {
+        let word = self.wide.0.float_word_from_text(text)?;
+        Some(word.map(|w| self.words.push(w)).is_some())
+    }
+
+    /// Appends an integer argument.
+    pub fn push_int(&mut self, value: i64) -> bool {
+        self.wide
+            .0
+            .int_word(value)
+            .map(|w| self.words.push(w))
+            .is_some()
+    }
+
+    /// Appends raw bytes to the byte array.
+    pub fn push_bytes(&mut self, bytes: &[u8]) {
+        self.bytes.extend_from_slice(bytes);
+    }
+
+    /// Ends a command whose arguments were appended since `mark`, drawing its size from
+    /// `budget`.
+    pub fn finish(
+        &mut self,
+        kind: Kind,
+        param: u8,
+        mark: &Mark,
+        budget: &mut Budget,
+    ) -> Result<(), LimitError> {
+        let (start, len, bytes) = if uses_bytes(kind) {
+            let len = self.bytes.len() - mark.bytes;
+            (mark.bytes, len, len as u64)
+        } else {
+            let len = self.words.len() - mark.words;
+            (mark.words, len, 4 * len as u64)
+        };
+        let wide = (self.wide.0.lengths().0 - mark.wide.0 + self.wide.0.lengths().1 - mark.wide.1)
+            as u64
+            * 8;
+        budget.reserve("IQE commands", 1, ENTRY_BYTES + bytes + wide)?;
+        let index = u32::try_from(self.entries.len()).map_err(|_| too_large(budget))?;
+        let start = u32::try_from(start).map_err(|_| too_large(budget))?;
+        let end_fits = u32::try_from(start as usize + len).is_ok();
+        if !end_fits {
+            return Err(too_large(budget));
+        }
+        let short = u16::try_from(len).ok().filter(|&l| l != LONG);
+        if short.is_none() {
+            self.long_lengths.push((index, len as u32));
+        }
+        self.entries.push(Entry {
+            start,
+            len: short.unwrap_or(LONG),
+            kind,
+            param,
+        });
+        Ok(())
+    }
+
+    /// Appends an owned command (how programs build files).
+    pub fn push(&mut self, command: &Command, budget: &mut Budget) -> Result<(), LimitError> {
+        let mark = self.mark();
+        let mut fits = true;
+        let mut floats = |store: &mut Self, values: &[f64]| {
+            for &v in values {
+                fits &= store.push_float(v);
+            }
+        };
+        let (kind, param) = match command {
+            Command::Comment(text) => {
+                self.push_bytes(text);
+                (Kind::Comment, 0)
+            }
+            Command::Vertex(a, values) => {
+                floats(self, values);
+                (Kind::Vertex, attribute_param(*a))
+            }
+            Command::Blend(pairs) => {
+                for &(index, weight) in pairs {
+                    fits &= self.push_int(index) && self.push_float(weight);
+                }
+                (Kind::Blend, 0)
+            }
+            Command::SmoothIndex(n) => {
+                fits &= self.push_int(*n);
+                (Kind::SmoothIndex, 0)
+            }
+            Command::VertexArray(decl) => {
+                self.push_vertex_array(decl);
+                (Kind::VertexArray, u8::from(decl.name.is_some()))
+            }
+            Command::Mesh(n) => (Kind::Mesh, self.push_optional_name(n.as_deref())),
+            Command::Material(n) => (Kind::Material, self.push_optional_name(n.as_deref())),
+            Command::Animation(n) => (Kind::Animation, self.push_optional_name(n.as_deref())),
+            Command::Frame(n) => (Kind::Frame, self.push_optional_name(n.as_deref())),
+            Command::Face(base, indices) => {
+                for &i in indices {
+                    fits &= self.push_int(i);
+                }
+                (Kind::Face, base_param(*base))
+            }
+            Command::FaceSmooth(flags) => {
+                for &i in flags {
+                    fits &= self.push_int(i);
+                }
+                (Kind::FaceSmooth, 0)
+            }
+            Command::SmoothUv(n) | Command::SmoothGroup(n) => {
+                if let Some(n) = n {
+                    fits &= self.push_int(*n);
+                }
+                let kind = if matches!(command, Command::SmoothUv(_)) {
+                    Kind::SmoothUv
+                } else {
+                    Kind::SmoothGroup
+                };
+                (kind, u8::from(n.is_some()))
+            }
+            Command::SmoothAngle(a) => {
+                floats(self, a.as_slice());
+                (Kind::SmoothAngle, u8::from(a.is_some()))
+            }
+            Command::Joint { name, parent } => {
+                self.push_joint(name, *parent);
+                (Kind::Joint, u8::from(parent.is_some()))
+            }
+            Command::Pose(kind, values) => {
+                floats(self, values);
+                (Kind::Pose, pose_param(*kind))
+            }
+            Command::Loop => (Kind::Loop, 0),
+            Command::Framerate(rate) => {
+                fits &= self.push_float(*rate);
+                (Kind::Framerate, 0)
+            }
+            Command::Unknown(raw) => {
+                self.push_bytes(raw);
+                (Kind::Unknown, 0)
+            }
+        };
+        if !fits {
+            self.rollback(&mark);
+            return Err(too_large(budget));
+        }
+        self.finish(kind, param, &mark, budget)
+            .inspect_err(|_| self.rollback(&mark))
+    }
+
+    /// A name that may be absent: the parameter says whether it is there.
+    pub fn push_optional_name(&mut self, name: Option<&[u8]>) -> u8 {
+        if let Some(name) = name {
+            self.push_bytes(name);
+        }
+        u8::from(name.is_some())
+    }
+
+    /// A joint's bytes: the parent (8 bytes, when given) then the name.
+    pub fn push_joint(&mut self, name: &[u8], parent: Option<i64>) {
+        if let Some(parent) = parent {
+            self.push_bytes(&parent.to_le_bytes());
+        }
+        self.push_bytes(name);
+    }
+
+    /// A declaration's bytes: each word with a 4-byte length before it.
+    pub fn push_vertex_array(&mut self, decl: &VertexArrayDecl) {
+        let words = [&decl.kind, &decl.component, &decl.size];
+        for word in words.into_iter().chain(decl.name.as_ref()) {
+            self.push_bytes(&(word.len() as u32).to_le_bytes());
+            self.push_bytes(word);
+        }
+    }
+
+    /// The argument length of entry `i`.
+    fn len_of(&self, i: usize, entry: &Entry) -> usize {
+        if entry.len != LONG {
+            return usize::from(entry.len);
+        }
+        let at = self
+            .long_lengths
+            .binary_search_by_key(&(i as u32), |&(e, _)| e);
+        at.map_or(0, |at| self.long_lengths[at].1 as usize)
+    }
+
+    /// The kind of command `i` (cheap: no argument is decoded).
+    pub fn kind(&self, i: usize) -> Option<Kind> {
+        self.entries.get(i).map(|e| e.kind)
+    }
+
+    /// The kinds of every command, in order.
+    pub fn kinds(&self) -> impl Iterator<Item = Kind> + '_ {
+        self.entries.iter().map(|e| e.kind)
+    }
+
+    /// Command `i`.
+    pub fn get(&self, i: usize) -> Option<CommandRef<'_>> {
+        let entry = self.entries.get(i)?;
+        let start = entry.start as usize;
+        let range = start..start + self.len_of(i, entry);
+        let bytes = || self.bytes.get(range.clone()).unwrap_or_default();
+        let optional = || (entry.param != 0).then(bytes);
+        let single_int = || self.values::<i64>(i).get(0);
+        Some(match entry.kind {
+            Kind::Comment => CommandRef::Comment(bytes()),
+            Kind::Vertex => CommandRef::Vertex(attribute_of(entry.param), self.values(i)),
+            Kind::Blend => CommandRef::Blend(self.values(i)),
+            Kind::SmoothIndex => CommandRef::SmoothIndex(single_int().unwrap_or(0)),
+            Kind::VertexArray => CommandRef::VertexArray(vertex_array(bytes(), entry.param)),
+            Kind::Mesh => CommandRef::Mesh(optional()),
+            Kind::Material => CommandRef::Material(optional()),
+            Kind::Face => {
+                let base = if entry.param == 0 {
+                    FaceBase::File
+                } else {
+                    FaceBase::Mesh
+                };
+                CommandRef::Face(base, self.values(i))
+            }
+            Kind::FaceSmooth => CommandRef::FaceSmooth(self.values(i)),
+            Kind::SmoothUv => CommandRef::SmoothUv(single_int()),
+            Kind::SmoothGroup => CommandRef::SmoothGroup(single_int()),
+            Kind::SmoothAngle => CommandRef::SmoothAngle(self.values(i).get(0)),
+            Kind::Joint => {
+                let raw = bytes();
+                let (parent, name) = match raw.split_first_chunk::<8>() {
+                    Some((parent, name)) if entry.param != 0 => {
+                        (Some(i64::from_le_bytes(*parent)), name)
+                    }
+                    _ => (None, raw),
+                };
+                CommandRef::Joint { name, parent }
+            }
+            Kind::Pose => CommandRef::Pose(pose_of(entry.param), self.values(i)),
+            Kind::Animation => CommandRef::Animation(optional()),
+            Kind::Loop => CommandRef::Loop,
+            Kind::Framerate => CommandRef::Framerate(self.values(i).get(0).unwrap_or(0.0)),
+            Kind::Frame => CommandRef::Frame(optional()),
+            Kind::Unknown => CommandRef::Unknown(bytes()),
+        })
+    }
+
+    /// The numbers of command `i` (the caller knows its kind stores numbers of type `T`).
+    pub fn values<T: StoredValue>(&self, i: usize) -> Values<'_, T> {
+        let words = match self.entries.get(i) {
+            Some(entry) if !uses_bytes(entry.kind) => {
+                let start = entry.start as usize;
+                self.words
+                    .get(start..start + self.len_of(i, entry))
+                    .unwrap_or_default()
+            }
+            _ => &[],
+        };
+        Values {
+            words,
+            wide: &self.wide,
+            value: PhantomData,
+        }
+    }
+
+    /// Every command in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = CommandRef<'_>> + '_ {
+        (0..self.entries.len()).map(|i| self.get(i).unwrap_or(CommandRef::Loop))
+    }
+}
+
+/// Splits a declaration's bytes back into its words.
+fn vertex_array(raw: &[u8], has_name: u8) -> VertexArrayDecl {
+    let mut rest = raw;
+    let mut next = || -> Vec<u8> {
+        let Some((len, tail)) = rest.split_first_chunk::<4>() else {
+            return Vec::new();
+        };
+        let len = (u32::from_le_bytes(*len) as usize).min(tail.len());
+        let (word, tail) = tail.split_at(len);
+        rest = tail;
+        word.to_vec()
+    };
+    VertexArrayDecl {
+        kind: next(),
+        component: next(),
+        size: next(),
+        name: (has_name != 0).then(next),
+    }
+}
