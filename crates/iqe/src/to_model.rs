@@ -359,7 +359,6 @@ fn convert_animations(
                 // Sized once: a long animation would otherwise grow each channel many times.
                 track.translations.reserve_exact(frames);
                 track.rotations.reserve_exact(frames);
-                track.scales.reserve_exact(frames);
                 track
             })
             .collect();
@@ -376,13 +375,8 @@ fn convert_animations(
                 };
                 track.translations.push(Key::new(time, pose.translation));
                 track.rotations.push(Key::new(time, pose.rotation));
-                track.scales.push(Key::new(time, pose.scale));
-            }
-        }
-        for (j, track) in tracks.iter_mut().enumerate() {
-            let bind_scale = skeleton.get(j).map_or(Vec3::ONE, |b| b.scale);
-            if track.scales.iter().all(|k| k.value == bind_scale) {
-                track.scales = Vec::new(); // an empty channel means "the bind value"
+                let bind_scale = skeleton.get(slot).map_or(Vec3::ONE, |b| b.scale);
+                push_scale(track, Key::new(time, pose.scale), bind_scale);
             }
         }
         out.duration = frames.saturating_sub(1) as f32 / fps;
@@ -390,6 +384,24 @@ fn convert_animations(
         converted.animations.push(out);
     }
     converted
+}
+
+/// Adds a scale key, keeping the channel empty (it means "the bind value") for as long as
+/// every key equals the bind scale: most files never scale, and a channel of copies of the
+/// bind value would be built only to be dropped.
+fn push_scale(track: &mut Track, key: Key<Vec3>, bind_scale: Vec3) {
+    if track.scales.is_empty() && key.value == bind_scale {
+        return;
+    }
+    if track.scales.is_empty() {
+        // The keys so far all held the bind scale, at the translations' times.
+        track.scales.reserve_exact(track.translations.capacity());
+        let held = &track.translations[..track.translations.len() - 1];
+        track
+            .scales
+            .extend(held.iter().map(|k| Key::new(k.time, bind_scale)));
+    }
+    track.scales.push(key);
 }
 
 fn report_animations(

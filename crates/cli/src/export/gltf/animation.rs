@@ -17,6 +17,7 @@ use json::accessor::Type;
 use json::animation::{Channel, Interpolation as GltfInterpolation, Property, Sampler, Target};
 use json::validation::Checked;
 use rigport_model_core::{Animation, Interpolation, Key, Model, Report, Severity};
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// One property of one joint: key times and flat values (`width` floats per key).
@@ -40,22 +41,40 @@ struct KeyStats {
 }
 
 /// Writes every animation that has at least one valid key. Joint `i` is node `i`.
+///
+/// Each curve is written as soon as it is cleaned, so only one channel's keys are held at
+/// a time; a first pass (cleaning without keeping) finds whether an animation has keys at all
+/// and when its last key is, which the first curve needs to keep a declared length.
 pub(super) fn write_animations(model: &Model, builder: &mut Builder, report: &mut Report) {
     let mut inputs: HashMap<Vec<u32>, json::Index<json::Accessor>> = HashMap::new();
     let mut stats = KeyStats::default();
     let mut written = 0usize;
+    let joint_count = model.skeleton.joints.len();
     for animation in &model.animations {
-        let mut curves = curves(animation, model.skeleton.joints.len(), &mut stats);
-        if curves.is_empty() {
+        let mut last: Option<f32> = None;
+        for_each_curve(animation, joint_count, &mut KeyStats::default(), |curve| {
+            let end = curve.times.last().copied().unwrap_or(0.0);
+            last = Some(last.unwrap_or(0.0).max(end));
+        });
+        let Some(last) = last else {
             report.loss(
                 "gltf-animation-empty",
                 format!("animation `{}` has no valid keys; left out (glTF forbids animations without channels)", animation.name),
             );
             continue;
-        }
-        let hold_from = keep_declared_length(animation, &mut curves, report);
-        let gltf = write_animation(animation, &curves, hold_from, builder, &mut inputs);
-        builder.root.push(gltf);
+        };
+        let hold = declared_length_hold(animation, last, report);
+        let mut writer = AnimationWriter::default();
+        let mut first = true;
+        for_each_curve(animation, joint_count, &mut stats, |mut curve| {
+            let hold_from = match hold {
+                Some(time) if first => Some(hold_curve(&mut curve, time)),
+                _ => None,
+            };
+            first = false;
+            writer.write(animation, &curve, hold_from, builder, &mut inputs);
+        });
+        builder.root.push(writer.finish(animation));
         written += 1;
     }
     report_key_stats(&stats, report);
@@ -67,10 +86,15 @@ pub(super) fn write_animations(model: &Model, builder: &mut Builder, report: &mu
     }
 }
 
-/// The cleaned curves of an animation, in track order: translation, rotation, scale.
-fn curves(animation: &Animation, joint_count: usize, stats: &mut KeyStats) -> Vec<Curve> {
+/// Calls `each` with the cleaned curves of an animation, in track order: translation,
+/// rotation, scale.
+fn for_each_curve(
+    animation: &Animation,
+    joint_count: usize,
+    stats: &mut KeyStats,
+    mut each: impl FnMut(Curve),
+) {
     let mut seen = vec![false; joint_count];
-    let mut curves = Vec::new();
     for track in &animation.tracks {
         let Some(seen_joint) = seen.get_mut(track.joint.index()) else {
             stats.missing_joint_tracks += 1;
@@ -80,42 +104,44 @@ fn curves(animation: &Animation, joint_count: usize, stats: &mut KeyStats) -> Ve
             stats.duplicate_tracks += 1;
             continue;
         }
-        let vector = |keys: &[Key<glam::Vec3>]| -> Vec<(f32, Vec<f32>)> {
-            keys.iter()
-                .map(|k| (k.time, k.value.to_array().to_vec()))
-                .collect()
-        };
-        let rotations = track
-            .rotations
-            .iter()
-            .map(|k| {
-                // A zero or broken quaternion becomes NaN, which `curve` drops as invalid.
-                let q = unit_rotation(k.value).unwrap_or(Quat::NAN);
-                (k.time, q.to_array().to_vec())
-            })
-            .collect();
         let joint = track.joint.0;
-        for (property, width, keys) in [
-            (Property::Translation, 3, vector(&track.translations)),
-            (Property::Rotation, 4, rotations),
-            (Property::Scale, 3, vector(&track.scales)),
-        ] {
-            if let Some(curve) = curve(joint, property, width, keys, stats) {
-                curves.push(curve);
-            }
-        }
+        let rotations = track.rotations.iter().map(|k| {
+            // A zero or broken quaternion becomes NaN, which `curve` drops as invalid.
+            (
+                k.time,
+                unit_rotation(k.value).unwrap_or(Quat::NAN).to_array(),
+            )
+        });
+        let translation = curve(
+            joint,
+            Property::Translation,
+            vector(&track.translations),
+            stats,
+        );
+        let rotation = curve(joint, Property::Rotation, rotations, stats);
+        let scale = curve(joint, Property::Scale, vector(&track.scales), stats);
+        [translation, rotation, scale]
+            .into_iter()
+            .flatten()
+            .for_each(&mut each);
     }
-    curves
+}
+
+/// Vector keys as `(time, components)`.
+fn vector(keys: &[Key<glam::Vec3>]) -> impl Iterator<Item = (f32, [f32; 3])> + '_ {
+    keys.iter().map(|k| (k.time, k.value.to_array()))
 }
 
 /// Drops non-finite keys, sorts by time (stable) and keeps the last of keys sharing a time.
-fn curve(
+/// Keys are `(time, value)` with fixed-size values, so a channel costs one allocation, not
+/// one per key.
+fn curve<const W: usize>(
     joint: u32,
     property: Property,
-    width: usize,
-    mut keys: Vec<(f32, Vec<f32>)>,
+    keys: impl Iterator<Item = (f32, [f32; W])>,
     stats: &mut KeyStats,
 ) -> Option<Curve> {
+    let mut keys: Vec<(f32, [f32; W])> = keys.collect();
     let before = keys.len();
     keys.retain(|(t, v)| t.is_finite() && v.iter().all(|c| c.is_finite()));
     stats.invalid += before - keys.len();
@@ -129,12 +155,12 @@ fn curve(
         keys.sort_by(|a, b| a.0.total_cmp(&b.0));
     }
     let mut times: Vec<f32> = Vec::with_capacity(keys.len());
-    let mut values: Vec<f32> = Vec::with_capacity(keys.len() * width);
+    let mut values: Vec<f32> = Vec::with_capacity(keys.len() * W);
     for (time, value) in keys {
         let time = time + 0.0; // −0 → +0
         if times.last() == Some(&time) {
             stats.collapsed += 1;
-            values.truncate(values.len() - width);
+            values.truncate(values.len() - W);
             times.pop();
         }
         times.push(time);
@@ -146,7 +172,7 @@ fn curve(
     (!times.is_empty()).then_some(Curve {
         joint,
         property,
-        width,
+        width: W,
         times,
         values,
     })
@@ -166,53 +192,58 @@ fn same_hemisphere(values: &mut [f32]) {
 }
 
 /// A declared length past the last key would be lost (glTF's length is the last key time):
-/// the first curve gets a key at that time holding its last value. Returns the index of
-/// the held key's predecessor, so a cubic curve can keep the hold flat.
-fn keep_declared_length(
-    animation: &Animation,
-    curves: &mut [Curve],
-    report: &mut Report,
-) -> Option<usize> {
-    let last = curves
-        .iter()
-        .filter_map(|c| c.times.last())
-        .fold(0.0_f32, |a, &b| a.max(b));
+/// the first curve then gets a key at the declared time holding its last value (see
+/// [`hold_curve`]). Returns that time, if needed.
+fn declared_length_hold(animation: &Animation, last: f32, report: &mut Report) -> Option<f32> {
     let declared = animation.duration;
     if !(declared.is_finite() && declared > last) {
         return None;
     }
-    let curve = curves.first_mut()?;
-    let hold_from = curve.times.len() - 1;
-    let held = curve.values[curve.values.len() - curve.width..].to_vec();
-    curve.times.push(declared);
-    curve.values.extend(held);
     report.info(
         "gltf-animation-length-held",
         format!("animation `{}` lasts {declared} s but its last key is at {last} s; a holding key keeps the length", animation.name),
     );
-    Some(hold_from)
+    Some(declared)
 }
 
-/// Builds the glTF animation: one sampler and one channel per curve.
-fn write_animation(
-    animation: &Animation,
-    curves: &[Curve],
-    hold_from: Option<usize>,
-    builder: &mut Builder,
-    inputs: &mut HashMap<Vec<u32>, json::Index<json::Accessor>>,
-) -> json::Animation {
-    let mut samplers = Vec::with_capacity(curves.len());
-    let mut channels = Vec::with_capacity(curves.len());
-    for (i, curve) in curves.iter().enumerate() {
+/// Appends a key at `time` holding the curve's last value. Returns the index of the held
+/// key's predecessor, so a cubic curve can keep the hold flat.
+fn hold_curve(curve: &mut Curve, time: f32) -> usize {
+    let hold_from = curve.times.len() - 1;
+    let held = curve.values[curve.values.len() - curve.width..].to_vec();
+    curve.times.push(time);
+    curve.values.extend(held);
+    hold_from
+}
+
+/// The glTF animation being written: one sampler and one channel per curve.
+#[derive(Default)]
+struct AnimationWriter {
+    samplers: Vec<Sampler>,
+    channels: Vec<Channel>,
+}
+
+impl AnimationWriter {
+    /// Writes a curve's key times (shared with earlier curves that have the same times) and
+    /// values, and adds its sampler and channel.
+    fn write(
+        &mut self,
+        animation: &Animation,
+        curve: &Curve,
+        hold_from: Option<usize>,
+        builder: &mut Builder,
+        inputs: &mut HashMap<Vec<u32>, json::Index<json::Accessor>>,
+    ) {
         let cubic = animation.interpolation == Interpolation::Cubic && curve.times.len() >= 2;
+        // Linear and step outputs are the curve's values as they are: no copy.
         let (interpolation, output) = match animation.interpolation {
             _ if cubic => {
-                let hold = if i == 0 { hold_from } else { None };
-                (GltfInterpolation::CubicSpline, cubic_output(curve, hold))
+                let tangents = cubic_output(curve, hold_from);
+                (GltfInterpolation::CubicSpline, Cow::Owned(tangents))
             }
-            Interpolation::Step => (GltfInterpolation::Step, curve.values.clone()),
+            Interpolation::Step => (GltfInterpolation::Step, Cow::Borrowed(&curve.values)),
             Interpolation::Linear | Interpolation::Cubic => {
-                (GltfInterpolation::Linear, curve.values.clone())
+                (GltfInterpolation::Linear, Cow::Borrowed(&curve.values))
             }
         };
         let key = curve.times.iter().map(|t| t.to_bits()).collect();
@@ -226,7 +257,7 @@ fn write_animation(
         };
         let output = builder.accessor(&output, ty, Usage::Plain);
         let sampler = json::Index::push(
-            &mut samplers,
+            &mut self.samplers,
             Sampler {
                 extensions: None,
                 extras: Default::default(),
@@ -235,7 +266,7 @@ fn write_animation(
                 output,
             },
         );
-        channels.push(Channel {
+        self.channels.push(Channel {
             sampler,
             target: Target {
                 extensions: None,
@@ -247,12 +278,15 @@ fn write_animation(
             extras: Default::default(),
         });
     }
-    json::Animation {
-        extensions: None,
-        extras: Default::default(),
-        channels,
-        name: Some(animation.name.clone()),
-        samplers,
+
+    fn finish(self, animation: &Animation) -> json::Animation {
+        json::Animation {
+            extensions: None,
+            extras: Default::default(),
+            channels: self.channels,
+            name: Some(animation.name.clone()),
+            samplers: self.samplers,
+        }
     }
 }
 

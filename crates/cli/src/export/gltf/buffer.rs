@@ -8,6 +8,7 @@ use gltf_json as json;
 use json::accessor::{ComponentType, GenericComponentType, Type};
 use json::buffer::Target;
 use json::validation::{Checked, USize64};
+use rigport_model_core::Model;
 
 /// A scalar type an accessor can hold.
 pub(super) trait Component: Copy {
@@ -78,11 +79,11 @@ pub(super) struct Builder {
 }
 
 impl Builder {
-    /// An empty document.
-    pub fn new() -> Self {
+    /// An empty document whose buffer has room for `bytes` (see [`size_bound`]).
+    pub fn with_capacity(bytes: usize) -> Self {
         Self {
             root: json::Root::default(),
-            bin: Vec::new(),
+            bin: Vec::with_capacity(bytes),
         }
     }
 
@@ -97,20 +98,83 @@ impl Builder {
     ) -> json::Index<json::Accessor> {
         let width = ty.multiplicity();
         debug_assert!(!values.is_empty() && values.len() % width == 0);
-        let count = values.len() / width;
+        let offset = self.start_view(values.len() * C::TYPE.size());
+        for &value in values {
+            value.put(&mut self.bin);
+        }
+        let bounds = needs_bounds(usage).then(|| bounds(values, width));
+        self.finish_accessor::<C>(offset, values.len() / width, ty, usage, bounds)
+    }
+
+    /// Like [`Builder::accessor`], but the values are written into the buffer as `items`
+    /// yields them: no array of the whole attribute is built first (an export of a large
+    /// model would otherwise hold every attribute twice). Each item holds `N` components,
+    /// a whole number of elements (`N = ty.multiplicity()` for accessors with bounds; three
+    /// scalar indices per triangle for an index accessor). `items` must not be empty.
+    pub fn accessor_from<C: Component, const N: usize>(
+        &mut self,
+        items: impl Iterator<Item = [C; N]>,
+        ty: Type,
+        usage: Usage,
+    ) -> json::Index<json::Accessor> {
+        let width = ty.multiplicity();
+        debug_assert!(N % width == 0 && (width == N || !needs_bounds(usage)));
+        let offset = self.start_view(items.size_hint().0 * N * C::TYPE.size());
+        let mut range: Option<([C; N], [C; N])> = None;
+        let track = needs_bounds(usage);
+        let mut components = 0;
+        for item in items {
+            for value in item {
+                value.put(&mut self.bin);
+            }
+            if track {
+                range = Some(match range {
+                    None => (item, item),
+                    Some((mut min, mut max)) => {
+                        widen(&mut min, &mut max, &item);
+                        (min, max)
+                    }
+                });
+            }
+            components += N;
+        }
+        let bounds = range.map(|(min, max)| (to_json(&min), to_json(&max)));
+        self.finish_accessor::<C>(offset, components / width, ty, usage, bounds)
+    }
+
+    /// Pads the buffer to 4 bytes and makes room for `bytes` more; returns where they start.
+    fn start_view(&mut self, bytes: usize) -> usize {
+        pad_to_4(&mut self.bin, 0);
+        self.bin.reserve(bytes);
+        self.bin.len()
+    }
+
+    /// Declares a view over the bytes written since `offset` and an accessor over it.
+    fn finish_accessor<C: Component>(
+        &mut self,
+        offset: usize,
+        count: usize,
+        ty: Type,
+        usage: Usage,
+        bounds: Option<(json::Value, json::Value)>,
+    ) -> json::Index<json::Accessor> {
         let target = match usage {
             Usage::Vertex | Usage::Position => Some(Target::ArrayBuffer),
             Usage::Index => Some(Target::ElementArrayBuffer),
             Usage::KeyTimes | Usage::Plain => None,
         };
-        let view = self.view(values, target);
-        let (min, max) = match usage {
-            Usage::Position | Usage::KeyTimes => {
-                let (min, max) = bounds(values, width);
-                (Some(min), Some(max))
-            }
-            Usage::Vertex | Usage::Index | Usage::Plain => (None, None),
-        };
+        let length = self.bin.len() - offset;
+        let view = self.root.push(json::buffer::View {
+            buffer: json::Index::new(0),
+            byte_length: USize64::from(length),
+            byte_offset: Some(USize64::from(offset)),
+            byte_stride: None,
+            name: None,
+            target: target.map(Checked::Valid),
+            extensions: None,
+            extras: Default::default(),
+        });
+        let (min, max) = bounds.unzip();
         self.root.push(json::Accessor {
             buffer_view: Some(view),
             byte_offset: None,
@@ -124,31 +188,6 @@ impl Builder {
             name: None,
             normalized: false,
             sparse: None,
-        })
-    }
-
-    /// Pads the buffer to 4 bytes, appends the values and declares a view over them.
-    fn view<C: Component>(
-        &mut self,
-        values: &[C],
-        target: Option<Target>,
-    ) -> json::Index<json::buffer::View> {
-        pad_to_4(&mut self.bin, 0);
-        let offset = self.bin.len();
-        self.bin.reserve(values.len() * C::TYPE.size());
-        for &value in values {
-            value.put(&mut self.bin);
-        }
-        let length = self.bin.len() - offset;
-        self.root.push(json::buffer::View {
-            buffer: json::Index::new(0),
-            byte_length: USize64::from(length),
-            byte_offset: Some(USize64::from(offset)),
-            byte_stride: None,
-            name: None,
-            target: target.map(Checked::Valid),
-            extensions: None,
-            extras: Default::default(),
         })
     }
 
@@ -169,6 +208,59 @@ impl Builder {
     }
 }
 
+/// More bytes than the export of `model` can need: its buffer and the GLB header and JSON
+/// that go before it.
+///
+/// The buffer is allocated once with this capacity, so it is never moved while it grows
+/// (each move would copy everything written so far and, for a moment, hold it twice) and
+/// the GLB is assembled inside it. Capacity never written is never touched, so a generous
+/// bound costs address space, not memory.
+pub(super) fn size_bound(model: &Model) -> usize {
+    // Per vertex: position, normal, texture coordinate, colour, u16 joints, weights.
+    const VERTEX: usize = 12 + 12 + 8 + 16 + 8 + 16;
+    // Per key: a time and up to three values of four floats (cubic: tangents and value).
+    const KEY: usize = 4 + 3 * 16;
+    // JSON per accessor, node, mesh, channel or material, generously.
+    const JSON_ITEM: usize = 512;
+    let meshes: usize = model
+        .meshes
+        .iter()
+        .map(|m| m.vertices.len() * VERTEX + m.triangles.len() * 12 + 8 * 4)
+        .sum();
+    let joints = (model.skeleton.joints.len() + 1) * (64 + JSON_ITEM);
+    let keys: usize = model
+        .animations
+        .iter()
+        .flat_map(|a| &a.tracks)
+        .map(|t| (t.key_count() + 3) * KEY + 3 * JSON_ITEM)
+        .sum();
+    let animations = model.animations.len() * (KEY + JSON_ITEM);
+    let items = (model.meshes.len() * 8 + model.materials.len() * 4) * JSON_ITEM;
+    meshes + joints + keys + animations + items + (64 << 10)
+}
+
+/// Whether accessors of this usage must carry `min` and `max`.
+fn needs_bounds(usage: Usage) -> bool {
+    matches!(usage, Usage::Position | Usage::KeyTimes)
+}
+
+/// Widens the per-component `min` and `max` to include `item`.
+fn widen<C: Component>(min: &mut [C], max: &mut [C], item: &[C]) {
+    for ((lo, hi), &v) in min.iter_mut().zip(max.iter_mut()).zip(item) {
+        if v.as_f64() < lo.as_f64() {
+            *lo = v;
+        }
+        if v.as_f64() > hi.as_f64() {
+            *hi = v;
+        }
+    }
+}
+
+/// Components as a JSON array holding the exact stored values.
+fn to_json<C: Component>(values: &[C]) -> json::Value {
+    json::Value::Array(values.iter().map(|&v| v.json()).collect())
+}
+
 /// Pads `bytes` with `fill` to a multiple of 4 bytes.
 pub(super) fn pad_to_4(bytes: &mut Vec<u8>, fill: u8) {
     while bytes.len() % 4 != 0 {
@@ -182,15 +274,7 @@ fn bounds<C: Component>(values: &[C], width: usize) -> (json::Value, json::Value
     let mut min: Vec<C> = values.get(..width).unwrap_or_default().to_vec();
     let mut max = min.clone();
     for element in values.chunks_exact(width) {
-        for (i, &v) in element.iter().enumerate() {
-            if v.as_f64() < min[i].as_f64() {
-                min[i] = v;
-            }
-            if v.as_f64() > max[i].as_f64() {
-                max[i] = v;
-            }
-        }
+        widen(&mut min, &mut max, element);
     }
-    let to_json = |v: Vec<C>| json::Value::Array(v.into_iter().map(C::json).collect());
-    (to_json(min), to_json(max))
+    (to_json(&min), to_json(&max))
 }

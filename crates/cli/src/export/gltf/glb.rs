@@ -15,33 +15,40 @@ const CHUNK_BIN: u32 = 0x004E_4942;
 
 /// Packs the JSON text and the buffer into one GLB file. The BIN chunk is left out when the
 /// buffer is empty (the JSON then declares no buffer).
-pub(super) fn assemble(json: &str, bin: &[u8]) -> Result<Vec<u8>, GltfError> {
-    let mut json_chunk = json.as_bytes().to_vec();
-    pad_to_4(&mut json_chunk, b' ');
-    let mut bin_chunk = bin.to_vec();
-    pad_to_4(&mut bin_chunk, 0);
-    let bin_total = if bin_chunk.is_empty() {
-        0
-    } else {
-        8 + bin_chunk.len()
-    };
-    let total = 12 + 8 + json_chunk.len() + bin_total;
+///
+/// The file is built inside the buffer's own allocation: the header and JSON chunk are
+/// inserted before the binary data, so a large export is never held twice.
+pub(super) fn assemble(json: &str, mut bin: Vec<u8>) -> Result<Vec<u8>, GltfError> {
+    pad_to_4(&mut bin, 0);
+    let json_len = json.len().next_multiple_of(4);
+    let bin_header = if bin.is_empty() { 0 } else { 8 };
+    let prefix_len = 12 + 8 + json_len + bin_header;
+    let total = prefix_len + bin.len();
     let too_large = |_| GltfError::TooLarge {
         bytes: total as u64,
     };
     let total32 = u32::try_from(total).map_err(too_large)?;
-    let json_len = u32::try_from(json_chunk.len()).map_err(too_large)?;
-    let bin_len = u32::try_from(bin_chunk.len()).map_err(too_large)?;
+    let json_len32 = u32::try_from(json_len).map_err(too_large)?;
+    let bin_len32 = u32::try_from(bin.len()).map_err(too_large)?;
 
-    let mut out = Vec::with_capacity(total);
-    for word in [MAGIC, VERSION, total32, json_len, CHUNK_JSON] {
-        out.extend_from_slice(&word.to_le_bytes());
+    let mut prefix = Vec::with_capacity(prefix_len);
+    for word in [MAGIC, VERSION, total32, json_len32, CHUNK_JSON] {
+        prefix.extend_from_slice(&word.to_le_bytes());
     }
-    out.extend_from_slice(&json_chunk);
-    if !bin_chunk.is_empty() {
-        out.extend_from_slice(&bin_len.to_le_bytes());
-        out.extend_from_slice(&CHUNK_BIN.to_le_bytes());
-        out.extend_from_slice(&bin_chunk);
+    prefix.extend_from_slice(json.as_bytes());
+    pad_to_4(&mut prefix, b' ');
+    if !bin.is_empty() {
+        prefix.extend_from_slice(&bin_len32.to_le_bytes());
+        prefix.extend_from_slice(&CHUNK_BIN.to_le_bytes());
     }
-    Ok(out)
+    insert_front(&mut bin, &prefix);
+    Ok(bin)
+}
+
+/// Inserts `prefix` before the bytes of `buffer`, moving them within the allocation.
+fn insert_front(buffer: &mut Vec<u8>, prefix: &[u8]) {
+    let old = buffer.len();
+    buffer.resize(old + prefix.len(), 0);
+    buffer.copy_within(..old, prefix.len());
+    buffer[..prefix.len()].copy_from_slice(prefix);
 }

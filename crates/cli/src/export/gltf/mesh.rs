@@ -51,7 +51,10 @@ pub(super) struct MeshStats {
 }
 
 /// Writes one mesh and the node that places it, or `None` (counted in `stats`) when no
-/// triangle is left to write. `influences` is set for a skinned mesh.
+/// triangle is left to write. `influences` is set for a skinned mesh (one per vertex).
+///
+/// Every attribute is written straight from the model's vertices into the buffer, so no
+/// copy of a whole attribute is ever held.
 pub(super) fn write_mesh(
     mesh: &Mesh,
     influences: Option<&[Option<Influence>]>,
@@ -60,14 +63,10 @@ pub(super) fn write_mesh(
     stats: &mut MeshStats,
 ) -> Option<json::Index<json::Node>> {
     let vertex_count = mesh.vertices.len();
-    let triangles: Vec<[u32; 3]> = mesh
-        .triangles
-        .iter()
-        .filter(|t| t.iter().all(|&i| (i as usize) < vertex_count))
-        .copied()
-        .collect();
-    stats.bad_triangles += mesh.triangles.len() - triangles.len();
-    if triangles.is_empty() {
+    let in_range = |t: &&[u32; 3]| t.iter().all(|&i| (i as usize) < vertex_count);
+    let triangle_count = mesh.triangles.iter().filter(in_range).count();
+    stats.bad_triangles += mesh.triangles.len() - triangle_count;
+    if triangle_count == 0 {
         stats.skipped.push((mesh.name.clone(), vertex_count));
         return None;
     }
@@ -76,54 +75,66 @@ pub(super) fn write_mesh(
     stats.winding.disagree += winding.disagree;
 
     let mut attributes = BTreeMap::new();
-    let positions = finite_values(mesh.vertices.iter().map(|v| v.position.to_array()), stats);
+    let positions = mesh
+        .vertices
+        .iter()
+        .map(|v| finite(v.position.to_array(), &mut stats.non_finite));
     attributes.insert(
         Semantic::Positions,
-        builder.accessor(&positions, Type::Vec3, Usage::Position),
+        builder.accessor_from(positions, Type::Vec3, Usage::Position),
     );
-    if let Some(normals) = normals(mesh, &triangles, stats) {
-        attributes.insert(
-            Semantic::Normals,
-            builder.accessor(&normals, Type::Vec3, Usage::Vertex),
-        );
+    if let Some(normals) = write_normals(mesh, in_range, builder, stats) {
+        attributes.insert(Semantic::Normals, normals);
     }
     if mesh.has_uvs {
-        let uvs = finite_values(mesh.vertices.iter().map(|v| v.uv.to_array()), stats);
+        let uvs = mesh
+            .vertices
+            .iter()
+            .map(|v| finite(v.uv.to_array(), &mut stats.non_finite));
         attributes.insert(
             Semantic::TexCoords(0),
-            builder.accessor(&uvs, Type::Vec2, Usage::Vertex),
+            builder.accessor_from(uvs, Type::Vec2, Usage::Vertex),
         );
     }
     if mesh.has_colors {
-        let colours = colours(mesh, stats);
+        let colours = mesh.vertices.iter().map(|v| {
+            let raw = v.color.to_array();
+            let clamped = raw.map(unit);
+            stats.colours_clamped += usize::from(raw != clamped);
+            clamped
+        });
         attributes.insert(
             Semantic::Colors(0),
-            builder.accessor(&colours, Type::Vec4, Usage::Vertex),
+            builder.accessor_from(colours, Type::Vec4, Usage::Vertex),
         );
     }
     let skin = influences.and(context.skin);
     if let (Some(influences), Some(_)) = (influences, skin) {
-        let (joints, weights) = skin_arrays(influences, context.unbound_joint);
+        // Unbound vertices get the unbound joint, weight 1.
+        let unbound = ([context.unbound_joint, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]);
+        let skin_of = |i: &Option<Influence>| i.unwrap_or(unbound);
+        let joints = influences.iter().map(|i| skin_of(i).0);
         let joints = if context.joints_u8 {
-            let narrow: Vec<u8> = joints.iter().map(|&j| j as u8).collect();
-            builder.accessor(&narrow, Type::Vec4, Usage::Vertex)
+            let narrow = joints.map(|j| j.map(|j| j as u8));
+            builder.accessor_from(narrow, Type::Vec4, Usage::Vertex)
         } else {
-            let narrow: Vec<u16> = joints.iter().map(|&j| j as u16).collect();
-            builder.accessor(&narrow, Type::Vec4, Usage::Vertex)
+            let narrow = joints.map(|j| j.map(|j| j as u16));
+            builder.accessor_from(narrow, Type::Vec4, Usage::Vertex)
         };
         attributes.insert(Semantic::Joints(0), joints);
+        let weights = influences.iter().map(|i| skin_of(i).1);
         attributes.insert(
             Semantic::Weights(0),
-            builder.accessor(&weights, Type::Vec4, Usage::Vertex),
+            builder.accessor_from(weights, Type::Vec4, Usage::Vertex),
         );
     }
-    let flat: Vec<u32> = triangles.iter().flatten().copied().collect();
+    let triangles = mesh.triangles.iter().filter(in_range);
     // 0xFFFF is primitive restart, which glTF forbids as an index value.
     let indices = if vertex_count <= usize::from(u16::MAX) {
-        let narrow: Vec<u16> = flat.iter().map(|&i| i as u16).collect();
-        builder.accessor(&narrow, Type::Scalar, Usage::Index)
+        let narrow = triangles.map(|t| t.map(|i| i as u16));
+        builder.accessor_from(narrow, Type::Scalar, Usage::Index)
     } else {
-        builder.accessor(&flat, Type::Scalar, Usage::Index)
+        builder.accessor_from(triangles.copied(), Type::Scalar, Usage::Index)
     };
 
     let material = mesh.material.and_then(|id| {
@@ -157,39 +168,40 @@ pub(super) fn write_mesh(
     }))
 }
 
-/// Flattens fixed-size arrays, replacing non-finite components by 0 (counted per element).
-fn finite_values<const N: usize>(
-    items: impl Iterator<Item = [f32; N]>,
-    stats: &mut MeshStats,
-) -> Vec<f32> {
-    let mut out = Vec::with_capacity(items.size_hint().0 * N);
-    for item in items {
-        if item.iter().any(|c| !c.is_finite()) {
-            stats.non_finite += 1;
-        }
-        out.extend(item.map(|c| if c.is_finite() { c } else { 0.0 }));
+/// The components with non-finite ones replaced by 0 (counted per element in `count`).
+fn finite<const N: usize>(item: [f32; N], count: &mut usize) -> [f32; N] {
+    if item.iter().all(|c| c.is_finite()) {
+        return item;
     }
-    out
+    *count += 1;
+    item.map(|c| if c.is_finite() { c } else { 0.0 })
 }
 
-/// Unit normals: stored ones normalized; zero or broken ones replaced by the area-weighted
-/// normal of the adjacent faces (+Y when that is zero too). `None` when no vertex has a
-/// usable stored normal: glTF viewers then compute flat normals themselves.
-fn normals(mesh: &Mesh, triangles: &[[u32; 3]], stats: &mut MeshStats) -> Option<Vec<f32>> {
-    let mut normals: Vec<Option<Vec3>> = mesh
+/// Writes unit normals: stored ones normalized; zero or broken ones replaced by the
+/// area-weighted normal of the adjacent faces (+Y when that is zero too). Writes nothing
+/// and returns `None` when no vertex has a usable stored normal: glTF viewers then compute
+/// flat normals themselves.
+fn write_normals(
+    mesh: &Mesh,
+    in_range: impl Fn(&&[u32; 3]) -> bool,
+    builder: &mut Builder,
+    stats: &mut MeshStats,
+) -> Option<json::Index<json::Accessor>> {
+    let missing = mesh
         .vertices
         .iter()
-        .map(|v| v.normal.try_normalize())
-        .collect();
-    let missing = normals.iter().filter(|n| n.is_none()).count();
-    if missing == normals.len() {
+        .filter(|v| v.normal.try_normalize().is_none())
+        .count();
+    if missing == mesh.vertices.len() {
         stats.without_normals += 1;
         return None;
     }
+    // Face normals are summed only when some vertex needs them.
+    let mut faces = Vec::new();
     if missing > 0 {
         stats.normals_generated += missing;
-        let mut faces = vec![Vec3::ZERO; normals.len()];
-        for t in triangles {
+        faces = vec![Vec3::ZERO; mesh.vertices.len()];
+        for t in mesh.triangles.iter().filter(in_range) {
             let [a, b, c] = t.map(|i| mesh.vertices[i as usize].position);
             let face = (b - a).cross(c - a);
             if face.is_finite() {
@@ -198,42 +210,15 @@ fn normals(mesh: &Mesh, triangles: &[[u32; 3]], stats: &mut MeshStats) -> Option
                 }
             }
         }
-        for (normal, face) in normals.iter_mut().zip(faces) {
-            if normal.is_none() {
-                *normal = Some(face.try_normalize().unwrap_or(Vec3::Y));
-            }
-        }
     }
-    Some(
-        normals
-            .into_iter()
-            .flat_map(|n| n.unwrap_or(Vec3::Y).to_array())
-            .collect(),
-    )
-}
-
-/// RGBA colours clamped to 0..1 (NaN to 0), counted per vertex.
-fn colours(mesh: &Mesh, stats: &mut MeshStats) -> Vec<f32> {
-    let mut out = Vec::with_capacity(mesh.vertices.len() * 4);
-    for v in &mesh.vertices {
-        let raw = v.color.to_array();
-        let clamped = raw.map(unit);
-        stats.colours_clamped += usize::from(raw != clamped);
-        out.extend(clamped);
-    }
-    out
-}
-
-/// Flat `JOINTS_0` and `WEIGHTS_0` arrays; unbound vertices get the unbound joint, weight 1.
-fn skin_arrays(influences: &[Option<Influence>], unbound_joint: u32) -> (Vec<u32>, Vec<f32>) {
-    let mut joints = Vec::with_capacity(influences.len() * 4);
-    let mut weights = Vec::with_capacity(influences.len() * 4);
-    for influence in influences {
-        let (j, w) = influence.unwrap_or(([unbound_joint, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]));
-        joints.extend(j);
-        weights.extend(w);
-    }
-    (joints, weights)
+    let normals = mesh.vertices.iter().enumerate().map(|(i, v)| {
+        let normal = v.normal.try_normalize().or_else(|| {
+            let face = faces.get(i).copied().unwrap_or(Vec3::ZERO);
+            Some(face.try_normalize().unwrap_or(Vec3::Y))
+        });
+        normal.unwrap_or(Vec3::Y).to_array()
+    });
+    Some(builder.accessor_from(normals, Type::Vec3, Usage::Vertex))
 }
 
 /// Turns the counts into report notices.

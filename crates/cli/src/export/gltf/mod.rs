@@ -37,7 +37,7 @@ use buffer::Builder;
 use gltf_json as json;
 use rigport_anim::skeleton::HierarchyError;
 use rigport_model_core::{Model, Report, Severity};
-use weights::{Influence, WeightStats, influence};
+use weights::{WeightStats, influence};
 
 /// How the glTF is packaged.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -113,25 +113,29 @@ pub fn bin_file_name_for(gltf_path: &std::path::Path) -> String {
 /// value that was repaired to pass the glTF validator.
 pub fn export(model: &Model, options: &GltfOptions) -> Result<(GltfOutput, Report), GltfError> {
     let mut report = Report::default();
-    let mut builder = Builder::new();
+    let mut builder = Builder::with_capacity(buffer::size_bound(model));
 
     let skeleton = skeleton::sanitized(&model.skeleton, &mut report)?;
     let joint_count = skeleton.joints.len();
-    // Influences come first: an unbound vertex in a skinned mesh needs an extra joint.
+    // Influences come first: an unbound vertex in a skinned mesh needs an extra joint. Only
+    // what each mesh needs is kept here; its influences are worked out again, one mesh at a
+    // time, as it is written (holding them for every vertex of a large model costs more).
     let mut weight_stats = WeightStats::default();
-    let influences: Vec<Option<Vec<Option<Influence>>>> = model
+    let skinning: Vec<Skinning> = model
         .meshes
         .iter()
         .map(|mesh| {
-            let per_vertex: Vec<_> = mesh
-                .vertices
-                .iter()
-                .map(|v| influence(v, joint_count, &mut weight_stats))
-                .collect();
-            per_vertex.iter().any(Option::is_some).then_some(per_vertex)
+            let mut skinning = Skinning::default();
+            for vertex in &mesh.vertices {
+                match influence(vertex, joint_count, &mut weight_stats) {
+                    Some(_) => skinning.bound = true,
+                    None => skinning.unbound = true,
+                }
+            }
+            skinning
         })
         .collect();
-    let need_unbound_joint = influences.iter().flatten().any(|v| v.contains(&None));
+    let need_unbound_joint = skinning.iter().any(|s| s.bound && s.unbound);
     let skin_joints = joint_count + usize::from(need_unbound_joint);
     if skin_joints > 1 << 16 {
         return Err(GltfError::TooManyJoints { count: skin_joints });
@@ -147,7 +151,15 @@ pub fn export(model: &Model, options: &GltfOptions) -> Result<(GltfOutput, Repor
     };
     let mut scene_nodes = nodes.scene_roots;
     let mut mesh_stats = mesh::MeshStats::default();
-    for (mesh, influences) in model.meshes.iter().zip(&influences) {
+    for (mesh, skinning) in model.meshes.iter().zip(&skinning) {
+        let influences: Option<Vec<_>> = skinning.bound.then(|| {
+            // Counted in the first pass already.
+            let mut counted = WeightStats::default();
+            let per_vertex = mesh.vertices.iter();
+            per_vertex
+                .map(|v| influence(v, joint_count, &mut counted))
+                .collect()
+        });
         let node = mesh::write_mesh(
             mesh,
             influences.as_deref(),
@@ -194,13 +206,20 @@ pub fn export(model: &Model, options: &GltfOptions) -> Result<(GltfOutput, Repor
         builder.root.to_string()?
     };
     let output = match options.layout {
-        Layout::Glb => GltfOutput::Glb(glb::assemble(&text, &builder.bin)?),
+        Layout::Glb => GltfOutput::Glb(glb::assemble(&text, builder.bin)?),
         Layout::Separate { .. } => GltfOutput::Separate {
             json: text,
             bin: builder.bin,
         },
     };
     Ok((output, report))
+}
+
+/// Whether a mesh has vertices bound to a joint, and vertices bound to none.
+#[derive(Clone, Copy, Debug, Default)]
+struct Skinning {
+    bound: bool,
+    unbound: bool,
 }
 
 /// Pushes one notice per entry whose count is not zero, reading "`count` `message`".
