@@ -3,22 +3,13 @@
 
 mod common;
 
-use common::{file_name, readable_fixtures, repo_root};
+use common::{TARGETS, file_name, readable_fixtures, repo_root};
 use rigport::document::Document;
 use rigport::formats::Format;
 use rigport::pipeline::{Settings, convert};
 use rigport_model_core::{ReadOptions, Severity};
 use std::fmt::Write as _;
 use std::path::Path;
-
-const TARGETS: [Format; 6] = [
-    Format::Ms3d,
-    Format::Ms3dAscii,
-    Format::Iqe,
-    Format::Glb,
-    Format::Gltf,
-    Format::Obj,
-];
 
 /// One line per target: outputs, the notice codes, and the read-back counts.
 fn describe(input: &[u8], source: Format) -> String {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{corpus_files, file_name, readable_fixtures, repo_root};
+use common::{TARGETS, corpus_files, file_name, readable_fixtures, repo_root};
 use rigport::document::Document;
 use rigport::formats::Format;
 use rigport::pipeline::{Settings, convert};
@@ -13,15 +13,6 @@ use std::process::Command;
 
 /// The two corpus files whose core is damaged in their own git history (MANIFEST.tsv).
 const DAMAGED_CORE: [&str; 2] = ["assimp_Wuson_broken2018.ms3d", "icub_iCub_Head_a.ms3d"];
-
-const TARGETS: [Format; 6] = [
-    Format::Ms3d,
-    Format::Ms3dAscii,
-    Format::Iqe,
-    Format::Glb,
-    Format::Gltf,
-    Format::Obj,
-];
 
 #[test]
 fn every_corpus_file_converts_to_every_format() {

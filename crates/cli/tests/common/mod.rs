@@ -1,6 +1,7 @@
 //! Paths shared by the CLI integration tests.
 #![allow(dead_code)] // each test binary uses a different subset
 
+use rigport::formats::Format;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -64,3 +65,13 @@ pub fn rigport(args: &[&str]) -> Output {
         .output()
         .expect("rigport runs")
 }
+
+/// Every output format, in the order the tests report them.
+pub const TARGETS: [Format; 6] = [
+    Format::Ms3d,
+    Format::Ms3dAscii,
+    Format::Iqe,
+    Format::Glb,
+    Format::Gltf,
+    Format::Obj,
+];
