@@ -364,8 +364,23 @@ impl<'f> Builder<'f> {
 
     fn run(mut self, notes: &mut Notes) -> Result<Scene<'f>, Located> {
         let store = self.scene.store;
-        for (i, command) in store.iter().enumerate() {
-            self.command(command, i, notes)?;
+        for i in 0..store.len() {
+            // Vertex lines are most of a file and need only their kind: no view is built.
+            match store.kind(i) {
+                Some(Kind::Vertex) => {
+                    if let Some(attribute) = store.attribute(i) {
+                        self.vertex(array_of(attribute), i);
+                    }
+                }
+                Some(Kind::Blend) => self.vertex(BLEND_ARRAY, i),
+                Some(Kind::SmoothIndex) => self.vertex(SMOOTH_INDEX_ARRAY, i),
+                Some(Kind::Comment | Kind::Unknown | Kind::VertexArray) | None => {}
+                Some(_) => {
+                    if let Some(command) = store.get(i) {
+                        self.command(command, i, notes)?;
+                    }
+                }
+            }
         }
         self.finish(notes)
     }

@@ -551,6 +551,12 @@ impl Store {
         self.entries.get(i).map(|e| e.kind)
     }
 
+    /// The attribute of command `i` when it is a vertex attribute.
+    pub fn attribute(&self, i: usize) -> Option<Attribute> {
+        let entry = self.entries.get(i)?;
+        (entry.kind == Kind::Vertex).then(|| attribute_of(entry.param))
+    }
+
     /// The kinds of every command, in order.
     pub fn kinds(&self) -> impl Iterator<Item = Kind> + '_ {
         self.entries.iter().map(|e| e.kind)

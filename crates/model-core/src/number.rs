@@ -23,40 +23,59 @@ pub struct Decimal {
     pub fraction_digits: u32,
 }
 
-/// Reads a plain decimal of at most 19 digits (so the mantissa cannot overflow `u64`);
-/// `None` for anything else, which the callers hand to `str::parse`.
+/// Reads a plain decimal of at most 19 digits once trailing fraction zeros are dropped (so
+/// the mantissa cannot overflow `u64`); `None` for anything else, which the callers hand to
+/// `str::parse`.
 pub fn plain_decimal(bytes: &[u8]) -> Option<Decimal> {
     let (negative, body) = match bytes.split_first() {
         Some((b'-', rest)) => (true, rest),
         Some((b'+', rest)) => (false, rest),
         _ => (false, bytes),
     };
+    // One pass over the digits with plain indexing: this runs for every number of a text
+    // file, so iterator adapters and divisions are kept out of it. Arithmetic wraps; a
+    // mantissa of more than 19 digits is refused afterwards, before it is used.
     let mut mantissa = 0u64;
-    let mut digits = 0u32;
-    let mut fraction_digits = 0u32;
-    let mut seen_point = false;
-    for &byte in body {
-        match byte {
-            b'0'..=b'9' => {
-                digits += 1;
-                if digits > 19 {
-                    return None;
-                }
-                mantissa = mantissa * 10 + u64::from(byte - b'0');
-                fraction_digits += u32::from(seen_point);
-            }
-            b'.' if !seen_point => seen_point = true,
-            _ => return None,
+    let mut at = 0;
+    while let Some(&byte) = body.get(at) {
+        let digit = byte.wrapping_sub(b'0');
+        if digit > 9 {
+            break;
         }
+        mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(digit));
+        at += 1;
     }
-    if digits == 0 {
+    let integer_digits = at;
+    let mut fraction_digits = 0;
+    if let Some(&byte) = body.get(at) {
+        if byte != b'.' {
+            return None;
+        }
+        let fraction = &body[at + 1..];
+        if integer_digits == 0 && fraction.is_empty() {
+            return None;
+        }
+        // `20.000000` is 20: trailing zeros are dropped from the text (no division), which
+        // keeps the value and widens the fast path.
+        let mut end = fraction.len();
+        while end > 0 && fraction[end - 1] == b'0' {
+            end -= 1;
+        }
+        for &byte in &fraction[..end] {
+            let digit = byte.wrapping_sub(b'0');
+            if digit > 9 {
+                return None;
+            }
+            mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(digit));
+        }
+        fraction_digits = end;
+    } else if integer_digits == 0 {
         return None;
     }
-    // `20.000000` is 20: dropping zeros keeps the value and widens the fast path.
-    while fraction_digits > 0 && mantissa % 10 == 0 {
-        mantissa /= 10;
-        fraction_digits -= 1;
+    if integer_digits + fraction_digits > 19 {
+        return None;
     }
+    let fraction_digits = fraction_digits as u32;
     Some(Decimal {
         negative,
         mantissa,
