@@ -139,6 +139,7 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions, notes: &mut Notes) -> Res
             parsed.comment = Some(src.get(line.next_line..).unwrap_or_default().to_vec());
             return Ok(false);
         }
+        let mut comment = line.comment;
         if let Some(line_span) = line.code_span() {
             let is_cut_off = line.next_line == src.len() && !ends_with_newline;
             let mark = store.mark();
@@ -152,7 +153,10 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions, notes: &mut Notes) -> Res
                         format!("the last line is cut off ({err}); kept as it is"),
                     );
                     store.rollback(&mark);
-                    store.push_bytes(&src[line_span.clone()]);
+                    // With its trailing comment: the line must be written back whole, as the
+                    // cut-off last line, to read back the same way.
+                    let end = comment.take().map_or(line_span.end, |c| c.span.end);
+                    store.push_bytes(&src[line_span.start..end]);
                     (Kind::Unknown, 0)
                 }
                 Err(err) => return Err(err),
@@ -169,7 +173,7 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions, notes: &mut Notes) -> Res
             }
             store.finish(kind, param, &mark, &mut budget)?;
         }
-        if let Some(comment) = line.comment {
+        if let Some(comment) = comment {
             let mark = store.mark();
             store.push_bytes(token_text(src, comment));
             store.finish(Kind::Comment, 0, &mark, &mut budget)?;

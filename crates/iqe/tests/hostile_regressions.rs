@@ -55,6 +55,9 @@ fn a_cut_off_last_line_kept_raw_reads_back_after_writing() {
         &b"# Inter-Quake Export\nmesh m\nvp 0 0 0\nfm 0 \""[..],
         b"# Inter-Quake Export\njoint",
         b"# Inter-Quake Export\njoint \"a\" -",
+        // Found by the `iqe` fuzz target: the trailing comment of a cut-off line was kept
+        // as a command of its own, so the raw line was no longer the last one.
+        b"# Inter-Quake Export\n smoothangle at # note",
     ] {
         let (file, report) = File::from_slice_with(cut, &Default::default()).unwrap();
         assert!(report.with_code("damaged-tail").next().is_some());
