@@ -7,6 +7,7 @@
 use glam::{EulerRot, Quat, Vec3};
 
 /// Quaternion of the Euler angles `(x, y, z)` in radians: `qz·qy·qx`.
+#[inline]
 pub fn euler_to_quat(angles: Vec3) -> Quat {
     let (sr, cr) = (angles.x * 0.5).sin_cos();
     let (sp, cp) = (angles.y * 0.5).sin_cos();

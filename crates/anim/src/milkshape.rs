@@ -13,12 +13,47 @@ use rigport_model_core::JointId;
 
 /// Absolute local translation of a translation key.
 pub fn absolute_translation(bind_pos: Vec3, bind_rot: Vec3, key: Vec3) -> Vec3 {
-    bind_pos + euler_to_quat(bind_rot) * key
+    BindPose::new(bind_pos, bind_rot).absolute_translation(key)
 }
 
 /// Absolute local rotation of a rotation key (Euler angles in, quaternion out).
 pub fn absolute_rotation(bind_rot: Vec3, key: Vec3) -> Quat {
-    (euler_to_quat(bind_rot) * euler_to_quat(key)).normalize()
+    BindPose::new(Vec3::ZERO, bind_rot).absolute_rotation(key)
+}
+
+/// A joint's bind transform with its rotation turned into a quaternion once, for making
+/// many keys absolute: per key only the key's own angles are converted (a third of the
+/// sines and cosines of [`absolute_translation`] plus [`absolute_rotation`] per key), with
+/// exactly their results.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BindPose {
+    /// Bind position.
+    pub position: Vec3,
+    /// Bind rotation, `euler_to_quat` of the stored angles.
+    pub rotation: Quat,
+}
+
+impl BindPose {
+    /// The bind pose of a joint stored as position and Euler angles (radians).
+    #[inline]
+    pub fn new(position: Vec3, angles: Vec3) -> Self {
+        Self {
+            position,
+            rotation: euler_to_quat(angles),
+        }
+    }
+
+    /// Absolute local translation of a translation key: `pos + R(rot)·key`.
+    #[inline]
+    pub fn absolute_translation(&self, key: Vec3) -> Vec3 {
+        self.position + self.rotation * key
+    }
+
+    /// Absolute local rotation of a rotation key (Euler angles): `R(rot)·R(key)`.
+    #[inline]
+    pub fn absolute_rotation(&self, key: Vec3) -> Quat {
+        (self.rotation * euler_to_quat(key)).normalize()
+    }
 }
 
 /// The relative translation key that [`absolute_translation`] maps to `absolute`.

@@ -7,7 +7,7 @@ use crate::file::{File, Group, Joint as FileJoint};
 use crate::records::Material as FileMaterial;
 use crate::summary::display_name;
 use rigport_anim::euler::euler_to_quat;
-use rigport_anim::milkshape::{StoredSkin, absolute_rotation, absolute_translation, decode_skin};
+use rigport_anim::milkshape::{BindPose, StoredSkin, decode_skin};
 use rigport_anim::skeleton::{HierarchyError, parent_first_order};
 use rigport_model_core::glam::{Vec2, Vec3, Vec4};
 use rigport_model_core::text::{decode_name, until_nul};
@@ -184,10 +184,55 @@ struct Welder<'a> {
     missing_triangles: usize,
     bad_triangles: usize,
     bad_materials: usize,
+    welded: Welded,
 }
 
-/// A corner's identity: vertex record, normal bits, uv bits.
-type CornerKey = (u16, [u32; 3], [u32; 2]);
+/// What a corner adds to its vertex record: normal bits, uv bits.
+type CornerKey = ([u32; 3], [u32; 2]);
+
+/// The model vertex of each (vertex record, corner key) of one group.
+///
+/// Most corners of a record share its normal and uv, so the first key of each record lives
+/// in an array indexed by record (no hashing); only a record with a second key (a hard edge
+/// or a uv seam) goes to the map.
+struct Welded {
+    first: Vec<Option<(CornerKey, u32)>>,
+    touched: Vec<u16>,
+    more: HashMap<(u16, CornerKey), u32>,
+}
+
+impl Welded {
+    fn new(records: usize) -> Self {
+        Self {
+            first: vec![None; records],
+            touched: Vec::new(),
+            more: HashMap::new(),
+        }
+    }
+
+    /// Forgets the group (only the records it touched are reset).
+    fn clear(&mut self) {
+        for &record in &self.touched {
+            self.first[usize::from(record)] = None;
+        }
+        self.touched.clear();
+        self.more.clear();
+    }
+
+    /// The model vertex of `(record, key)`, made by `add` the first time.
+    fn get_or_add(&mut self, record: u16, key: CornerKey, add: impl FnOnce() -> u32) -> u32 {
+        match self.first.get_mut(usize::from(record)) {
+            Some(slot @ None) => {
+                let index = add();
+                *slot = Some((key, index));
+                self.touched.push(record);
+                index
+            }
+            Some(Some((first, index))) if *first == key => *index,
+            _ => *self.more.entry((record, key)).or_insert_with(add),
+        }
+    }
+}
 
 impl<'a> Welder<'a> {
     fn new(file: &'a File) -> Self {
@@ -198,6 +243,7 @@ impl<'a> Welder<'a> {
             missing_triangles: 0,
             bad_triangles: 0,
             bad_materials: 0,
+            welded: Welded::new(file.vertices.len()),
         }
     }
 
@@ -212,7 +258,8 @@ impl<'a> Welder<'a> {
                 self.bad_materials += usize::from(!ok);
                 ok
             });
-        let mut welded: HashMap<CornerKey, u32> = HashMap::new();
+        let welded = &mut self.welded;
+        welded.clear();
         for &triangle_index in &group.triangle_indices {
             let Some(triangle) = self.file.triangles.get(usize::from(triangle_index)) else {
                 self.missing_triangles += 1;
@@ -229,9 +276,8 @@ impl<'a> Welder<'a> {
                 let record = triangle.vertex_indices[corner];
                 let normal = triangle.normals[corner];
                 let uv = [triangle.s[corner], triangle.t[corner]];
-                let key = (record, normal.map(f32::to_bits), uv.map(f32::to_bits));
-                let next = mesh.vertices.len() as u32;
-                *slot = *welded.entry(key).or_insert_with(|| {
+                let key = (normal.map(f32::to_bits), uv.map(f32::to_bits));
+                *slot = welded.get_or_add(record, key, || {
                     let index = usize::from(record);
                     let (joints, weights) = skins.get(index).copied().unwrap_or_default();
                     mesh.vertices.push(Vertex {
@@ -242,7 +288,7 @@ impl<'a> Welder<'a> {
                         joints,
                         weights,
                     });
-                    next
+                    (mesh.vertices.len() - 1) as u32
                 });
                 self.vertex_used[usize::from(record)] = true;
             }
@@ -343,27 +389,27 @@ fn animation(file: &File, options: &ConvertOptions, report: &mut Report) -> Opti
         let Some(id) = JointId::from_index(index) else {
             continue;
         };
-        let position = Vec3::from(joint.position);
-        let rotation = Vec3::from(joint.rotation);
+        let bind = BindPose::new(Vec3::from(joint.position), Vec3::from(joint.rotation));
         let mut track = Track::new(id);
         let before = joint.translation_keys.len() + joint.rotation_keys.len();
-        track.translations = joint
-            .translation_keys
-            .iter()
-            .filter(|k| timeline.holds(k.time))
-            .map(|k| {
-                Key::new(
-                    k.time,
-                    absolute_translation(position, rotation, Vec3::from(k.value)),
-                )
-            })
-            .collect();
-        track.rotations = joint
-            .rotation_keys
-            .iter()
-            .filter(|k| timeline.holds(k.time))
-            .map(|k| Key::new(k.time, absolute_rotation(rotation, Vec3::from(k.value))))
-            .collect();
+        // Sized for every key up front: the filter hides the count from `collect`, which
+        // would grow each channel step by step.
+        track.translations = Vec::with_capacity(joint.translation_keys.len());
+        track.translations.extend(
+            joint
+                .translation_keys
+                .iter()
+                .filter(|k| timeline.holds(k.time))
+                .map(|k| Key::new(k.time, bind.absolute_translation(Vec3::from(k.value)))),
+        );
+        track.rotations = Vec::with_capacity(joint.rotation_keys.len());
+        track.rotations.extend(
+            joint
+                .rotation_keys
+                .iter()
+                .filter(|k| timeline.holds(k.time))
+                .map(|k| Key::new(k.time, bind.absolute_rotation(Vec3::from(k.value)))),
+        );
         outside += before - track.key_count();
         animation.tracks.push(track);
     }

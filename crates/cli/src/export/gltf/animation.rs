@@ -40,6 +40,18 @@ struct KeyStats {
     duplicate_tracks: usize,
 }
 
+impl KeyStats {
+    /// Adds another set of counts.
+    fn add(&mut self, other: &KeyStats) {
+        self.invalid += other.invalid;
+        self.negative += other.negative;
+        self.reordered_channels += other.reordered_channels;
+        self.collapsed += other.collapsed;
+        self.missing_joint_tracks += other.missing_joint_tracks;
+        self.duplicate_tracks += other.duplicate_tracks;
+    }
+}
+
 /// Writes every animation that has at least one valid key. Joint `i` is node `i`.
 ///
 /// Each curve is written as soon as it is cleaned, so only one channel's keys are held at
@@ -51,12 +63,9 @@ pub(super) fn write_animations(model: &Model, builder: &mut Builder, report: &mu
     let mut written = 0usize;
     let joint_count = model.skeleton.joints.len();
     for animation in &model.animations {
-        let mut last: Option<f32> = None;
-        for_each_curve(animation, joint_count, &mut KeyStats::default(), |curve| {
-            let end = curve.times.last().copied().unwrap_or(0.0);
-            last = Some(last.unwrap_or(0.0).max(end));
-        });
-        let Some(last) = last else {
+        let mut last = LastKey(None);
+        for_each_channel(animation, joint_count, &mut KeyStats::default(), &mut last);
+        let Some(last) = last.0 else {
             report.loss(
                 "gltf-animation-empty",
                 format!("animation `{}` has no valid keys; left out (glTF forbids animations without channels)", animation.name),
@@ -64,17 +73,19 @@ pub(super) fn write_animations(model: &Model, builder: &mut Builder, report: &mu
             continue;
         };
         let hold = declared_length_hold(animation, last, report);
-        let mut writer = AnimationWriter::default();
-        let mut first = true;
-        for_each_curve(animation, joint_count, &mut stats, |mut curve| {
-            let hold_from = match hold {
-                Some(time) if first => Some(hold_curve(&mut curve, time)),
-                _ => None,
-            };
-            first = false;
-            writer.write(animation, &curve, hold_from, builder, &mut inputs);
-        });
-        builder.root.push(writer.finish(animation));
+        let mut writer = CurveWriter {
+            animation,
+            hold,
+            first: true,
+            gltf: AnimationWriter::default(),
+            builder: &mut *builder,
+            inputs: &mut inputs,
+            stats: KeyStats::default(),
+        };
+        for_each_channel(animation, joint_count, &mut stats, &mut writer);
+        let (gltf, key_stats) = (writer.gltf.finish(animation), writer.stats);
+        stats.add(&key_stats);
+        builder.root.push(gltf);
         written += 1;
     }
     report_key_stats(&stats, report);
@@ -86,13 +97,76 @@ pub(super) fn write_animations(model: &Model, builder: &mut Builder, report: &mu
     }
 }
 
-/// Calls `each` with the cleaned curves of an animation, in track order: translation,
-/// rotation, scale.
-fn for_each_curve(
+/// What is done with each key channel of an animation.
+trait ChannelVisitor {
+    /// One channel: its joint, property and a way to iterate its keys (as often as needed).
+    fn channel<const W: usize, I: Iterator<Item = (f32, [f32; W])>>(
+        &mut self,
+        joint: u32,
+        property: Property,
+        keys: impl Fn() -> I,
+    );
+}
+
+/// The latest valid key time over every channel (`None` when no key is valid): the last
+/// key time of the cleaned curves, found without building them.
+struct LastKey(Option<f32>);
+
+impl ChannelVisitor for LastKey {
+    fn channel<const W: usize, I: Iterator<Item = (f32, [f32; W])>>(
+        &mut self,
+        _: u32,
+        _: Property,
+        keys: impl Fn() -> I,
+    ) {
+        for (time, value) in keys() {
+            if is_valid(time, &value) && time >= 0.0 {
+                self.0 = Some(self.0.unwrap_or(0.0).max(time));
+            }
+        }
+    }
+}
+
+/// Cleans each channel into a curve and writes it at once, so only one channel's keys are
+/// held at a time. The first curve gets the key that keeps a declared length, if needed.
+struct CurveWriter<'a, 'b> {
+    animation: &'a Animation,
+    hold: Option<f32>,
+    first: bool,
+    gltf: AnimationWriter,
+    builder: &'b mut Builder,
+    inputs: &'b mut HashMap<Vec<u32>, json::Index<json::Accessor>>,
+    stats: KeyStats,
+}
+
+impl ChannelVisitor for CurveWriter<'_, '_> {
+    fn channel<const W: usize, I: Iterator<Item = (f32, [f32; W])>>(
+        &mut self,
+        joint: u32,
+        property: Property,
+        keys: impl Fn() -> I,
+    ) {
+        let Some(mut curve) = curve(joint, property, keys, &mut self.stats) else {
+            return;
+        };
+        let hold_from = match self.hold {
+            Some(time) if self.first => Some(hold_curve(&mut curve, time)),
+            _ => None,
+        };
+        self.first = false;
+        let (animation, builder, inputs) = (self.animation, &mut *self.builder, &mut *self.inputs);
+        self.gltf
+            .write(animation, &curve, hold_from, builder, inputs);
+    }
+}
+
+/// Visits the key channels of an animation in track order: translation, rotation, scale.
+/// Tracks of missing joints and repeated tracks are skipped (and counted).
+fn for_each_channel(
     animation: &Animation,
     joint_count: usize,
     stats: &mut KeyStats,
-    mut each: impl FnMut(Curve),
+    visitor: &mut impl ChannelVisitor,
 ) {
     let mut seen = vec![false; joint_count];
     for track in &animation.tracks {
@@ -105,26 +179,24 @@ fn for_each_curve(
             continue;
         }
         let joint = track.joint.0;
-        let rotations = track.rotations.iter().map(|k| {
-            // A zero or broken quaternion becomes NaN, which `curve` drops as invalid.
-            (
-                k.time,
-                unit_rotation(k.value).unwrap_or(Quat::NAN).to_array(),
-            )
-        });
-        let translation = curve(
-            joint,
-            Property::Translation,
-            vector(&track.translations),
-            stats,
-        );
-        let rotation = curve(joint, Property::Rotation, rotations, stats);
-        let scale = curve(joint, Property::Scale, vector(&track.scales), stats);
-        [translation, rotation, scale]
-            .into_iter()
-            .flatten()
-            .for_each(&mut each);
+        let rotations = || {
+            track.rotations.iter().map(|k| {
+                // A zero or broken quaternion becomes NaN, which `curve` drops as invalid.
+                (
+                    k.time,
+                    unit_rotation(k.value).unwrap_or(Quat::NAN).to_array(),
+                )
+            })
+        };
+        visitor.channel(joint, Property::Translation, || vector(&track.translations));
+        visitor.channel(joint, Property::Rotation, rotations);
+        visitor.channel(joint, Property::Scale, || vector(&track.scales));
     }
+}
+
+/// Whether a key can be kept: a finite time and finite values.
+fn is_valid<const W: usize>(time: f32, value: &[f32; W]) -> bool {
+    time.is_finite() && value.iter().all(|c| c.is_finite())
 }
 
 /// Vector keys as `(time, components)`.
@@ -135,15 +207,57 @@ fn vector(keys: &[Key<glam::Vec3>]) -> impl Iterator<Item = (f32, [f32; 3])> + '
 /// Drops non-finite keys, sorts by time (stable) and keeps the last of keys sharing a time.
 /// Keys are `(time, value)` with fixed-size values, so a channel costs one allocation, not
 /// one per key.
-fn curve<const W: usize>(
+fn curve<const W: usize, I: Iterator<Item = (f32, [f32; W])>>(
     joint: u32,
     property: Property,
-    keys: impl Iterator<Item = (f32, [f32; W])>,
+    keys: impl Fn() -> I,
     stats: &mut KeyStats,
 ) -> Option<Curve> {
+    let (times, mut values) = match clean_keys(keys()) {
+        Some(clean) => clean,
+        None => cleaned_keys(keys(), stats),
+    };
+    if property == Property::Rotation {
+        same_hemisphere(&mut values);
+    }
+    (!times.is_empty()).then_some(Curve {
+        joint,
+        property,
+        width: W,
+        times,
+        values,
+    })
+}
+
+/// Times and flat values of keys that need no cleaning (all valid, times non-negative and
+/// strictly increasing: what real files hold), built in one pass; `None` as soon as a key
+/// needs cleaning.
+fn clean_keys<const W: usize>(
+    keys: impl Iterator<Item = (f32, [f32; W])>,
+) -> Option<(Vec<f32>, Vec<f32>)> {
+    let expected = keys.size_hint().0;
+    let mut times = Vec::with_capacity(expected);
+    let mut values = Vec::with_capacity(expected * W);
+    let mut previous = f32::NEG_INFINITY;
+    for (time, value) in keys {
+        if !(is_valid(time, &value) && time >= 0.0 && time > previous) {
+            return None;
+        }
+        times.push(time + 0.0); // −0 → +0
+        values.extend(value);
+        previous = time;
+    }
+    Some((times, values))
+}
+
+/// Times and flat values of keys after cleaning, each change counted in `stats`.
+fn cleaned_keys<const W: usize>(
+    keys: impl Iterator<Item = (f32, [f32; W])>,
+    stats: &mut KeyStats,
+) -> (Vec<f32>, Vec<f32>) {
     let mut keys: Vec<(f32, [f32; W])> = keys.collect();
     let before = keys.len();
-    keys.retain(|(t, v)| t.is_finite() && v.iter().all(|c| c.is_finite()));
+    keys.retain(|(t, v)| is_valid(*t, v));
     stats.invalid += before - keys.len();
     // glTF times start at 0. Dropping earlier keys (rather than moving the animation) keeps
     // garbage times such as −3·10³⁸ in damaged files from wrecking the timing of the rest.
@@ -166,16 +280,7 @@ fn curve<const W: usize>(
         times.push(time);
         values.extend(value);
     }
-    if property == Property::Rotation {
-        same_hemisphere(&mut values);
-    }
-    (!times.is_empty()).then_some(Curve {
-        joint,
-        property,
-        width: W,
-        times,
-        values,
-    })
+    (times, values)
 }
 
 /// Flips quaternions (q and −q are the same rotation) so each is within 90° of the one

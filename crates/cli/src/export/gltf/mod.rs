@@ -37,7 +37,7 @@ use buffer::Builder;
 use gltf_json as json;
 use rigport_anim::skeleton::HierarchyError;
 use rigport_model_core::{Model, Report, Severity};
-use weights::{WeightStats, influence};
+use weights::{WeightStats, influence, is_bound};
 
 /// How the glTF is packaged.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -127,9 +127,9 @@ pub fn export(model: &Model, options: &GltfOptions) -> Result<(GltfOutput, Repor
         .map(|mesh| {
             let mut skinning = Skinning::default();
             for vertex in &mesh.vertices {
-                match influence(vertex, joint_count, &mut weight_stats) {
-                    Some(_) => skinning.bound = true,
-                    None => skinning.unbound = true,
+                match is_bound(vertex, joint_count, &mut weight_stats) {
+                    true => skinning.bound = true,
+                    false => skinning.unbound = true,
                 }
             }
             skinning

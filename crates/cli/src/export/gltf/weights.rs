@@ -26,6 +26,23 @@ pub(super) fn influence(
     joint_count: usize,
     stats: &mut WeightStats,
 ) -> Option<Influence> {
+    let (joints, weights, used) = valid_influences(vertex, joint_count, stats)?;
+    Some((joints, normalize(weights, used)))
+}
+
+/// Whether a vertex has any valid influence, counting what is wrong with its influences —
+/// [`influence`] without the normalization, for a first pass that only needs to know.
+pub(super) fn is_bound(vertex: &Vertex, joint_count: usize, stats: &mut WeightStats) -> bool {
+    valid_influences(vertex, joint_count, stats).is_some()
+}
+
+/// The valid influences of a vertex (joints merged, weights as `f64`) and how many there
+/// are; `None` when there is none.
+fn valid_influences(
+    vertex: &Vertex,
+    joint_count: usize,
+    stats: &mut WeightStats,
+) -> Option<([u32; 4], [f64; 4], usize)> {
     let mut joints = [0u32; 4];
     let mut weights = [0f64; 4];
     let mut used = 0;
@@ -58,7 +75,7 @@ pub(super) fn influence(
     }
     let sum: f64 = weights.iter().sum();
     stats.rescaled += usize::from((sum - 1.0).abs() > 1e-3);
-    Some((joints, normalize(weights, used)))
+    Some((joints, weights, used))
 }
 
 /// Scales the first `used` weights to sum to 1, then lets the largest absorb the `f32`
