@@ -6,15 +6,18 @@
 //! - return (a panic is caught and reported with the case that caused it),
 //! - keep its messages short ([`exercise::MAX_MESSAGE_BYTES`]),
 //! - finish within [`HANG_SECONDS`] — a hang detector, not a speed test: real cases take
-//!   milliseconds, so only a loop that never ends or a runaway resampling can reach it,
+//!   at most about a second, so only a loop that never ends or a runaway resampling can
+//!   reach it,
 //! - and hold at most [`ALLOC_PER_INPUT_BYTE`] × input size + [`ALLOC_CONSTANT`] bytes
 //!   allocated at once, measured by the counting global allocator of this test binary.
 //!
-//! The bound: real conversions of the corpus peak at about 40 × the input size (a 1.4 MB
-//! MilkShape file becomes welded vertices, a model, and six output files with their
-//! read-backs); the constant covers fixed costs of tiny inputs (tables, formatting, the glTF
-//! JSON tree). A count in a header or a key time that made a reader or writer allocate for
-//! what the file does not hold breaks the bound at once.
+//! The bound: real conversions of the corpus peak at no more than 30 × the input size (a
+//! 1.4 MB MilkShape file becomes welded vertices, a model, six output files and their
+//! read-backs; the sweep prints the worst ratio it saw), so 64 × leaves a margin of two. The
+//! constant covers fixed costs and the one place where output may outgrow the input: IQE
+//! stores every frame, and its writer resamples up to 131 072 poses whatever the number of
+//! keys (`rigport_iqe::from_model`). A count in a header or a key time that made a reader
+//! or writer allocate for what the file does not hold breaks the bound at once.
 #![allow(unsafe_code)] // only the counting allocator in support/counting_alloc.rs
 
 #[path = "support/counting_alloc.rs"]
@@ -442,4 +445,39 @@ fn promised_counts_fail_at_once() {
             assert!(error.message.len() <= exercise::MAX_MESSAGE_BYTES, "{what}");
         }
     }
+}
+
+/// The most an IQE export resamples for any model (131 072 poses, see the module docs) fits
+/// the allocation constant: a 150-byte MilkShape ASCII file with one bone keyed at frame
+/// 131 000 becomes 131 001 frames of IQE.
+#[test]
+fn the_largest_free_resampling_fits_the_constant() {
+    let text = b"// MilkShape 3D ASCII\nFrames: 131000\nFrame: 1\nMeshes: 0\nMaterials: 0\n\
+                 Bones: 1\n\"root\"\n\"\"\n8 0 0 0 0 0 0\n2\n1 0 0 0\n131000 0 1 0\n0\n";
+    let (outcome, peak) = counting_alloc::peak_during(|| {
+        exercise::convert_and_read_back(text, rigport::formats::Format::Iqe)
+    });
+    assert_eq!(
+        outcome,
+        Ok(true),
+        "the conversion is allowed and reads back"
+    );
+    let iqe = rigport::pipeline::convert(
+        text,
+        Path::new("out.iqe"),
+        rigport::formats::Format::Iqe,
+        &Default::default(),
+    )
+    .expect("converts");
+    let frames = iqe.files[0]
+        .1
+        .split(|&b| b == b'\n')
+        .filter(|l| l.starts_with(b"frame"))
+        .count();
+    // The last key, at frame 131 000, is 131 000 / fps seconds in (MilkShape ASCII frame
+    // numbers are times × fps); IQE samples from time 0: frames 0..=131 000.
+    assert_eq!(frames, 131_001);
+    let bound = ALLOC_PER_INPUT_BYTE * text.len() + ALLOC_CONSTANT;
+    println!("peak {peak} bytes for 131 001 poses (bound {bound})");
+    assert!(peak <= bound, "peak {peak} bytes, bound {bound}");
 }
