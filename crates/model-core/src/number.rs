@@ -125,14 +125,24 @@ pub fn parse_f32(bytes: &[u8]) -> Option<f32> {
 
 /// `str::parse::<i64>` on bytes: `None` where it fails.
 pub fn parse_i64(bytes: &[u8]) -> Option<i64> {
-    match plain_decimal(bytes) {
-        // At most 18 digits fit an i64 whatever they are; a point is not an integer.
-        Some(d) if !bytes.contains(&b'.') && bytes.len() <= 18 => {
-            let value = d.mantissa as i64;
-            Some(if d.negative { -value } else { value })
+    let (negative, digits) = match bytes.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, bytes),
+    };
+    // At most 18 digits fit an i64 whatever they are: one pass, no overflow check.
+    if !digits.is_empty() && digits.len() <= 18 {
+        let mut value = 0i64;
+        for &byte in digits {
+            let digit = byte.wrapping_sub(b'0');
+            if digit > 9 {
+                return std_parse(bytes);
+            }
+            value = value * 10 + i64::from(digit);
         }
-        _ => std_parse(bytes),
+        return Some(if negative { -value } else { value });
     }
+    std_parse(bytes)
 }
 
 /// `str::parse::<i32>` on bytes: `None` where it fails (out of range included).
