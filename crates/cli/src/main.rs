@@ -7,6 +7,13 @@ use clap::Parser;
 use rigport::{args, commands};
 use std::process::ExitCode;
 
+// mimalloc, not the system allocator: glibc hands large blocks back to the OS on free, so a
+// conversion touches ~12 000 fresh pages (half the run time of a 32767-triangle .ms3d → glb,
+// 46 → 27 ms measured with hyperfine). Peak memory stays under 3× the input (100 MB IQE →
+// glb: 278 MB). Only the binary sets it; the library crates leave the choice to their users.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
     let status = match &cli.command {

@@ -47,8 +47,35 @@ pub fn convert(
     target: Format,
     settings: &Settings,
 ) -> Result<Converted, String> {
-    let (document, mut report) =
+    let (document, report) =
         Document::sniff_and_read(input, &settings.read).map_err(|e| e.message)?;
+    convert_document(document, report, output, target, settings)
+}
+
+/// [`convert`] for an input the caller no longer needs: the bytes are freed as soon as the
+/// faithful file is read, so a large conversion never holds the input, the file, the model
+/// and the output at once (the 100 MB IQE → glb peak drops by the input's size).
+pub fn convert_owned(
+    input: Vec<u8>,
+    output: &Path,
+    target: Format,
+    settings: &Settings,
+) -> Result<Converted, String> {
+    let (document, report) =
+        Document::sniff_and_read(&input, &settings.read).map_err(|e| e.message)?;
+    drop(input);
+    convert_document(document, report, output, target, settings)
+}
+
+/// The rest of a conversion once the file is read: the faithful copy for the same format,
+/// else through the neutral model.
+fn convert_document(
+    document: Document,
+    mut report: Report,
+    output: &Path,
+    target: Format,
+    settings: &Settings,
+) -> Result<Converted, String> {
     if document.format() == target {
         return Ok(Converted {
             files: vec![(output.to_path_buf(), document.to_vec())],
@@ -56,6 +83,8 @@ pub fn convert(
         });
     }
     let (model, to_model_report) = document.to_model().map_err(|e| e.message)?;
+    // The faithful file is no longer needed: free it before the writer allocates its output.
+    drop(document);
     report.extend(to_model_report);
     let files = write_model(&model, output, target, settings, &mut report)?;
     Ok(Converted { files, report })

@@ -105,7 +105,7 @@ pub fn convert_file(
     settings: &Settings,
 ) -> Result<(Vec<PathBuf>, Report), String> {
     let bytes = std::fs::read(input).map_err(|e| format!("cannot read: {e}"))?;
-    let Converted { files, report } = pipeline::convert(&bytes, output, target, settings)?;
+    let Converted { files, report } = pipeline::convert_owned(bytes, output, target, settings)?;
     for (path, _) in &files {
         check_target(path, &[input], force).map_err(|e| e.to_string())?;
     }
