@@ -2,18 +2,21 @@
 //! (bytes in, glb bytes out, nothing written to disk), for one big input of each format.
 //! Run `cargo xtask bench-data` first; without it smaller inputs are generated in process.
 
-use criterion::{Criterion, Throughput, criterion_main};
+use criterion::{Criterion, Throughput};
 use rigport::document::Document;
 use rigport::export::gltf::{GltfOptions, GltfOutput, export};
 use rigport::formats::Format;
 use rigport::pipeline::{Settings, convert};
 use std::hint::black_box;
 use std::path::Path;
-use std::time::Duration;
 
 #[allow(dead_code)] // shared with `cargo xtask bench-data`; this bench uses part of it
 #[path = "../../../xtask/src/bench_data/synth/mod.rs"]
 mod synth;
+
+#[macro_use]
+#[path = "../../../xtask/src/bench_data/bench_support.rs"]
+mod bench_support;
 
 /// The inputs: a name for the bench and the bytes.
 fn inputs() -> Vec<(&'static str, Vec<u8>)> {
@@ -66,16 +69,4 @@ fn glb(c: &mut Criterion) {
     }
 }
 
-/// Few samples over short windows, so the whole suite runs in minutes on two cores.
-fn config() -> Criterion {
-    Criterion::default()
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-}
-
-/// Criterion's generated entry point, kept private so it needs no docs.
-mod entry {
-    criterion::criterion_group! { name = benches; config = super::config(); targets = super::glb }
-}
-criterion_main!(entry::benches);
+bench_main!(glb);
