@@ -7,6 +7,7 @@
 //! input in process. One generator, so the benches and the files cannot drift apart.
 
 mod iqe;
+pub mod le_bytes;
 mod ms3d;
 mod ms3d_ascii;
 pub mod rig;

@@ -1,6 +1,7 @@
 //! The synthetic scene as a MilkShape binary file, written byte by byte (sharing no code
 //! with `rigport-ms3d-bin`), with every optional block and subVersion 2 weights.
 
+use super::le_bytes::LeBytes;
 use super::rig::Rig;
 
 /// A MilkShape binary bench input.
@@ -34,9 +35,9 @@ pub fn ms3d(spec: &Ms3dSpec) -> Vec<u8> {
     split_shared_corners(&mut vertices, &mut triangles, spec.vertices);
     assert!(vertices.len() <= 65535 && triangles.len() <= 65535);
 
-    let mut out = Le(Vec::with_capacity(
+    let mut out = LeBytes::with_capacity(
         vertices.len() * 25 + triangles.len() * 72 + rig.joints as usize * rig.frames as usize * 32,
-    ));
+    );
     out.raw(b"MS3D000000").i32(4);
     out.u16(vertices.len() as u16);
     let mut references = vec![0u32; vertices.len()];
@@ -165,7 +166,7 @@ fn split_shared_corners(
     }
 }
 
-fn write_joints(out: &mut Le, rig: &Rig) {
+fn write_joints(out: &mut LeBytes, rig: &Rig) {
     out.u16(rig.joints as u16);
     for joint in 0..rig.joints {
         let (translation, rotation) = rig.bind(joint);
@@ -184,44 +185,5 @@ fn write_joints(out: &mut Le, rig: &Rig) {
         for frame in 0..rig.frames {
             out.f32s(&[time(frame)]).f32s(&rig.key(joint, frame).0);
         }
-    }
-}
-
-/// A little-endian byte builder.
-struct Le(Vec<u8>);
-
-impl Le {
-    fn u8(&mut self, v: u8) -> &mut Self {
-        self.0.push(v);
-        self
-    }
-    fn u16(&mut self, v: u16) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    fn i32(&mut self, v: i32) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    fn u32(&mut self, v: u32) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    fn f32s(&mut self, vs: &[f32]) -> &mut Self {
-        for v in vs {
-            self.0.extend_from_slice(&v.to_le_bytes());
-        }
-        self
-    }
-    fn raw(&mut self, bytes: &[u8]) -> &mut Self {
-        self.0.extend_from_slice(bytes);
-        self
-    }
-    /// A fixed-size, NUL-padded name field.
-    fn name(&mut self, text: &[u8], size: usize) -> &mut Self {
-        let text = &text[..text.len().min(size - 1)];
-        self.0.extend_from_slice(text);
-        self.0.resize(self.0.len() + size - text.len(), 0);
-        self
     }
 }
