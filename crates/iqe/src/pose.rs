@@ -2,28 +2,11 @@
 
 use crate::command::PoseKind;
 use rigport_anim::euler::euler_to_quat;
-use rigport_model_core::glam::{DMat3, DQuat, DVec3, Quat, Vec3};
+use rigport_model_core::glam::{DMat3, DQuat, DVec3};
 
-/// A joint transform local to its parent: `output = (input·scale)·rotation + translation`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Transform {
-    /// Translation.
-    pub translation: Vec3,
-    /// Unit rotation.
-    pub rotation: Quat,
-    /// Scale (negative components mirror).
-    pub scale: Vec3,
-}
-
-impl Default for Transform {
-    fn default() -> Self {
-        Self {
-            translation: Vec3::ZERO,
-            rotation: Quat::IDENTITY,
-            scale: Vec3::ONE,
-        }
-    }
-}
+/// A joint transform local to its parent, `T·R·S`: `output = (input·scale)·rotation +
+/// translation` — the animation crate's, so poses feed sampling and skinning as they are.
+pub use rigport_anim::Transform;
 
 /// Further facts about one pose, for the report.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -45,6 +28,18 @@ fn vec3(values: &[f64], from: usize, default: f64) -> DVec3 {
     )
 }
 
+/// `q` scaled to unit length (identity when its length is 0 or not finite); notes in
+/// `facts` when it was not unit length to begin with.
+fn unit(q: DQuat, facts: &mut PoseFacts) -> DQuat {
+    let length = q.length();
+    facts.normalized = (length - 1.0).abs() > 1e-4;
+    if length > 0.0 && length.is_finite() {
+        q / length
+    } else {
+        DQuat::IDENTITY
+    }
+}
+
 /// Interprets a pose command's values with the defaults of the specification.
 ///
 /// * `pq`: with no `Qw`, `w = −sqrt(max(0, 1 − x² − y² − z²))`; a quaternion that is not
@@ -62,14 +57,7 @@ pub fn pose_transform(kind: PoseKind, values: &[f64]) -> (Transform, PoseFacts) 
                 .get(6)
                 .copied()
                 .unwrap_or_else(|| -(1.0 - xyz.length_squared()).max(0.0).sqrt());
-            let q = DQuat::from_xyzw(xyz.x, xyz.y, xyz.z, w);
-            let length = q.length();
-            facts.normalized = (length - 1.0).abs() > 1e-4;
-            let q = if length > 0.0 && length.is_finite() {
-                q / length
-            } else {
-                DQuat::IDENTITY
-            };
+            let q = unit(DQuat::from_xyzw(xyz.x, xyz.y, xyz.z, w), &mut facts);
             (q, vec3(values, 7, 1.0))
         }
         PoseKind::Matrix => {
@@ -90,14 +78,7 @@ pub fn pose_transform(kind: PoseKind, values: &[f64]) -> (Transform, PoseFacts) 
                 m.y_axis / safe(axis_scale.y),
                 m.z_axis / safe(axis_scale.z),
             );
-            let q = DQuat::from_mat3(&rotation);
-            let length = q.length();
-            facts.normalized = (length - 1.0).abs() > 1e-4;
-            let q = if length > 0.0 && length.is_finite() {
-                q / length
-            } else {
-                DQuat::IDENTITY
-            };
+            let q = unit(DQuat::from_mat3(&rotation), &mut facts);
             (q, vec3(values, 12, 1.0) * axis_scale)
         }
         PoseKind::Angles => {
@@ -116,6 +97,7 @@ pub fn pose_transform(kind: PoseKind, values: &[f64]) -> (Transform, PoseFacts) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rigport_model_core::glam::{Quat, Vec3};
 
     fn close(a: Vec3, b: Vec3) -> bool {
         (a - b).length() < 1e-5
