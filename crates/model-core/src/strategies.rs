@@ -202,6 +202,28 @@ pub fn same_content(original: &Model, back: &Model) -> Result<(), String> {
     Ok(())
 }
 
+/// The round-trip property of a format crate: every [`small_model`] that `round_trip`
+/// carries through the format (`from_model`, write, read, `to_model`) comes back with
+/// [`same_content`]. Failure persistence is off, so no regression files appear in the
+/// crates; `PROPTEST_CASES` and the other proptest variables apply as usual.
+///
+/// # Panics
+/// When a model does not come back the same, or `round_trip` panics on one (an `unwrap`
+/// on a conversion error, say): with the difference and the smallest such model proptest
+/// found.
+pub fn check_round_trip(round_trip: impl Fn(&Model) -> Model) {
+    let config = ProptestConfig {
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
+    let result = proptest::test_runner::TestRunner::new(config).run(&small_model(), |model| {
+        same_content(&model, &round_trip(&model)).map_err(TestCaseError::fail)
+    });
+    if let Err(error) = result {
+        panic!("{error}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,5 +261,26 @@ mod tests {
             change(&mut changed);
             assert!(same_content(&model, &changed).is_err(), "change {i} unseen");
         }
+    }
+
+    #[test]
+    fn a_faithful_round_trip_passes() {
+        check_round_trip(Model::clone);
+    }
+
+    #[test]
+    #[should_panic(expected = "minimal failing input")]
+    fn a_round_trip_that_loses_a_mesh_fails() {
+        check_round_trip(|model| {
+            let mut back = model.clone();
+            back.meshes.pop();
+            back
+        });
+    }
+
+    #[test]
+    #[should_panic(expected = "minimal failing input")]
+    fn a_round_trip_that_panics_fails() {
+        check_round_trip(|_| panic!("conversion error"));
     }
 }
