@@ -2,7 +2,7 @@
 //! one bone per vertex, turn absolute local transforms at seconds into relative keys at
 //! frame numbers.
 
-use super::ConvertOptions;
+use super::{ConvertOptions, loss_if_any};
 use crate::Error;
 use crate::file::{self, Block, Bone, File, Triangle};
 use rigport_anim::euler::quat_to_euler;
@@ -348,12 +348,8 @@ fn whole_frames(frames: f32) -> i32 {
 }
 
 fn tally_losses(t: &Tally, report: &mut Report) {
-    let mut loss = |code, count: usize, message: String| {
-        if count > 0 {
-            report.loss(code, message);
-        }
-    };
-    loss(
+    loss_if_any(
+        report,
         "names-changed",
         t.renamed,
         format!(
@@ -361,12 +357,14 @@ fn tally_losses(t: &Tally, report: &mut Report) {
             t.renamed
         ),
     );
-    loss(
+    loss_if_any(
+        report,
         "non-finite",
         t.non_finite,
         format!("{} non-finite numbers were written as 0", t.non_finite),
     );
-    loss(
+    loss_if_any(
+        report,
         "weights-dropped",
         t.multi_weight,
         format!(
@@ -374,7 +372,8 @@ fn tally_losses(t: &Tally, report: &mut Report) {
             t.multi_weight
         ),
     );
-    loss(
+    loss_if_any(
+        report,
         "invalid-bone",
         t.bad_bones,
         format!(
@@ -382,7 +381,8 @@ fn tally_losses(t: &Tally, report: &mut Report) {
             t.bad_bones
         ),
     );
-    loss(
+    loss_if_any(
+        report,
         "invalid-material",
         t.bad_materials,
         format!(
@@ -390,7 +390,8 @@ fn tally_losses(t: &Tally, report: &mut Report) {
             t.bad_materials
         ),
     );
-    loss(
+    loss_if_any(
+        report,
         "invalid-triangles",
         t.bad_triangles,
         format!(
@@ -398,7 +399,8 @@ fn tally_losses(t: &Tally, report: &mut Report) {
             t.bad_triangles
         ),
     );
-    loss(
+    loss_if_any(
+        report,
         "vertex-colors",
         t.colored_meshes,
         format!("vertex colours of {} meshes were dropped", t.colored_meshes),

@@ -12,6 +12,14 @@ pub use from_model::from_model;
 pub use to_model::to_model;
 
 use crate::Error;
+use rigport_model_core::Report;
+
+/// Records a loss under `code` when `count` things were lost (the message says how many).
+fn loss_if_any(report: &mut Report, code: &'static str, count: usize, message: String) {
+    if count > 0 {
+        report.loss(code, message);
+    }
+}
 
 /// Frames per second when neither the options nor the model say otherwise. MilkShape
 /// ASCII files do not store a frame rate; 24 is MilkShape's default.

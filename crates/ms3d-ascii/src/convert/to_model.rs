@@ -1,7 +1,7 @@
 //! File → model: weld vertex/normal pairs into unified vertices, resolve parents by name,
 //! turn relative keys at frame numbers into absolute local transforms at seconds.
 
-use super::ConvertOptions;
+use super::{ConvertOptions, loss_if_any};
 use crate::Error;
 use crate::file::{self, Bone, File};
 use rigport_anim::euler::euler_to_quat;
@@ -294,12 +294,8 @@ fn animation(file: &File, fps: f32) -> Animation {
 
 /// Reports everything the model could not carry, once per kind with counts.
 fn losses(file: &File, t: &Tally, report: &mut Report) {
-    let mut loss = |code, count: usize, message: String| {
-        if count > 0 {
-            report.loss(code, message);
-        }
-    };
-    loss(
+    loss_if_any(
+        report,
         "invalid-triangles",
         t.bad_triangles,
         format!(
@@ -307,7 +303,8 @@ fn losses(file: &File, t: &Tally, report: &mut Report) {
             t.bad_triangles
         ),
     );
-    loss(
+    loss_if_any(
+        report,
         "invalid-material",
         t.bad_materials,
         format!(
@@ -315,7 +312,8 @@ fn losses(file: &File, t: &Tally, report: &mut Report) {
             t.bad_materials
         ),
     );
-    loss(
+    loss_if_any(
+        report,
         "invalid-bone",
         t.bad_bones,
         format!(
@@ -323,13 +321,15 @@ fn losses(file: &File, t: &Tally, report: &mut Report) {
             t.bad_bones
         ),
     );
-    loss(
+    loss_if_any(
+        report,
         "unused-normals",
         t.unused_normals,
         format!("{} normals no triangle uses were dropped", t.unused_normals),
     );
     let flagged = t.flagged_meshes + t.flagged_vertices + t.flagged_triangles + t.flagged_bones;
-    loss(
+    loss_if_any(
+        report,
         "flags",
         flagged,
         format!(
@@ -337,7 +337,8 @@ fn losses(file: &File, t: &Tally, report: &mut Report) {
             t.flagged_meshes, t.flagged_vertices, t.flagged_triangles, t.flagged_bones
         ),
     );
-    loss(
+    loss_if_any(
+        report,
         "smoothing-groups",
         t.smoothed_triangles,
         format!(
