@@ -22,20 +22,9 @@ pub(super) trait Component: Copy {
     fn json(self) -> json::Value;
 }
 
-impl Component for f32 {
-    const TYPE: ComponentType = ComponentType::F32;
-    fn put(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_le_bytes());
-    }
-    fn as_f64(self) -> f64 {
-        f64::from(self)
-    }
-    fn json(self) -> json::Value {
-        json::Value::from(self)
-    }
-}
-
-macro_rules! unsigned_component {
+/// `Component` for a number type: little-endian bytes, widened to `f64` (exactly) for
+/// bounds and for JSON.
+macro_rules! component {
     ($ty:ty, $component:ident) => {
         impl Component for $ty {
             const TYPE: ComponentType = ComponentType::$component;
@@ -51,9 +40,10 @@ macro_rules! unsigned_component {
         }
     };
 }
-unsigned_component!(u8, U8);
-unsigned_component!(u16, U16);
-unsigned_component!(u32, U32);
+component!(f32, F32);
+component!(u8, U8);
+component!(u16, U16);
+component!(u32, U32);
 
 /// How an accessor is used, which decides its buffer view target and whether it needs bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
