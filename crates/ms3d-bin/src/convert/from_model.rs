@@ -12,7 +12,7 @@ use rigport_anim::euler::quat_to_euler;
 use rigport_anim::milkshape::{StoredSkin, encode_skin, relative_rotation, relative_translation};
 use rigport_model_core::glam::Vec3;
 use rigport_model_core::text::encode_name_8bit;
-use rigport_model_core::{Animation, Interpolation, Material, Mesh, Model, Report};
+use rigport_model_core::{Animation, Interpolation, Key, Material, Mesh, Model, Report};
 use std::collections::HashMap;
 
 /// Frame rate and length MilkShape gives a new document; used when the model has no
@@ -419,24 +419,11 @@ fn write_tracks(
         let limit = usize::from(u16::MAX);
         too_many += track.translations.len().saturating_sub(limit)
             + track.rotations.len().saturating_sub(limit);
-        joint.translation_keys = track
-            .translations
-            .iter()
-            .take(limit)
-            .map(|k| Keyframe {
-                time: k.time,
-                value: relative_translation(position, rotation, k.value).to_array(),
-            })
-            .collect();
-        joint.rotation_keys = track
-            .rotations
-            .iter()
-            .take(limit)
-            .map(|k| Keyframe {
-                time: k.time,
-                value: relative_rotation(rotation, k.value).to_array(),
-            })
-            .collect();
+        joint.translation_keys = keyframes(&track.translations, limit, |t| {
+            relative_translation(position, rotation, t)
+        });
+        joint.rotation_keys =
+            keyframes(&track.rotations, limit, |q| relative_rotation(rotation, q));
         scale_keys += track.scales.len();
     }
     let mut lose = |code, count: usize, what: String| {
@@ -472,4 +459,20 @@ fn write_tracks(
         report.loss("looping", "the loop flag cannot be stored");
     }
     Ok(())
+}
+
+/// The first `limit` keys of a channel as MilkShape keyframes, each value made relative to
+/// the bind pose by `relative`.
+fn keyframes<T: Copy>(
+    keys: &[Key<T>],
+    limit: usize,
+    relative: impl Fn(T) -> Vec3,
+) -> Vec<Keyframe> {
+    keys.iter()
+        .take(limit)
+        .map(|k| Keyframe {
+            time: k.time,
+            value: relative(k.value).to_array(),
+        })
+        .collect()
 }
