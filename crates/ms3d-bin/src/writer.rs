@@ -23,6 +23,15 @@ fn word(len: usize, what: &str) -> BinResult<u16> {
     u16::try_from(len).map_err(|_| too_long(len, what, "65535"))
 }
 
+/// A list of fixed-size records after its 16-bit count.
+fn counted<T>(records: &[T], what: &str, out: &mut Cursor<Vec<u8>>) -> BinResult<()>
+where
+    T: for<'a> BinWrite<Args<'a> = ()> + 'static,
+{
+    word(records.len(), what)?.write_le(out)?;
+    records.write_le(out)
+}
+
 fn int(len: usize, what: &str) -> BinResult<i32> {
     i32::try_from(len).map_err(|_| too_long(len, what, "2147483647"))
 }
@@ -37,10 +46,8 @@ fn too_long(len: usize, what: &str, max: &str) -> binrw::Error {
 fn write_file(file: &File, out: &mut Cursor<Vec<u8>>) -> BinResult<()> {
     MAGIC.write_le(out)?;
     file.version.write_le(out)?;
-    word(file.vertices.len(), "vertices")?.write_le(out)?;
-    file.vertices.write_le(out)?;
-    word(file.triangles.len(), "triangles")?.write_le(out)?;
-    file.triangles.write_le(out)?;
+    counted(&file.vertices, "vertices", out)?;
+    counted(&file.triangles, "triangles", out)?;
     word(file.groups.len(), "groups")?.write_le(out)?;
     for group in &file.groups {
         GroupHead {
@@ -52,8 +59,7 @@ fn write_file(file: &File, out: &mut Cursor<Vec<u8>>) -> BinResult<()> {
         group.triangle_indices.write_le(out)?;
         group.material_index.write_le(out)?;
     }
-    word(file.materials.len(), "materials")?.write_le(out)?;
-    file.materials.write_le(out)?;
+    counted(&file.materials, "materials", out)?;
     file.keyframer.write_le(out)?;
     word(file.joints.len(), "joints")?.write_le(out)?;
     for joint in &file.joints {
