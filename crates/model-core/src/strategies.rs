@@ -224,6 +224,28 @@ pub fn check_round_trip(round_trip: impl Fn(&Model) -> Model) {
     }
 }
 
+/// Declares the round-trip test of a format crate: `#[test] fn small_models_round_trip`,
+/// which runs [`check_round_trip`] through the crate's API contract with default options
+/// (`from_model`, `File::to_vec`, `File::from_slice`, `to_model`). Use it in an integration
+/// test of the crate: `rigport_model_core::round_trip_test!(rigport_iqe);`.
+#[macro_export]
+macro_rules! round_trip_test {
+    ($krate:ident) => {
+        #[test]
+        fn small_models_round_trip() {
+            $crate::strategies::check_round_trip(|model| {
+                let (file, _) = $krate::from_model(model, &Default::default())
+                    .expect("from_model accepts a small model");
+                let back =
+                    $krate::File::from_slice(&file.to_vec()).expect("the written file reads back");
+                $krate::to_model(&back, &Default::default())
+                    .expect("the file read back converts")
+                    .0
+            });
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
