@@ -5,6 +5,7 @@
 //!   (snapshots are checked by every `cargo test` run under `CI=true`).
 //! * `golden --fixtures-only` — rewrite the generated fixtures without running the tests.
 //! * `bench-data` — write the large synthetic bench inputs into `bench-data/` (not committed).
+#![forbid(unsafe_code)]
 
 mod bench_data;
 mod fixtures;
