@@ -22,6 +22,16 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, readable ones first, in the order reports list them.
+    pub const ALL: [Format; 6] = [
+        Format::Ms3d,
+        Format::Ms3dAscii,
+        Format::Iqe,
+        Format::Glb,
+        Format::Gltf,
+        Format::Obj,
+    ];
+
     /// The key used in `--to` and in `info --json`'s `format`.
     pub fn key(self) -> &'static str {
         match self {

@@ -67,11 +67,4 @@ pub fn rigport(args: &[&str]) -> Output {
 }
 
 /// Every output format, in the order the tests report them.
-pub const TARGETS: [Format; 6] = [
-    Format::Ms3d,
-    Format::Ms3dAscii,
-    Format::Iqe,
-    Format::Glb,
-    Format::Gltf,
-    Format::Obj,
-];
+pub const TARGETS: [Format; 6] = Format::ALL;
