@@ -22,14 +22,16 @@ pub fn collect_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 }
 
 fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .map(|entry| entry.map(|e| e.path()))
+    // `file_type` does not follow symbolic links: a link to a parent folder must not make
+    // the walk loop (or collect every file many times).
+    let mut entries: Vec<(PathBuf, std::fs::FileType)> = std::fs::read_dir(dir)?
+        .map(|entry| entry.and_then(|e| Ok((e.path(), e.file_type()?))))
         .collect::<Result<_, _>>()?;
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    for (path, kind) in entries {
+        if kind.is_dir() {
             walk(&path, files)?;
-        } else if has_readable_extension(&path) {
+        } else if (!kind.is_symlink() || path.is_file()) && has_readable_extension(&path) {
             files.push(path);
         }
     }
@@ -100,7 +102,7 @@ pub fn summary(outcomes: &[Outcome]) -> String {
         .sum();
     let failed: Vec<&Outcome> = outcomes.iter().filter(|o| o.result.is_err()).collect();
     let mut out = format!(
-        "{converted} converted, {} with warnings ({warnings} warnings), {} failed\n",
+        "{converted} converted, {} with warnings or losses ({warnings} in all), {} failed\n",
         outcomes
             .iter()
             .filter(|o| o.result.as_ref().is_ok_and(|r| r.1 > 0))

@@ -99,7 +99,7 @@ fn write_model(
     report: &mut Report,
 ) -> Result<Vec<(PathBuf, Vec<u8>)>, String> {
     let single = |bytes: Vec<u8>| vec![(output.to_path_buf(), bytes)];
-    match target {
+    let files = match target {
         Format::Ms3d => {
             let (file, r) = rigport_ms3d_bin::from_model(model, &Default::default())
                 .map_err(|e| e.to_string())?;
@@ -147,7 +147,17 @@ fn write_model(
             }
         }
         Format::Obj => write_obj(model, output, &settings.pose, report),
+    }?;
+    // `out.mtl --to obj` or `out.bin --to gltf` would make the companion file replace the
+    // main one; refuse instead of writing one of them silently.
+    if files.iter().skip(1).any(|(path, _)| path == output) {
+        return Err(format!(
+            "{} would also be the name of its companion file; choose an output ending in .{}",
+            output.display(),
+            target.extension()
+        ));
     }
+    Ok(files)
 }
 
 fn export_gltf(

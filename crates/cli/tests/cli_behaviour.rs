@@ -156,3 +156,60 @@ fn validate_exits_1_on_errors_and_0_on_warnings() {
             .contains("byte")
     );
 }
+
+#[test]
+fn batch_inputs_with_the_same_stem_do_not_overwrite_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = dir.path().join("in");
+    std::fs::create_dir_all(inputs.join("a")).unwrap();
+    std::fs::create_dir_all(inputs.join("b")).unwrap();
+    std::fs::copy(
+        repo_root().join("fixtures/iqe/poses.iqe"),
+        inputs.join("a/x.iqe"),
+    )
+    .unwrap();
+    std::fs::copy(
+        repo_root().join("fixtures/iqe/polygons.iqe"),
+        inputs.join("b/x.iqe"),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&inputs, inputs.join("a/loop")).unwrap();
+    let out_dir = dir.path().join("out");
+    let out = rigport(&["convert", &s(&inputs), "--to", "glb", "-o", &s(&out_dir)]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("1 converted") && err.contains("1 failed"),
+        "{err}"
+    );
+    assert!(err.contains("is also the output of"), "{err}");
+    // The first input in sorted order owns x.glb: it is a/x.iqe's conversion.
+    let bytes = std::fs::read(inputs.join("a/x.iqe")).unwrap();
+    let expected = rigport::pipeline::convert(
+        &bytes,
+        Path::new("x.glb"),
+        rigport::formats::Format::Glb,
+        &Default::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        std::fs::read(out_dir.join("x.glb")).unwrap(),
+        expected.files[0].1
+    );
+}
+
+#[test]
+fn companion_files_never_replace_the_output_and_pose_flags_need_obj() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = "fixtures/ms3d/rig_full.ms3d";
+    let mtl = dir.path().join("out.mtl");
+    let out = rigport(&["convert", input, &s(&mtl), "--to", "obj"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("companion"));
+    assert!(!mtl.exists());
+    let glb = dir.path().join("posed.glb");
+    let out = rigport(&["convert", input, &s(&glb), "--time", "1"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(!glb.exists());
+}

@@ -64,6 +64,9 @@ pub fn excerpt(bytes: &[u8], max: usize) -> String {
 ///   |    ^^^
 /// ```
 pub fn render(src: &[u8], span: Span, message: &str) -> String {
+    // A span past the end (a reader's bug or a hostile count) must not pad the caret line
+    // with millions of spaces.
+    let span = span.start.min(src.len())..span.end.min(src.len()).max(span.start.min(src.len()));
     let (line_no, col) = line_col(src, span.start);
     let (line_start, line) = line_at(src, span.start);
     let gutter = line_no.to_string().len();

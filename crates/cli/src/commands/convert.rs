@@ -6,8 +6,9 @@ use crate::batch;
 use crate::formats::Format;
 use crate::output::{check_target, write_atomic};
 use crate::pipeline::{self, Converted, PoseRequest, Settings};
-use rigport_model_core::{ReadOptions, Report};
+use rigport_model_core::{ReadOptions, Report, Severity};
 use serde_json::json;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Runs `rigport convert`.
@@ -23,6 +24,14 @@ pub fn run(args: &ConvertArgs) -> Status {
             anim: args.anim.clone(),
         },
     };
+    let posing = args.time.is_some() || args.frame.is_some() || args.anim.is_some();
+    let target = args
+        .to
+        .or_else(|| args.paths.get(1).and_then(|p| Format::from_extension(p)));
+    if posing && target != Some(Format::Obj) {
+        eprintln!("error: --time, --frame and --anim pose the model for OBJ output only");
+        return Status::Usage;
+    }
     match &args.out_dir {
         Some(dir) => run_batch(args, dir, &settings),
         None => run_single(args, &settings),
@@ -74,10 +83,25 @@ fn run_batch(args: &ConvertArgs, dir: &Path, settings: &Settings) -> Status {
             return Status::Failure;
         }
     };
+    // Two inputs with the same stem (a/x.iqe and b/x.iqe, or x.ms3d beside x.txt) would write
+    // the same output; the first in sorted order gets it, the others fail instead of racing.
+    let mut claimed: HashMap<PathBuf, &Path> = HashMap::new();
+    for input in &inputs {
+        claimed
+            .entry(batch_output_path(input, dir, target))
+            .or_insert(input);
+    }
     let outcomes = batch::run_parallel(&inputs, |input| {
         let output = batch_output_path(input, dir, target);
-        convert_file(input, &output, target, args.force, settings)
-            .map(|(written, report)| (written, report.notices.len()))
+        match claimed.get(&output) {
+            Some(owner) if *owner != input => Err(format!(
+                "{} is also the output of {}; convert one of them separately",
+                output.display(),
+                owner.display()
+            )),
+            _ => convert_file(input, &output, target, args.force, settings)
+                .map(|(written, report)| (written, warning_count(&report))),
+        }
     });
     eprint!("{}", batch::summary(&outcomes));
     if outcomes.iter().any(|o| o.result.is_err()) {
@@ -85,6 +109,15 @@ fn run_batch(args: &ConvertArgs, dir: &Path, settings: &Settings) -> Status {
     } else {
         Status::Success
     }
+}
+
+/// Warnings and losses: what a person should look at (info notices are not counted).
+fn warning_count(report: &Report) -> usize {
+    report
+        .notices
+        .iter()
+        .filter(|n| n.severity != Severity::Info)
+        .count()
 }
 
 /// `DIR/<input stem>.<target extension>`.
@@ -104,6 +137,8 @@ pub fn convert_file(
     force: bool,
     settings: &Settings,
 ) -> Result<(Vec<PathBuf>, Report), String> {
+    // Refuse before the work, not after: a re-run without --force should not convert anything.
+    check_target(output, &[input], force).map_err(|e| e.to_string())?;
     let bytes = std::fs::read(input).map_err(|e| format!("cannot read: {e}"))?;
     let Converted { files, report } = pipeline::convert_owned(bytes, output, target, settings)?;
     for (path, _) in &files {

@@ -15,18 +15,6 @@ pub enum Status {
     Usage,
 }
 
-impl Status {
-    /// The worse of two statuses.
-    pub fn worst(self, other: Status) -> Status {
-        use Status::*;
-        match (self, other) {
-            (Usage, _) | (_, Usage) => Usage,
-            (Failure, _) | (_, Failure) => Failure,
-            _ => Success,
-        }
-    }
-}
-
 impl From<Status> for std::process::ExitCode {
     fn from(status: Status) -> Self {
         std::process::ExitCode::from(match status {
