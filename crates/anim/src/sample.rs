@@ -10,7 +10,7 @@
 //!   that time on the last of them holds — the value jumps there.
 //! * [`Interpolation::Cubic`] is a cubic Hermite spline whose tangents are the
 //!   Catmull-Rom finite differences `(p[k+1] − p[k−1]) / (t[k+1] − t[k−1])` (one-sided at
-//!   the first and last key, zero across a cut), so it passes through every key. Rotations
+//!   the first and last key and beside a cut, zero between two cuts), so it passes through every key. Rotations
 //!   are interpolated component-wise on sign-aligned quaternions and normalized, as glTF's
 //!   cubic spline does.
 
@@ -109,10 +109,19 @@ fn cubic<T: Interpolate>(keys: &[Key<T>], a: usize, s: f32) -> T {
     T::from_vec4(pa * h00 + ma * (h10 * dt) + pb * h01 + mb * (h11 * dt))
 }
 
-/// Catmull-Rom slope at key `k` (value `pk`, already aligned), per second.
+/// Catmull-Rom slope at key `k` (value `pk`, already aligned), per second. A neighbour at the
+/// same time as key `k` lies across a cut (the value jumps there), so the slope is taken on
+/// the other side only; with cuts on both sides it is zero.
 fn tangent<T: Interpolate>(keys: &[Key<T>], k: usize, pk: Vec4) -> Vec4 {
-    let prev = k.saturating_sub(1);
-    let next = (k + 1).min(keys.len() - 1);
+    let time = keys[k].time;
+    let mut prev = k.saturating_sub(1);
+    let mut next = (k + 1).min(keys.len() - 1);
+    if keys[prev].time == time {
+        prev = k;
+    }
+    if keys[next].time == time {
+        next = k;
+    }
     let dt = keys[next].time - keys[prev].time;
     let p0 = T::align(keys[prev].value.to_vec4(), pk);
     let p1 = T::align(keys[next].value.to_vec4(), pk);
@@ -282,7 +291,10 @@ mod tests {
         // …and the last of the pair holds from that time on.
         assert_eq!(x_at(&k, 1.0, Interpolation::Linear), 50.0);
         assert!((x_at(&k, 1.5, Interpolation::Linear) - 55.0).abs() < 1e-6);
-        // Cubic stays finite across the cut.
+        // Cubic takes its tangents on this side of the cut: at t=0 one-sided (10−0)/1 = 10,
+        // at t=1 (10−0)/1 = 10, so the segment is the line x = 10t and t=0.5 gives 5 (taking
+        // the neighbour 50 across the jump would give a tangent of 50 and x(0.5) = 0).
+        assert!((x_at(&k, 0.5, Interpolation::Cubic) - 5.0).abs() < 1e-5);
         assert!(x_at(&k, 0.9, Interpolation::Cubic).is_finite());
     }
 

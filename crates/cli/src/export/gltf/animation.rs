@@ -168,13 +168,20 @@ fn for_each_channel(
     stats: &mut KeyStats,
     visitor: &mut impl ChannelVisitor,
 ) {
-    let mut seen = vec![false; joint_count];
-    for track in &animation.tracks {
-        let Some(seen_joint) = seen.get_mut(track.joint.index()) else {
+    // Of several tracks for one joint the last wins, as in `rigport_anim::normalize_animation`
+    // (so OBJ poses and glTF animations of one file agree).
+    let mut last_track = vec![None; joint_count];
+    for (index, track) in animation.tracks.iter().enumerate() {
+        if let Some(slot) = last_track.get_mut(track.joint.index()) {
+            *slot = Some(index);
+        }
+    }
+    for (index, track) in animation.tracks.iter().enumerate() {
+        let Some(last) = last_track.get(track.joint.index()) else {
             stats.missing_joint_tracks += 1;
             continue;
         };
-        if std::mem::replace(seen_joint, true) {
+        if *last != Some(index) {
             stats.duplicate_tracks += 1;
             continue;
         }

@@ -779,3 +779,32 @@ fn khronos_validator_accepts_every_test_model() {
     let (strict_success, _) = run_validator(&modules, &path, true);
     assert!(!strict_success, "--strict counts the missing image");
 }
+
+#[test]
+fn of_two_tracks_for_one_joint_the_last_wins() {
+    // The same rule as rigport_anim::normalize_animation, so OBJ poses and glTF agree.
+    let mut model = skinned_model();
+    let mut first = Track::new(JointId(1));
+    first.translations = vec![Key::new(0.0, Vec3::X), Key::new(1.0, Vec3::X)];
+    let mut last = Track::new(JointId(1));
+    last.translations = vec![Key::new(0.0, Vec3::Z), Key::new(1.0, Vec3::Z)];
+    model.animations[0].tracks = vec![first, last];
+    let (root, bin, report) = glb(&model);
+    let animation = &root.animations[0];
+    let channel = &animation.channels[0];
+    assert_eq!(channel.target.node.value(), 1);
+    let values = floats(
+        &root,
+        &bin,
+        animation.samplers[channel.sampler.value()].output,
+    );
+    assert_eq!(
+        &values[..3],
+        &[0.0, 0.0, 1.0],
+        "the second track's +Z, not the first's +X"
+    );
+    assert!(
+        report.notices.iter().any(|n| n.message.contains("track")),
+        "{report}"
+    );
+}
