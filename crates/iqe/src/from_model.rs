@@ -32,6 +32,7 @@ fn pose_allowance(model: &Model) -> u64 {
 /// skeleton) and `fm` faces rewound clockwise, then animations sampled at their frame rate,
 /// then the comment section. The report names what IQE cannot hold.
 pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Report), Error> {
+    check_references(model)?;
     let mut report = Report::default();
     let mut names = NameFixer::default();
     // Commands go straight into the file's compact store, one at a time.
@@ -72,12 +73,44 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
         report.loss(
             "name-quotes",
             format!(
-                "{} names hold both quotes and white space; their quotes became apostrophes",
+                "{} names held line breaks (now spaces) or both quotes and white space (quotes now apostrophes)",
                 names.changed
             ),
         );
     }
     Ok((commands, report))
+}
+
+/// Refuses models whose indices point nowhere: IQE would read a parent past the end as an
+/// error and a face index past its mesh as a vertex of the next mesh (wrong geometry).
+fn check_references(model: &Model) -> Result<(), Error> {
+    let joints = model.skeleton.joints.len();
+    if let Some(joint) = model
+        .skeleton
+        .joints
+        .iter()
+        .find(|j| j.parent.is_some_and(|p| p.index() >= joints))
+    {
+        return Err(Error::Unrepresentable(format!(
+            "joint `{}` names a parent that does not exist ({joints} joints)",
+            excerpt(joint.name.as_bytes(), 64)
+        )));
+    }
+    for mesh in &model.meshes {
+        let count = mesh.vertices.len();
+        if mesh
+            .triangles
+            .iter()
+            .flatten()
+            .any(|&i| i as usize >= count)
+        {
+            return Err(Error::Unrepresentable(format!(
+                "mesh `{}` has a triangle index past its {count} vertices",
+                excerpt(mesh.name.as_bytes(), 64)
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Names as bytes; counts the ones IQE cannot quote.
@@ -88,6 +121,11 @@ struct NameFixer {
 
 impl NameFixer {
     fn fix(&mut self, name: &str) -> Vec<u8> {
+        // A line break ends an IQE token even inside quotes: it would split the command.
+        if name.contains(['\n', '\r']) {
+            self.changed += 1;
+            return self.fix(&name.replace(['\n', '\r'], " "));
+        }
         let bytes = name.as_bytes();
         if bytes.contains(&b'"') && !is_bare_word(bytes) {
             self.changed += 1;

@@ -700,19 +700,26 @@ impl<'f> Builder<'f> {
                 ),
             );
         }
+        // One warning for all such frames: a file of empty `frame` lines must not make a
+        // message per line (that alone grew the report to many times the input).
+        let mut mismatched = 0usize;
+        let mut first = None;
         for (animation, frame_commands) in self.scene.animations.iter().zip(&self.frame_commands) {
             for (frame, &command) in animation.frames.iter().zip(frame_commands) {
                 if frame.len() != joints {
-                    notes.warn_at(
-                        "frame-pose-count",
-                        Place::Command(command),
-                        format!(
-                            "frame has {} poses, the skeleton has {joints} joints; missing joints keep no key, extra poses are ignored",
-                            frame.len()
-                        ),
-                    );
+                    mismatched += 1;
+                    first.get_or_insert((command, frame.len()));
                 }
             }
+        }
+        if let Some((command, poses)) = first {
+            notes.warn_at(
+                "frame-pose-count",
+                Place::Command(command),
+                format!(
+                    "{mismatched} frames do not hold one pose per joint (this one has {poses} poses, the skeleton {joints} joints); missing joints keep no key, extra poses are ignored"
+                ),
+            );
         }
     }
 

@@ -352,13 +352,24 @@ fn convert_animations(
         let mut out = Animation::new(name, fps);
         out.looping = animation.looping;
         let frames = animation.frames.len();
-        let mut tracks: Vec<Track> = (0..joints)
+        // Sizes come from the poses the file holds, never from counts alone: 200 000 empty
+        // `frame` lines and 20 000 joints must not reserve 4·10⁹ keys, nor build 20 000
+        // tracks per animation that no pose reaches.
+        let poses: usize = animation.frames.iter().map(|f| f.len()).sum();
+        let widest = animation.frames.iter().map(|f| f.len()).max().unwrap_or(0);
+        let slots = joints.min(widest);
+        let per_track = if frames.saturating_mul(slots) <= poses {
+            frames
+        } else {
+            0
+        };
+        let mut tracks: Vec<Track> = (0..slots)
             .filter_map(JointId::from_index)
             .map(|joint| {
                 let mut track = Track::new(joint);
                 // Sized once: a long animation would otherwise grow each channel many times.
-                track.translations.reserve_exact(frames);
-                track.rotations.reserve_exact(frames);
+                track.translations.reserve_exact(per_track);
+                track.rotations.reserve_exact(per_track);
                 track
             })
             .collect();

@@ -361,3 +361,50 @@ fn from_model_leaves_out_vertices_when_no_triangle_exists() {
     assert_eq!(back_model.triangle_count(), 0);
     assert_eq!(back_model.vertex_count(), 0);
 }
+
+#[test]
+fn from_model_keeps_names_on_one_line_and_refuses_dangling_indices() {
+    use rigport_model_core::{Joint, JointId, Mesh, Model, Vertex};
+    let mut model = Model::default();
+    model.skeleton.joints.push(Joint::new("upper\narm"));
+    let (file, report) = rigport_iqe::from_model(&model, &ConvertOptions::default()).unwrap();
+    assert_eq!(report.with_code("name-quotes").count(), 1);
+    let (back, _) = File::from_slice_with(&file.to_vec(), &ReadOptions::strict()).unwrap();
+    let (back_model, _) = to_model(&back, &ConvertOptions::default()).unwrap();
+    assert_eq!(back_model.skeleton.joints.len(), 1);
+    assert_eq!(back_model.skeleton.joints[0].name, "upper arm");
+
+    model.skeleton.joints[0].parent = Some(JointId(7));
+    assert!(rigport_iqe::from_model(&model, &ConvertOptions::default()).is_err());
+    model.skeleton.joints[0].parent = None;
+    let mut mesh = Mesh::new("m");
+    mesh.vertices = vec![Vertex::default(); 3];
+    mesh.triangles = vec![[0, 1, 3]];
+    model.meshes.push(mesh);
+    let err = rigport_iqe::from_model(&model, &ConvertOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("past its 3 vertices"), "{err}");
+}
+
+#[test]
+fn empty_frames_and_many_joints_allocate_by_poses_and_warn_once() {
+    // 2000 joints and 5000 frames with no poses: reserving frames × joints keys up front
+    // would be 10 million keys; nothing is reserved and one warning names the count.
+    let mut text = String::from("# Inter-Quake Export\n");
+    for _ in 0..2000 {
+        text.push_str("joint a\n");
+    }
+    text.push_str("animation run\n");
+    for _ in 0..5000 {
+        text.push_str("frame\n");
+    }
+    let (file, report) = File::from_slice_with(text.as_bytes(), &ReadOptions::default()).unwrap();
+    let counts: Vec<_> = report.with_code("frame-pose-count").collect();
+    assert_eq!(counts.len(), 1, "{report}");
+    assert!(
+        counts[0].message.contains(": 5000 frames do not hold"),
+        "{}",
+        counts[0].message
+    );
+    let (model, _) = to_model(&file, &ConvertOptions::default()).unwrap();
+    assert!(model.animations.iter().all(|a| a.tracks.is_empty()));
+}
