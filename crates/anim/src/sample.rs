@@ -185,14 +185,7 @@ pub fn sample_track(track: &Track, time: f32, mode: Interpolation, bind: &Transf
 /// Length of one cycle of an animation: the later of its declared duration and its last
 /// key time. Reads only the last key of each channel, so the keys must be sorted.
 pub fn period(animation: &Animation) -> f32 {
-    fn last<T>(keys: &[Key<T>]) -> f32 {
-        keys.last().map_or(0.0, |k| k.time)
-    }
-    animation.tracks.iter().fold(animation.duration, |end, t| {
-        end.max(last(&t.translations))
-            .max(last(&t.rotations))
-            .max(last(&t.scales))
-    })
+    animation.end_time()
 }
 
 /// The time at which to sample an animation asked for at `time` seconds: a looping

@@ -22,7 +22,8 @@ pub enum Format {
 }
 
 impl Format {
-    /// Every format, readable ones first, in the order reports list them.
+    /// Every format, readable ones first (the order of the enum; a test keeps it equal to
+    /// clap's list of values).
     pub const ALL: [Format; 6] = [
         Format::Ms3d,
         Format::Ms3dAscii,
@@ -87,6 +88,7 @@ mod tests {
             assert_eq!(Format::from_extension(Path::new(&path)), Some(*format));
         }
         assert_eq!(Format::from_extension(Path::new("model.fbx")), None);
+        assert_eq!(Format::ALL.as_slice(), Format::value_variants());
         assert_eq!(Format::from_extension(Path::new("noext")), None);
     }
 }

@@ -9,6 +9,7 @@ use crate::export::gltf::{self, GltfOptions, GltfOutput, Layout};
 use crate::export::obj;
 use crate::formats::Format;
 use rigport_model_core::{Model, ReadOptions, Report};
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 /// Which pose an OBJ export shows.
@@ -177,14 +178,15 @@ fn write_obj(
     pose: &PoseRequest,
     report: &mut Report,
 ) -> Result<Vec<(PathBuf, Vec<u8>)>, String> {
+    // The bind pose is the model itself; only a requested pose makes a (posed) copy.
     let posed = match resolve_pose(model, pose)? {
         Some((animation, time)) => {
             let (posed, r) =
                 rigport_anim::pose_model(model, animation, time).map_err(|e| e.to_string())?;
             report.extend(r);
-            posed
+            Cow::Owned(posed)
         }
-        None => model.clone(),
+        None => Cow::Borrowed(model),
     };
     let mtl_path = output.with_extension("mtl");
     let mtl_name = mtl_path

@@ -212,11 +212,11 @@ fn write_normals(
         }
     }
     let normals = mesh.vertices.iter().enumerate().map(|(i, v)| {
-        let normal = v.normal.try_normalize().or_else(|| {
-            let face = faces.get(i).copied().unwrap_or(Vec3::ZERO);
-            Some(face.try_normalize().unwrap_or(Vec3::Y))
-        });
-        normal.unwrap_or(Vec3::Y).to_array()
+        v.normal
+            .try_normalize()
+            .or_else(|| faces.get(i)?.try_normalize())
+            .unwrap_or(Vec3::Y)
+            .to_array()
     });
     Some(builder.accessor_from(normals, Type::Vec3, Usage::Vertex))
 }
