@@ -78,13 +78,18 @@ pub struct StoredSkin {
     pub weights: [u8; 3],
     /// Whether the vertex-extra fields are present at all.
     pub has_extra: bool,
+    /// The vertex-extra block's subVersion (0 when unknown). Only subVersion 1 may use the
+    /// 0–255 weight scale.
+    pub sub_version: i32,
 }
 
 /// Decodes a stored skin into at most four `(joint, weight)` pairs, weights summing to 1.
 ///
 /// Indices are `[boneId, boneIds[0..3]]`, weights `[w0, w1, w2, 100 − Σ] / 100`. Real
-/// MilkShape writes 0–100 for every subVersion; only a weight above 100 (possible in
-/// subVersion 1, whose spec says 0–255) switches the vertex to the 0–255 scale. All three
+/// MilkShape writes 0–100 for every subVersion; only a weight above 100 in subVersion 1
+/// (whose 1.8.2 spec says 0–255) switches the vertex to the 0–255 scale. In later
+/// subVersions such a weight is damaged data, read on the 0–100 scale (the implied fourth
+/// weight is then 0) and renormalized. All three
 /// stored weights 0 means 100 % on `boneId`. Decoding stops at the first zero weight or
 /// −1 index. Returns all-zero weights for a vertex bound to no joint.
 pub fn decode_skin(skin: StoredSkin) -> ([JointId; 4], [f32; 4]) {
@@ -98,7 +103,7 @@ pub fn decode_skin(skin: StoredSkin) -> ([JointId; 4], [f32; 4]) {
         weights[0] = 1.0;
         return (joints, weights);
     }
-    let scale: f32 = if skin.weights.iter().any(|&w| w > 100) {
+    let scale: f32 = if skin.sub_version == 1 && skin.weights.iter().any(|&w| w > 100) {
         255.0
     } else {
         100.0
@@ -158,6 +163,7 @@ pub fn encode_skin(joints: [JointId; 4], weights: [f32; 4]) -> StoredSkin {
         extra_bone_ids: [-1; 3],
         weights: [0; 3],
         has_extra: true,
+        sub_version: 0,
     };
     let Some(&(first, _)) = pairs.first() else {
         return skin;
@@ -192,6 +198,7 @@ mod tests {
             extra_bone_ids: ids,
             weights,
             has_extra: true,
+            sub_version: 1,
         }
     }
 
@@ -243,6 +250,19 @@ mod tests {
         // 0-255 scale when a weight exceeds 100.
         let (_, w) = decode_skin(skin(1, [2, -1, -1], [200, 55, 0]));
         assert!((w[0] - 200.0 / 255.0).abs() < 1e-6);
+        // …but only in subVersion 1: in sv3 the same bytes are damaged 0–100 weights,
+        // renormalized (200 : 55, no implied fourth).
+        let (_, w) = decode_skin(StoredSkin {
+            sub_version: 3,
+            ..skin(1, [2, -1, -1], [200, 55, 0])
+        });
+        assert!((w[0] - 200.0 / 255.0).abs() < 1e-6 && (w[1] - 55.0 / 255.0).abs() < 1e-6);
+        let (j, w) = decode_skin(StoredSkin {
+            sub_version: 3,
+            ..skin(1, [2, 3, -1], [101, 50, 50])
+        });
+        assert_eq!(j[..3], [JointId(1), JointId(2), JointId(3)]);
+        assert!((w[0] - 101.0 / 201.0).abs() < 1e-6 && w[3] == 0.0, "{w:?}");
         // No bone.
         assert_eq!(decode_skin(skin(-1, [2, 3, 4], [1, 2, 3])).1, [0.0; 4]);
     }

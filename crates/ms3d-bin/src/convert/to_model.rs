@@ -140,15 +140,14 @@ fn skins(file: &File, report: &mut Report) -> Vec<([JointId; 4], [f32; 4])> {
         .iter()
         .enumerate()
         .map(|(index, vertex)| {
-            let extra = file
-                .vertex_extra
-                .as_ref()
-                .and_then(|e| e.records.get(index));
+            let block = file.vertex_extra.as_ref();
+            let extra = block.and_then(|e| e.records.get(index));
             let stored = StoredSkin {
                 bone_id: vertex.bone_id,
                 extra_bone_ids: extra.map_or([-1; 3], |e| e.bone_ids),
                 weights: extra.map_or([0; 3], |e| e.weights),
                 has_extra: extra.is_some(),
+                sub_version: block.map_or(0, |e| e.sub_version),
             };
             let (joints, mut weights) = decode_skin(stored);
             for (joint, weight) in joints.iter().zip(weights.iter_mut()) {
