@@ -235,3 +235,20 @@ fn model_round_trip_keeps_bones_and_keys() {
 fn euler(angles: [f32; 3]) -> Quat {
     rigport_anim::euler::euler_to_quat(Vec3::from(angles))
 }
+
+#[test]
+fn from_model_reports_the_loop_flag_and_dangling_parents() {
+    use rigport_model_core::{Animation, Joint};
+    let mut model = Model::default();
+    model.skeleton.joints.push(Joint {
+        parent: Some(JointId(9)),
+        ..Joint::new("lost")
+    });
+    let mut animation = Animation::new("loop", 24.0);
+    animation.looping = true;
+    model.animations.push(animation);
+    let (file, report) = from_model(&model, &ConvertOptions::default()).unwrap();
+    assert_eq!(report.with_code("looping").count(), 1, "{report}");
+    assert_eq!(report.with_code("missing-parent").count(), 1, "{report}");
+    assert!(file.bones()[0].parent.is_empty(), "written as a root");
+}

@@ -64,6 +64,12 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
         ),
         None => DEFAULT_FRAMES,
     };
+    if animation.is_some_and(|a| a.looping) {
+        report.loss(
+            "looping",
+            "the loop flag cannot be stored in MilkShape ASCII",
+        );
+    }
     if model.animations.len() > 1 {
         report.loss(
             "animations",
@@ -219,6 +225,7 @@ fn bones(skeleton: &Skeleton, t: &mut Tally, report: &mut Report) -> Vec<Bone> {
     let mut scaled = 0;
     let mut seen = std::collections::HashSet::new();
     let mut duplicates = 0;
+    let mut missing_parents = 0;
     let bones = skeleton
         .joints
         .iter()
@@ -233,11 +240,11 @@ fn bones(skeleton: &Skeleton, t: &mut Tally, report: &mut Report) -> Vec<Bone> {
             if !seen.insert(j.name.as_str()) {
                 duplicates += 1;
             }
-            let parent = j
-                .parent
-                .and_then(|p| skeleton.get(p))
-                .map(|p| name(&p.name, t))
-                .unwrap_or_default();
+            let parent_joint = j.parent.and_then(|p| skeleton.get(p));
+            if j.parent.is_some() && parent_joint.is_none() {
+                missing_parents += 1;
+            }
+            let parent = parent_joint.map(|p| name(&p.name, t)).unwrap_or_default();
             Bone {
                 name: name(&j.name, t),
                 parent,
@@ -253,6 +260,12 @@ fn bones(skeleton: &Skeleton, t: &mut Tally, report: &mut Report) -> Vec<Bone> {
         report.loss(
             "joint-scale",
             format!("{scaled} joints have a bind scale other than 1, which MilkShape cannot hold"),
+        );
+    }
+    if missing_parents > 0 {
+        report.warn(
+            "missing-parent",
+            format!("{missing_parents} joints name a parent that does not exist; written as roots"),
         );
     }
     if duplicates > 0 {
