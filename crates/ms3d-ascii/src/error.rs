@@ -139,12 +139,16 @@ impl Error {
         }
     }
 
-    /// Whether the error means the input ended too early (the lenient reader keeps such a
-    /// damaged tail as raw bytes instead of failing).
-    pub(crate) fn is_truncation(&self) -> bool {
-        matches!(
-            self,
-            Error::UnexpectedEof { .. } | Error::CountExceedsInput { .. }
-        )
+    /// Whether the input simply ends inside what was being read: the file ran out, a count
+    /// promises more than is left, or the error sits on a last line with no line break after
+    /// it (a cut inside a quoted name or a number, `"Bone0` or `4e-`). Lenient reading keeps
+    /// such a tail raw with a warning.
+    pub(crate) fn is_truncation(&self, src: &[u8]) -> bool {
+        match self {
+            Error::UnexpectedEof { .. } | Error::CountExceedsInput { .. } => true,
+            _ => self
+                .span()
+                .is_some_and(|s| !src[s.start.min(src.len())..].contains(&b'\n')),
+        }
     }
 }

@@ -194,3 +194,19 @@ fn empty_input_is_an_empty_file_with_a_warning() {
     assert!(file.blocks.is_empty());
     assert_eq!(report.with_code("missing-magic").count(), 1);
 }
+
+#[test]
+fn a_cut_inside_a_name_or_number_on_the_last_line_is_a_damaged_tail() {
+    let head = b"// MilkShape 3D ASCII\r\n\r\nFrames: 30\r\nFrame: 1\r\n\r\nMeshes: 1\r\n";
+    for cut in [&b"\"bo"[..], &b"\"body\" 0 4e-"[..]] {
+        let text = [&head[..], cut].concat();
+        let (file, report) = File::from_slice_with(&text, &ReadOptions::default())
+            .unwrap_or_else(|e| panic!("{}", e.render(&text)));
+        assert_eq!(report.with_code("damaged-tail").count(), 1, "{report}");
+        assert!(
+            file.to_vec().ends_with(cut),
+            "the cut tail is kept as it was"
+        );
+        assert!(File::from_slice_with(&text, &ReadOptions::strict()).is_err());
+    }
+}

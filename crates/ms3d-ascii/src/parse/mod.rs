@@ -85,7 +85,7 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions) -> Result<(File, Report),
         seen[kind] = Some(span.clone());
         match known_block(&mut c, kind, &mut checks) {
             Ok(block) => file.blocks.push(block),
-            Err(error) if error.is_truncation() && !options.strict => {
+            Err(error) if error.is_truncation(src) && !options.strict => {
                 let line_start = src[..span.start]
                     .iter()
                     .rposition(|&b| b == b'\n')
