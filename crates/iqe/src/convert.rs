@@ -12,9 +12,9 @@ pub const DEFAULT_FRAMERATE: f32 = 24.0;
 /// Options for converting to and from the neutral model.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConvertOptions {
-    /// Frame rate for animations without `framerate` (default [`DEFAULT_FRAMERATE`]); also the
-    /// rate at which [`from_model`] samples animations whose keys are not on frames of their
-    /// own rate.
+    /// Frame rate for animations without `framerate` (default [`DEFAULT_FRAMERATE`]).
+    /// [`from_model`] samples each animation at its own frame rate and uses this one only
+    /// when that rate is not a positive number.
     pub default_framerate: f32,
 }
 
