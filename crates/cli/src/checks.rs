@@ -1,9 +1,11 @@
 //! Model-level checks for `rigport validate`: problems a file can have even when every byte
 //! of it reads.
 
+use crate::export::gltf::uri::is_absolute_texture_path;
 use crate::export::gltf::winding::check_winding;
 use rigport_anim::skeleton::parent_first_order;
 use rigport_model_core::{Model, Severity};
+use rigport_ms3d_bin::limits;
 use std::path::Path;
 
 /// One problem found, with where it is.
@@ -48,13 +50,13 @@ impl From<Severity> for FindingSeverity {
     }
 }
 
-/// Limits of MilkShape 3D binary, the most restrictive target (1.8.5 specification).
+/// Limits of MilkShape 3D binary, the most restrictive target (its crate's constants).
 const MS3D_LIMITS: [(&str, usize); 5] = [
-    ("vertices", 65534),
-    ("triangles", 65534),
-    ("groups", 255),
-    ("materials", 128),
-    ("joints", 128),
+    ("vertices", limits::MAX_VERTICES),
+    ("triangles", limits::MAX_TRIANGLES),
+    ("groups", limits::MAX_GROUPS),
+    ("materials", limits::MAX_MATERIALS),
+    ("joints", limits::MAX_JOINTS),
 ];
 
 /// How far a weight sum may be from 1 before it is reported (MilkShape stores percents).
@@ -204,14 +206,6 @@ fn check_rotations(model: &Model, push: &mut impl FnMut(FindingSeverity, &'stati
     }
 }
 
-/// Whether a stored path is absolute on Windows or Unix (MilkShape files come from Windows).
-fn is_absolute_path(path: &str) -> bool {
-    let bytes = path.as_bytes();
-    path.starts_with('/')
-        || path.starts_with('\\')
-        || (bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':')
-}
-
 fn check_textures(
     model: &Model,
     model_path: &Path,
@@ -239,7 +233,7 @@ fn check_textures(
             [one] => format!("material `{one}`"),
             many => format!("{} materials", many.len()),
         };
-        if is_absolute_path(texture) {
+        if is_absolute_texture_path(texture) {
             push(
                 FindingSeverity::Warning,
                 "absolute-texture-path",

@@ -26,7 +26,7 @@ mod glb;
 mod material;
 mod mesh;
 mod skeleton;
-mod uri;
+pub mod uri;
 mod weights;
 pub mod winding;
 

@@ -33,6 +33,12 @@ pub(super) fn image_uri(stored: &str) -> Option<ImageUri> {
     })
 }
 
+/// Whether a texture path as stored, with either kind of slash, is absolute (`validate`
+/// reports such paths; the exporter reduces them to their file name).
+pub fn is_absolute_texture_path(stored: &str) -> bool {
+    is_absolute(&stored.replace('\\', "/"))
+}
+
 /// Whether a path (already with forward slashes) is absolute: a leading slash (POSIX root or
 /// UNC `//server`) or a drive letter (`C:/…`, also the drive-relative `C:file`).
 fn is_absolute(path: &str) -> bool {
