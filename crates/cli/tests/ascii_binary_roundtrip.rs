@@ -8,6 +8,9 @@
 //! Vertex records are compared as sets: both writers merge records that are equal in every
 //! field, so a file that lists the same record twice comes back with it once.
 
+#[path = "../../../test-support/corpus.rs"]
+mod corpus;
+
 use rigport_anim::euler::euler_to_quat;
 use rigport_anim::milkshape::{absolute_rotation, absolute_translation};
 use rigport_model_core::glam::Vec3;
@@ -177,11 +180,9 @@ fn fixtures_survive_ascii_binary_ascii() {
 
 #[test]
 fn corpus_survives_ascii_binary_ascii() {
-    let Some(root) = std::env::var_os("RIGPORT_CORPUS") else {
-        println!("skipped: RIGPORT_CORPUS not set");
+    let Some(dir) = corpus::corpus_dir("ms3d-ascii") else {
         return;
     };
-    let dir = PathBuf::from(root).join("ms3d-ascii");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

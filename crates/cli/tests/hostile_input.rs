@@ -20,6 +20,8 @@
 //! or writer allocate for what the file does not hold breaks the bound at once.
 #![allow(unsafe_code)] // only the counting allocator in support/counting_alloc.rs
 
+#[path = "../../../test-support/corpus.rs"]
+mod corpus;
 #[path = "support/counting_alloc.rs"]
 mod counting_alloc;
 #[path = "support/exercise.rs"]
@@ -286,14 +288,9 @@ fn fixtures_survive_cuts_and_mutations() {
 
 #[test]
 fn corpus_survives_cuts_and_mutations() {
-    let Some(root) = std::env::var_os("RIGPORT_CORPUS") else {
-        println!("skipped: RIGPORT_CORPUS not set");
+    let Some(dir) = corpus::corpus_root() else {
         return;
     };
-    let mut dir = PathBuf::from(root);
-    if dir.is_relative() {
-        dir = workspace_root().join(dir);
-    }
     let files = files_under(&dir);
     assert!(!files.is_empty(), "{} holds no files", dir.display());
     sweep(&files);
@@ -308,9 +305,7 @@ fn corpus_survives_cuts_and_mutations() {
 fn diagnose_one_case() {
     let wanted = std::env::var("HOSTILE_CASE").expect("HOSTILE_CASE names a case");
     let mut dirs = vec![workspace_root().join("fixtures")];
-    if let Some(corpus) = std::env::var_os("RIGPORT_CORPUS") {
-        dirs.push(workspace_root().join(corpus));
-    }
+    dirs.extend(corpus::corpus_root());
     let files: Vec<_> = dirs.iter().flat_map(|d| files_under(d)).collect();
     let (label, bytes) = files
         .iter()

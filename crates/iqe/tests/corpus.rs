@@ -38,24 +38,16 @@ const EXPECTED: &[(&str, Counts)] = &[
     ),
 ];
 
+#[path = "../../../test-support/corpus.rs"]
+mod corpus;
+
 fn corpus_dir() -> Option<PathBuf> {
-    let root = std::env::var_os("RIGPORT_CORPUS")?;
-    let mut dir = PathBuf::from(root);
-    if dir.is_relative() {
-        // Relative to the workspace root, as CI sets it.
-        dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../..")
-            .join(dir);
-    }
-    Some(dir.join("iqe"))
+    corpus::corpus_dir("iqe")
 }
 
 #[test]
 fn every_corpus_file_loads_counts_and_round_trips() {
-    let Some(dir) = corpus_dir() else {
-        println!("skipped: RIGPORT_CORPUS not set");
-        return;
-    };
+    let Some(dir) = corpus_dir() else { return };
     let mut seen = 0;
     for &(name, expected) in EXPECTED {
         let bytes = std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -92,10 +84,7 @@ fn every_corpus_file_loads_counts_and_round_trips() {
 /// every triangle the counter-clockwise face normal points the way its vertex normals do.
 #[test]
 fn converted_winding_agrees_with_stored_normals() {
-    let Some(dir) = corpus_dir() else {
-        println!("skipped: RIGPORT_CORPUS not set");
-        return;
-    };
+    let Some(dir) = corpus_dir() else { return };
     for &(name, ..) in EXPECTED {
         let file = File::from_slice(&std::fs::read(dir.join(name)).expect(name)).expect(name);
         let (model, _) = to_model(&file, &ConvertOptions::default()).expect(name);

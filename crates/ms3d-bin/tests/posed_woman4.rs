@@ -1,6 +1,8 @@
 //! A real skinned, animated file posed at several key times stays coherent: every triangle
 //! whose three corners follow one joint alone moves rigidly, so its edge lengths are kept.
 
+mod common;
+
 use rigport_anim::pose_model;
 use rigport_model_core::{Mesh, Model};
 use rigport_ms3d_bin::{ConvertOptions, File, to_model};
@@ -10,11 +12,7 @@ use std::fmt::Write as _;
 const TIMES: [f32; 4] = [0.0, 1.0, 3.0, 1000.0];
 
 fn load() -> Option<Model> {
-    let Some(root) = std::env::var_os("RIGPORT_CORPUS") else {
-        eprintln!("skipped: RIGPORT_CORPUS not set");
-        return None;
-    };
-    let path = std::path::Path::new(&root).join("ms3d/glscene_Woman4.ms3d");
+    let path = common::corpus_dir()?.join("glscene_Woman4.ms3d");
     let file = File::from_slice(&std::fs::read(path).unwrap()).unwrap();
     Some(to_model(&file, &ConvertOptions::default()).unwrap().0)
 }

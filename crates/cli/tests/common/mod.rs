@@ -1,6 +1,9 @@
 //! Paths shared by the CLI integration tests.
 #![allow(dead_code)] // each test binary uses a different subset
 
+#[path = "../../../../test-support/corpus.rs"]
+mod corpus;
+
 use rigport::formats::Format;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -42,13 +45,9 @@ pub fn file_name(path: &Path) -> String {
 
 /// Every corpus file, or `None` (after saying so) when `RIGPORT_CORPUS` is not set.
 pub fn corpus_files() -> Option<Vec<PathBuf>> {
-    let Some(root) = std::env::var_os("RIGPORT_CORPUS") else {
-        eprintln!("skipped: RIGPORT_CORPUS not set");
-        return None;
-    };
     let mut files = Vec::new();
     for format in ["ms3d", "ms3d-ascii", "iqe"] {
-        let dir = Path::new(&root).join(format);
+        let dir = corpus::corpus_dir(format)?;
         for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
             files.push(entry.unwrap().path());
         }

@@ -4,15 +4,12 @@
 
 use std::path::PathBuf;
 
-/// The corpus folder, or `None` (after saying so) when `RIGPORT_CORPUS` is not set.
+#[path = "../../../../test-support/corpus.rs"]
+mod corpus;
+
+/// `$RIGPORT_CORPUS/ms3d-ascii`, or `None` (after saying so) when the variable is unset.
 pub fn corpus_dir() -> Option<PathBuf> {
-    match std::env::var_os("RIGPORT_CORPUS") {
-        Some(root) => Some(PathBuf::from(root).join("ms3d-ascii")),
-        None => {
-            println!("skipped: RIGPORT_CORPUS not set");
-            None
-        }
-    }
+    corpus::corpus_dir("ms3d-ascii")
 }
 
 /// Every `.txt` file of a folder, sorted.

@@ -30,24 +30,10 @@ pub fn ms3d_files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     files
 }
 
+#[path = "../../../../test-support/corpus.rs"]
+mod corpus;
+
 /// `$RIGPORT_CORPUS/ms3d`, or `None` (after saying so) when the variable is unset.
 pub fn corpus_dir() -> Option<PathBuf> {
-    match std::env::var_os("RIGPORT_CORPUS") {
-        Some(root) => {
-            let root = PathBuf::from(root);
-            // CI gives a path relative to the workspace root; tests run in the crate dir.
-            let root = if root.is_relative() {
-                PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                    .join("../..")
-                    .join(root)
-            } else {
-                root
-            };
-            Some(root.join("ms3d"))
-        }
-        None => {
-            println!("skipped: RIGPORT_CORPUS not set");
-            None
-        }
-    }
+    corpus::corpus_dir("ms3d")
 }
