@@ -42,6 +42,7 @@ mod skeleton;
 pub mod strategies;
 mod summary;
 pub mod text;
+pub mod texture;
 
 pub use animation::{Animation, Interpolation, Key, Track};
 pub use ids::{JointId, MaterialId, MeshId};
