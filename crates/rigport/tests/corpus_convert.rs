@@ -1,0 +1,162 @@
+//! The real-file corpus through the whole converter: every file that reads converts to every
+//! format, and (when the Khronos validator is available) every glb validates.
+
+use rigport::Format;
+use rigport::document::Document;
+use rigport::pipeline::{Settings, convert};
+use rigport_model_core::ReadOptions;
+use rigport_test_support::exercise::TARGETS;
+use rigport_test_support::fixtures::{READABLE, file_name, readable_fixtures};
+use rigport_test_support::workspace_root as repo_root;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The two corpus files whose core is damaged in their own git history (MANIFEST.tsv).
+const DAMAGED_CORE: [&str; 2] = ["assimp_Wuson_broken2018.ms3d", "icub_iCub_Head_a.ms3d"];
+
+#[test]
+fn every_corpus_file_converts_to_every_format() {
+    let Some(files) = rigport_test_support::corpus::corpus_files(&READABLE) else {
+        return;
+    };
+    let mut table = Vec::new();
+    for path in &files {
+        let name = file_name(path);
+        let bytes = std::fs::read(path).unwrap();
+        let read = Document::sniff_and_read(&bytes, &ReadOptions::default());
+        if DAMAGED_CORE.contains(&name.as_str()) {
+            let error = read.expect_err("a damaged core must not read");
+            assert!(error.to_string().contains("byte"), "{name}: {}", error);
+            continue;
+        }
+        let (document, _) = read.unwrap_or_else(|e| panic!("{name}: {}", e));
+        let (model, _) = document
+            .to_model()
+            .unwrap_or_else(|e| panic!("{name}: {}", e));
+        for target in TARGETS {
+            let output = Path::new("out").with_extension(target.extension());
+            let result = convert(&bytes, &output, target, &Settings::default());
+            match (&result, target) {
+                // MilkShape cannot hold several animations or more than 4 weights' worth of
+                // joints per vertex; such a refusal must be an error, never a corrupt file.
+                (Err(message), Format::Ms3d | Format::Ms3dAscii) => {
+                    eprintln!("{name} -> {}: refused: {message}", target.key());
+                    continue;
+                }
+                (Err(message), _) => panic!("{name} -> {}: {message}", target.key()),
+                (Ok(_), _) => {}
+            }
+            let converted = result.unwrap();
+            if target.is_readable() && target != document.format() {
+                let (back, _) =
+                    Document::read(&converted.files[0].1, target, &ReadOptions::strict())
+                        .unwrap_or_else(|e| {
+                            panic!("{name} -> {} does not read back: {}", target.key(), e)
+                        });
+                let (back_model, _) = back.to_model().unwrap();
+                assert_eq!(
+                    back_model.triangle_count(),
+                    model.triangle_count(),
+                    "{name} -> {}",
+                    target.key()
+                );
+                assert_eq!(
+                    back_model.skeleton.joints.len(),
+                    model.skeleton.joints.len(),
+                    "{name} -> {}",
+                    target.key()
+                );
+            }
+        }
+        table.push(format!(
+            "{name}: {} triangles, {} joints, {} animations",
+            model.triangle_count(),
+            model.skeleton.joints.len(),
+            model.animations.len()
+        ));
+    }
+    eprintln!("{}", table.join("\n"));
+    assert_eq!(table.len(), files.len() - DAMAGED_CORE.len());
+}
+
+/// Where the validator is, or `None` after saying the test skipped.
+fn validator() -> Option<(PathBuf, String)> {
+    let Some(modules) = std::env::var_os("RIGPORT_GLTF_VALIDATOR") else {
+        eprintln!(
+            "skipped: RIGPORT_GLTF_VALIDATOR not set (path to a node_modules holding gltf-validator)"
+        );
+        return None;
+    };
+    let script = repo_root().join("crates/gltf/tests/validate_gltf.mjs");
+    Some((script, modules.to_string_lossy().into_owned()))
+}
+
+/// Converts each input to glb in a temporary directory and validates them all in one run.
+fn validate_all(inputs: &[PathBuf]) {
+    let Some((script, modules)) = validator() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut outputs = Vec::new();
+    for (i, input) in inputs.iter().enumerate() {
+        let bytes = std::fs::read(input).unwrap();
+        let out = dir.path().join(format!("{i:03}_{}.glb", file_name(input)));
+        match convert(&bytes, &out, Format::Glb, &Settings::default()) {
+            Ok(converted) => {
+                std::fs::write(&out, &converted.files[0].1).unwrap();
+                outputs.push(out);
+            }
+            Err(message) => assert!(
+                DAMAGED_CORE.contains(&file_name(input).as_str()),
+                "{}: {message}",
+                input.display()
+            ),
+        }
+    }
+    let result = Command::new("node")
+        .arg(&script)
+        .args(&outputs)
+        .env("RIGPORT_GLTF_VALIDATOR", &modules)
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    let reports: serde_json::Value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&result.stderr)));
+    let reports = reports.as_array().cloned().unwrap_or_else(|| vec![reports]);
+    let mut failures = Vec::new();
+    for report in &reports {
+        let errors = report["rigport"]["errors"].as_u64().unwrap_or(u64::MAX);
+        let file = report["rigport"]["file"].as_str().unwrap_or("?").to_owned();
+        eprintln!(
+            "{file}: {errors} errors, {} warnings",
+            report["issues"]["numWarnings"]
+        );
+        if errors != 0 {
+            failures.push(format!("{file}: {:#}", report["issues"]["messages"]));
+        }
+    }
+    assert_eq!(reports.len(), outputs.len());
+    assert!(
+        failures.is_empty(),
+        "validator errors:\n{}",
+        failures.join("\n")
+    );
+    assert!(result.status.success());
+}
+
+#[test]
+fn glb_of_every_fixture_passes_the_khronos_validator() {
+    let inputs: Vec<PathBuf> = readable_fixtures()
+        .iter()
+        .map(|p| repo_root().join(p))
+        .collect();
+    validate_all(&inputs);
+}
+
+#[test]
+fn glb_of_every_corpus_file_passes_the_khronos_validator() {
+    let Some(files) = rigport_test_support::corpus::corpus_files(&READABLE) else {
+        return;
+    };
+    validate_all(&files);
+}

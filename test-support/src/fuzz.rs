@@ -1,0 +1,70 @@
+//! What the fuzz targets check (feature `sweep`), shared so each target is one line and the
+//! facade's regression replay (`crates/rigport/tests/fuzz_regressions.rs`) runs the very same
+//! checks without nightly or libFuzzer.
+//!
+//! Every check panics on a bug: a reader or converter that panics by itself, a file that a
+//! writer produced and its reader then refused, or a faithful write that is not stable.
+
+use crate::exercise;
+use rigport_model_core::ReadOptions;
+
+/// Lenient and strict read of one format; when a read succeeds: the summary, a faithful
+/// write that reads back and writes the same bytes again, and the neutral model written by
+/// the same format's `from_model` reading back too (unless `from_model` refused the model).
+macro_rules! check_format {
+    ($name:ident, $krate:ident) => {
+        #[doc = concat!("Reader, writer and conversions of `", stringify!($krate), "`.")]
+        pub fn $name(data: &[u8]) {
+            use $krate::{ConvertOptions, File, from_model, to_model};
+            let _ = $krate::sniff(data);
+            for options in [ReadOptions::default(), ReadOptions::strict()] {
+                let Ok((file, _)) = File::from_slice_with(data, &options) else {
+                    continue;
+                };
+                let _ = file.summary();
+                let written = file.to_vec();
+                let again = File::from_slice(&written)
+                    .unwrap_or_else(|e| panic!("faithful write does not read back: {e}"));
+                assert!(
+                    again.to_vec() == written,
+                    "second write differs from the first"
+                );
+                let Ok((model, _)) = to_model(&file, &ConvertOptions::default()) else {
+                    continue;
+                };
+                if let Ok((out, _)) = from_model(&model, &ConvertOptions::default()) {
+                    let bytes = out.to_vec();
+                    let back = File::from_slice(&bytes)
+                        .unwrap_or_else(|e| panic!("from_model output does not read back: {e}"));
+                    to_model(&back, &ConvertOptions::default())
+                        .unwrap_or_else(|e| panic!("from_model output does not convert: {e}"));
+                }
+            }
+        }
+    };
+}
+
+check_format!(ms3d_bin, rigport_ms3d_bin);
+check_format!(ms3d_ascii, rigport_ms3d_ascii);
+check_format!(iqe, rigport_iqe);
+
+/// The whole pipeline: sniff, read, summary, convert to every format, read back.
+pub fn pipeline(data: &[u8]) {
+    if let Err(bug) = exercise::exercise(data) {
+        panic!("{bug}");
+    }
+}
+
+/// Content sniffing agrees with the format crates' own `sniff` and never panics.
+pub fn sniff(data: &[u8]) {
+    use rigport::Format;
+    let found = rigport::document::sniff(data);
+    let claims = [
+        (Format::Ms3d, rigport_ms3d_bin::sniff(data)),
+        (Format::Iqe, rigport_iqe::sniff(data)),
+        (Format::Ms3dAscii, rigport_ms3d_ascii::sniff(data)),
+    ];
+    // The registry takes the first crate that claims the bytes, in this order.
+    let expected = claims.iter().find(|(_, yes)| *yes).map(|(f, _)| *f);
+    assert_eq!(found, expected);
+}
