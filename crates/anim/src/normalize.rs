@@ -196,10 +196,10 @@ mod tests {
         assert!(anim.tracks[0].scales.is_empty(), "the first track wins");
         assert_eq!(anim.tracks[0].rotations, [Key::new(0.0, Quat::IDENTITY)]);
         for code in [
-            "track-joint-missing",
-            "track-joint-duplicate",
-            "keys-not-finite",
-            "rotation-zero",
+            codes::TRACK_JOINT_MISSING,
+            codes::TRACK_JOINT_DUPLICATE,
+            codes::KEYS_NOT_FINITE,
+            codes::ROTATION_ZERO,
         ] {
             let notice = report.with_code(code).next().expect(code);
             assert_eq!(notice.severity, Severity::Warning);

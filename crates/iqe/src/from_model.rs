@@ -5,6 +5,7 @@ use crate::convert::ConvertOptions;
 use crate::error::Error;
 use crate::file::File;
 use crate::write::is_bare_word;
+use rigport_model_core::codes;
 use rigport_model_core::diagnostic::excerpt;
 use rigport_model_core::glam::{Quat, Vec3};
 use rigport_model_core::{Animation, Interpolation, Key, Material, Model, Report, Track};
@@ -65,13 +66,13 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
         .count();
     if materials_with_more > 0 {
         report.loss(
-            "material-properties",
+            codes::MATERIAL_PROPERTIES,
             format!("{materials_with_more} materials have colours, shininess, opacity or textures; IQE keeps only the name"),
         );
     }
     if names.changed > 0 {
         report.loss(
-            "name-quotes",
+            codes::NAME_QUOTES,
             format!(
                 "{} names held line breaks (now spaces) or both quotes and white space (quotes now apostrophes)",
                 names.changed
@@ -162,7 +163,7 @@ fn add_meshes(
     let faceless = model.triangle_count() == 0;
     if faceless && model.vertex_count() > 0 {
         report.loss(
-            "faceless-vertices",
+            codes::FACELESS_VERTICES,
             format!(
                 "{} vertices belong to no triangle; IQE would read vertices without any face as triangles, so they are left out",
                 model.vertex_count()
@@ -256,7 +257,7 @@ fn add_animation(
     });
     if off_frame {
         report.info(
-            "resampled",
+            codes::RESAMPLED,
             format!(
                 "animation `{}` has keys between frames; sampled at {fps} fps",
                 animation.name
@@ -265,7 +266,7 @@ fn add_animation(
     }
     if animation.interpolation == Interpolation::Cubic {
         report.loss(
-            "cubic-interpolation",
+            codes::CUBIC_INTERPOLATION,
             format!("animation `{}` is cubic; sampled linearly", animation.name),
         );
     }

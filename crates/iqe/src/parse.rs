@@ -5,6 +5,7 @@ use crate::error::Error;
 use crate::lexer::{Lexeme, Token, for_each_line, token_text, trim_end};
 use crate::notes::Notes;
 use crate::store::{Kind, Store, attribute_param, base_param, pose_param};
+use rigport_model_core::codes;
 use rigport_model_core::diagnostic::{Span, excerpt};
 use rigport_model_core::number::parse_i64;
 use rigport_model_core::{LimitError, ReadOptions};
@@ -148,7 +149,7 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions, notes: &mut Notes) -> Res
                 // A damaged last line (a cut-off file) is kept raw in lenient mode.
                 Err(err) if is_cut_off && !options.strict => {
                     notes.warn(
-                        "damaged-tail",
+                        codes::DAMAGED_TAIL,
                         Some(line_span.clone()),
                         format!("the last line is cut off ({err}); kept as it is"),
                     );
@@ -163,7 +164,7 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions, notes: &mut Notes) -> Res
             };
             if kind == Kind::Unknown {
                 notes.warn(
-                    "unknown-command",
+                    codes::UNKNOWN_COMMAND,
                     Some(line_span.clone()),
                     format!(
                         "unknown command `{}` kept as it is",
@@ -306,7 +307,7 @@ impl<'a> Args<'a> {
         if let Some(extra) = self.items.get(max) {
             let last = self.items.last().map_or(extra.span.end, |l| l.span.end);
             notes.warn(
-                "extra-arguments",
+                codes::EXTRA_ARGUMENTS,
                 Some(extra.span.start..last),
                 format!(
                     "`{}` uses {max} value(s); {} more ignored",
@@ -355,7 +356,7 @@ fn read_command(
         args.push_integers(store)?;
         if args.items.len() < 3 {
             notes.warn(
-                "short-face",
+                codes::SHORT_FACE,
                 Some(line.clone()),
                 format!(
                     "a face needs 3 indices, this one has {}; it makes no triangle",
@@ -425,7 +426,7 @@ fn push_blends(args: &Args<'_>, store: &mut Store, notes: &mut Notes) -> Result<
             Some(l) => args.push_number(l, store)?,
             None => {
                 notes.warn(
-                    "blend-without-weight",
+                    codes::BLEND_WITHOUT_WEIGHT,
                     Some(pair[0].span.clone()),
                     "`vb` joint index without a weight; weight 0 assumed",
                 );

@@ -11,6 +11,7 @@ use crate::notes::{Notes, Place};
 use crate::parse::command_spans;
 use crate::pose::{PoseFacts, Transform, pose_transform};
 use crate::store::{CommandRef, Kind, Store, Values, attribute_param};
+use rigport_model_core::codes;
 use std::ops::Range;
 
 /// A `vx` tangent: either with a bitangent sign or with the bitangent itself.
@@ -475,7 +476,7 @@ impl<'f> Builder<'f> {
                 let next_pose = scene.poses.len();
                 let Some(animation) = scene.animations.last_mut() else {
                     notes.warn_at(
-                        "outside-animation",
+                        codes::OUTSIDE_ANIMATION,
                         Place::Command(i),
                         "animation command before any `animation`; ignored",
                     );
@@ -590,7 +591,7 @@ impl<'f> Builder<'f> {
         self.scene.has_edge_flags = true;
         if flags.len() < 3 {
             notes.warn_at(
-                "short-face-smooth",
+                codes::SHORT_FACE_SMOOTH,
                 Place::Command(i),
                 "`fs` needs 3 flags; ignored",
             );
@@ -630,7 +631,7 @@ impl<'f> Builder<'f> {
         if self.scene.has_edge_flags {
             if self.edge_flag_count != self.triangle_count {
                 notes.warn(
-                    "face-smooth-count",
+                    codes::FACE_SMOOTH_COUNT,
                     None,
                     format!(
                         "`fs` flags cover {} triangles, the faces make {}; the rest smooth on every edge",
@@ -693,7 +694,7 @@ impl<'f> Builder<'f> {
         if base != joints {
             let first_joint = self.scene.store.kinds().position(|k| k == Kind::Joint);
             notes.warn_at(
-                "base-pose-count",
+                codes::BASE_POSE_COUNT,
                 first_joint.map_or(Place::Nowhere, Place::Command),
                 format!(
                     "{joints} joints but {base} base poses; joints without one get the identity"
@@ -714,7 +715,7 @@ impl<'f> Builder<'f> {
         }
         if let Some((command, poses)) = first {
             notes.warn_at(
-                "frame-pose-count",
+                codes::FRAME_POSE_COUNT,
                 Place::Command(command),
                 format!(
                     "{mismatched} frames do not hold one pose per joint (this one has {poses} poses, the skeleton {joints} joints); missing joints keep no key, extra poses are ignored"
@@ -755,7 +756,7 @@ impl<'f> Builder<'f> {
             let count = mesh.vertices.len();
             if count % 3 != 0 {
                 notes.warn(
-                    "vertex-run",
+                    codes::VERTEX_RUN,
                     None,
                     format!(
                         "mesh has {count} vertices and no faces; the last {} make no triangle",
