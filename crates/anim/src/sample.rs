@@ -4,7 +4,8 @@
 //! itself never allocates and finds the segment by binary search. On unsorted keys the
 //! result is meaningless but deterministic, and never a panic.
 //!
-//! * Before the first key and after the last, the end key is held.
+//! * Before the first key and after the last, the end key is held; at a key's time its
+//!   value is returned exactly.
 //! * An empty channel gives the fallback (the joint's bind value).
 //! * Equal key times (a "cut"): the segment before approaches the first of them, and from
 //!   that time on the last of them holds — the value jumps there.
@@ -77,6 +78,10 @@ pub fn sample<T: Interpolate>(keys: &[Key<T>], time: f32, mode: Interpolation, f
     }
     let (a, b) = (keys[next - 1], keys[next]);
     let s = fraction(a.time, b.time, time);
+    if s == 0.0 {
+        // At a key's time: that key's value exactly (a slerp at 0 is only close to it).
+        return a.value;
+    }
     match mode {
         Interpolation::Step => a.value,
         Interpolation::Linear => T::linear(a.value, b.value, s),

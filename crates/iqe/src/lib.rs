@@ -68,4 +68,5 @@ pub use file::{File, sniff};
 pub use normals::{CornerNormals, corner_normals};
 pub use pose::{PoseFacts, Transform, pose_transform};
 pub use scene::{Scene, SceneAnimation, SceneJoint, SceneMesh, SmoothingState, Tangent, Triangle};
+pub use rigport_model_core::{FileSummary, ReadOptions, Report};
 pub use store::{CommandRef, StoredValue, Values, WideTables};
