@@ -49,6 +49,7 @@ mod convert;
 mod error;
 mod file;
 mod lexer;
+mod number;
 mod parse;
 mod summary;
 mod write;
