@@ -7,8 +7,8 @@
 
 use crate::command::{Attribute, FaceBase};
 use crate::error::Error;
+use crate::lines::command_spans;
 use crate::notes::{Notes, Place};
-use crate::parse::command_spans;
 use crate::pose::{PoseFacts, Transform, pose_transform};
 use crate::store::{CommandRef, Kind, Store, Values, attribute_param};
 use rigport_model_core::codes;
@@ -366,21 +366,13 @@ impl<'f> Builder<'f> {
     fn run(mut self, notes: &mut Notes) -> Result<Scene<'f>, Located> {
         let store = self.scene.store;
         for i in 0..store.len() {
-            // Vertex lines are most of a file and need only their kind: no view is built.
-            match store.kind(i) {
-                Some(Kind::Vertex) => {
-                    if let Some(attribute) = store.attribute(i) {
-                        self.vertex(array_of(attribute), i);
-                    }
-                }
-                Some(Kind::Blend) => self.vertex(BLEND_ARRAY, i),
-                Some(Kind::SmoothIndex) => self.vertex(SMOOTH_INDEX_ARRAY, i),
-                Some(Kind::Comment | Kind::Unknown | Kind::VertexArray) | None => {}
-                Some(_) => {
-                    if let Some(command) = store.get(i) {
-                        self.command(command, i, notes)?;
-                    }
-                }
+            // Vertex lines are most of a file and need only their kind and attribute: no
+            // view is built for them. `command` interprets every other command (and would
+            // the vertex lines too, the same way).
+            if let Some(array) = vertex_array_of(store, i) {
+                self.vertex(array, i);
+            } else if let Some(command) = store.get(i) {
+                self.command(command, i, notes)?;
             }
         }
         self.finish(notes)
@@ -670,7 +662,7 @@ impl<'f> Builder<'f> {
         };
         // Point at the command that defined the first vertex the shorter array lacks.
         let at = (0..scene.store.len())
-            .filter(|&i| array_of_command(scene.store, i) == Some(longer))
+            .filter(|&i| vertex_array_of(scene.store, i) == Some(longer))
             .nth(shorter_len);
         Err(Located {
             error: Error::ArrayLength {
@@ -778,13 +770,10 @@ impl<'f> Builder<'f> {
     }
 }
 
-/// The vertex array command `i` appends to, if any.
-fn array_of_command(store: &Store, i: usize) -> Option<usize> {
+/// The vertex array command `i` appends to, read from its kind and attribute alone.
+fn vertex_array_of(store: &Store, i: usize) -> Option<usize> {
     match store.kind(i)? {
-        Kind::Vertex => match store.get(i)? {
-            CommandRef::Vertex(attribute, _) => Some(array_of(attribute)),
-            _ => None,
-        },
+        Kind::Vertex => store.attribute(i).map(array_of),
         Kind::Blend => Some(BLEND_ARRAY),
         Kind::SmoothIndex => Some(SMOOTH_INDEX_ARRAY),
         _ => None,

@@ -1,7 +1,7 @@
 //! The neutral model to IQE.
 
+use super::ConvertOptions;
 use crate::command::{Attribute, Command, FaceBase, PoseKind};
-use crate::convert::ConvertOptions;
 use crate::error::Error;
 use crate::file::File;
 use crate::write::is_bare_word;

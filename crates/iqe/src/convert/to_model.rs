@@ -1,7 +1,7 @@
 //! IQE to the neutral model.
 
+use super::ConvertOptions;
 use crate::command::Attribute;
-use crate::convert::ConvertOptions;
 use crate::error::Error;
 use crate::file::File;
 use crate::normals::{CornerNormals, corner_normals};
