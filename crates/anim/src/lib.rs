@@ -3,12 +3,20 @@
 //!
 //! * [`euler`]: MilkShape/IQE Euler angles ↔ quaternions (`q = qz·qy·qx`).
 //! * [`milkshape`]: the MilkShape semantics both MilkShape crates share — bind transforms,
-//!   keys relative to the bind pose, and the 0–100 vertex weight encoding.
+//!   keys relative to the bind pose (one conversion path with the timeline filter), parents
+//!   found by name, the defaults (`DEFAULT_FPS`, `DEFAULT_FRAMES`, the animation name) and
+//!   the 0–100 vertex weight encoding.
 //! * [`skeleton`]: local and world bind matrices; parents may come after their children; a
-//!   cycle or a missing parent is an error naming the joint.
+//!   cycle or a missing parent is an error naming the joint, or, with
+//!   [`skeleton::break_cycles`], a root.
 //! * [`sample`]: a channel at a time — linear (shortest-path slerp for rotations), step or
-//!   cubic (Catmull-Rom); end keys held; looping animations wrap.
+//!   cubic (Catmull-Rom, [`sample::catmull_rom_tangent`]); end keys held; looping animations
+//!   wrap, blending from the last key back to the first by the end of the period.
 //! * [`normalize_animation`]: sorts and cleans keys once, with a [`Report`](rigport_model_core::Report) of what changed.
+//!
+//! **Several tracks for one joint:** the first wins — in [`Animation::track`](rigport_model_core::Animation::track),
+//! [`normalize_animation`], [`Pose::sample`] and every rigport writer (which report the
+//! others as a loss, code `track-joint-duplicate`).
 //! * [`Pose`]: local → world → skinning matrices `G(t)·Gb⁻¹`, reused between samples.
 //! * [`skin`]: linear blend skinning of positions and normals, up to four weights.
 //! * [`pose_model`] / [`posed_meshes`]: the whole model at (animation, time).

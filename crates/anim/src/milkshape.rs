@@ -9,7 +9,189 @@
 
 use crate::euler::{euler_to_quat, quat_to_euler};
 use glam::{Quat, Vec3};
-use rigport_model_core::JointId;
+use rigport_model_core::{Animation, JointId, Key, Report, Track, codes};
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
+/// Frames per second of a new MilkShape document, used when a file or model gives none
+/// (ASCII files store no rate at all).
+pub const DEFAULT_FPS: f32 = 24.0;
+
+/// Length of a new MilkShape document's timeline in frames, written when a model has no
+/// animation.
+pub const DEFAULT_FRAMES: i32 = 30;
+
+/// Name of the one animation a MilkShape file holds (the format stores none).
+pub const ANIMATION_NAME: &str = "default";
+
+/// How many names a report message lists before it says "…".
+const LISTED_NAMES: usize = 8;
+
+/// Parents of MilkShape joints, found by name: `joints[i]` is joint `i`'s `(name,
+/// parent name)`; an empty parent name means a root. A parent may come after its child.
+///
+/// With several joints of one name, children attach to the first (MilkShape's own lookup);
+/// that is a `duplicate-joint-names` warning. A parent name that matches no joint, or only
+/// the joint itself, makes the joint a root with one `missing-parent` warning counting them
+/// (the message shows the first few, decoded with `display`). Cycles through several joints
+/// are left for [`crate::skeleton::break_cycles`].
+///
+/// One hash lookup per joint: linear in the number of joints, whatever the names.
+pub fn resolve_parents_by_name(
+    joints: &[(&[u8], &[u8])],
+    display: impl Fn(&[u8]) -> String,
+    report: &mut Report,
+) -> Vec<Option<JointId>> {
+    let mut by_name: HashMap<&[u8], usize> = HashMap::with_capacity(joints.len());
+    let mut duplicates = 0usize;
+    for (index, &(name, _)) in joints.iter().enumerate() {
+        match by_name.entry(name) {
+            Entry::Occupied(_) => duplicates += 1,
+            Entry::Vacant(slot) => {
+                slot.insert(index);
+            }
+        }
+    }
+    if duplicates > 0 {
+        report.warn(
+            codes::DUPLICATE_JOINT_NAMES,
+            format!(
+                "{duplicates} joints repeat an earlier joint's name; parents resolve to the first"
+            ),
+        );
+    }
+    let mut missing = 0usize;
+    let mut listed = Vec::new();
+    let parents = joints
+        .iter()
+        .enumerate()
+        .map(|(index, &(name, parent))| {
+            if parent.is_empty() {
+                return None;
+            }
+            match by_name.get(parent) {
+                Some(&p) if p != index => JointId::from_index(p),
+                _ => {
+                    missing += 1;
+                    if listed.len() < LISTED_NAMES {
+                        listed.push(format!(
+                            "{index} `{}` (parent `{}`)",
+                            display(name),
+                            display(parent)
+                        ));
+                    }
+                    None
+                }
+            }
+        })
+        .collect();
+    if missing > 0 {
+        let more = if missing > listed.len() { ", …" } else { "" };
+        report.warn(
+            codes::MISSING_PARENT,
+            format!(
+                "{missing} joints name a parent that does not exist (or themselves) and became roots: {}{more}",
+                listed.join(", ")
+            ),
+        );
+    }
+    parents
+}
+
+/// The times at which MilkShape can hold a key: from 0 to the end of the file's timeline
+/// (total frames / fps) plus one frame of slack for rounding. Keys elsewhere, such as the
+/// ±3e38 times a file with deleted bytes yields, are damaged data: they would stretch any
+/// frame-based output (IQE, ASCII) to billions of frames.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KeyTimeline {
+    /// The latest time a key may have, in seconds.
+    pub end: f32,
+}
+
+impl KeyTimeline {
+    /// The timeline of an animation lasting `duration` seconds at `fps`. Keys are only
+    /// bounded by the timeline when the file declares one; without it (zero frames or an
+    /// invalid rate) any finite, non-negative time is accepted.
+    pub fn new(duration: f32, fps: f32) -> Self {
+        let end = if duration > 0.0 && duration.is_finite() && fps > 0.0 {
+            duration + 1.0 / fps
+        } else {
+            f32::MAX
+        };
+        Self { end }
+    }
+
+    /// Whether a key at `time` seconds can be on this timeline.
+    pub fn holds(&self, time: f32) -> bool {
+        time.is_finite() && (0.0..=self.end).contains(&time)
+    }
+}
+
+/// The one animation of a MilkShape file, empty, named [`ANIMATION_NAME`] (or `name`):
+/// `total_frames / fps` seconds long. A frame rate that is not positive becomes the
+/// model's default with an `invalid-fps` warning, and the duration is then left at 0 (the
+/// last key decides).
+pub fn animation(name: &str, fps: f32, total_frames: i32, report: &mut Report) -> Animation {
+    let mut animation = Animation::new(name, fps);
+    if fps.is_finite() && fps > 0.0 {
+        animation.duration = total_frames.max(0) as f32 / fps;
+    } else {
+        animation.fps = Animation::default().fps;
+        report.warn(
+            codes::INVALID_FPS,
+            format!(
+                "frame rate {fps} is not positive; using {} and the last key time as duration",
+                animation.fps
+            ),
+        );
+    }
+    animation
+}
+
+/// Keys of one joint as stored (relative to the bind pose, times in seconds) made into an
+/// absolute track: the path both MilkShape crates take. Keys off `timeline` are dropped;
+/// the second value counts them (report them once per file with
+/// [`report_keys_outside`]).
+pub fn absolute_track(
+    joint: JointId,
+    bind: &BindPose,
+    translations: impl ExactSizeIterator<Item = (f32, Vec3)>,
+    rotations: impl ExactSizeIterator<Item = (f32, Vec3)>,
+    timeline: &KeyTimeline,
+) -> (Track, usize) {
+    let mut track = Track::new(joint);
+    let before = translations.len() + rotations.len();
+    // Sized for every key up front: the filter hides the count from `collect`, which
+    // would grow each channel step by step.
+    track.translations = Vec::with_capacity(translations.len());
+    track.translations.extend(
+        translations
+            .filter(|(time, _)| timeline.holds(*time))
+            .map(|(time, key)| Key::new(time, bind.absolute_translation(key))),
+    );
+    track.rotations = Vec::with_capacity(rotations.len());
+    track.rotations.extend(
+        rotations
+            .filter(|(time, _)| timeline.holds(*time))
+            .map(|(time, key)| Key::new(time, bind.absolute_rotation(key))),
+    );
+    let dropped = before - track.key_count();
+    (track, dropped)
+}
+
+/// The `keys-outside-timeline` warning for `dropped` keys (nothing when 0).
+pub fn report_keys_outside(dropped: usize, timeline: &KeyTimeline, report: &mut Report) {
+    if dropped > 0 {
+        report.warn(
+            codes::KEYS_OUTSIDE_TIMELINE,
+            format!(
+                "{dropped} keys have times outside the file's timeline (0 to {} s) and were dropped; \
+                 MilkShape cannot place keys there, so they come from damaged data",
+                timeline.end
+            ),
+        );
+    }
+}
 
 /// Absolute local translation of a translation key.
 pub fn absolute_translation(bind_pos: Vec3, bind_rot: Vec3, key: Vec3) -> Vec3 {

@@ -6,7 +6,7 @@
 //! | problem | fix | code | severity |
 //! |---|---|---|---|
 //! | track for a joint that does not exist | track dropped | `track-joint-missing` | warning |
-//! | two tracks for one joint | the last one kept (sampling applies tracks in order, so it won anyway) | `track-joint-duplicate` | warning |
+//! | two tracks for one joint | the first one kept: the one rule for duplicate tracks (`Animation::track`, posing, every writer) | `track-joint-duplicate` | warning |
 //! | key time or value NaN/infinite | key dropped | `keys-not-finite` | warning |
 //! | keys out of time order | stable sort by time | `keys-unsorted` | warning |
 //! | rotation of (near) zero length | key dropped | `rotation-zero` | warning |
@@ -14,7 +14,7 @@
 //! | several keys at one time | kept, in file order: a deliberate jump (see [`crate::sample`]) | `keys-same-time` | info |
 
 use crate::sample::Interpolate;
-use rigport_model_core::{Animation, Key, Report};
+use rigport_model_core::{Animation, Key, Report, codes};
 
 /// What [`tidy_channel`] did to one channel.
 #[derive(Default)]
@@ -59,31 +59,25 @@ pub fn normalize_animation(animation: &mut Animation, joint_count: usize) -> Rep
     let missing = before - animation.tracks.len();
     if missing > 0 {
         report.warn(
-            "track-joint-missing",
+            codes::TRACK_JOINT_MISSING,
             format!(
                 "animation `{name}`: dropped {missing} track(s) for joints past the last of {joint_count}"
             ),
         );
     }
 
-    // Keep the last track of each joint: walk backwards, remembering joints already seen.
+    // Keep the first track of each joint, as `Animation::track` finds it.
     let mut seen = vec![false; joint_count];
-    let mut keep = vec![true; animation.tracks.len()];
-    for (i, track) in animation.tracks.iter().enumerate().rev() {
-        let joint = track.joint.index();
-        keep[i] = !seen[joint];
-        seen[joint] = true;
-    }
-    let mut flags = keep.iter();
+    let before = animation.tracks.len();
     animation
         .tracks
-        .retain(|_| flags.next().copied().unwrap_or(true));
-    let duplicates = keep.iter().filter(|k| !**k).count();
+        .retain(|track| !std::mem::replace(&mut seen[track.joint.index()], true));
+    let duplicates = before - animation.tracks.len();
     if duplicates > 0 {
         report.warn(
-            "track-joint-duplicate",
+            codes::TRACK_JOINT_DUPLICATE,
             format!(
-                "animation `{name}`: {duplicates} joint(s) had more than one track; kept the last"
+                "animation `{name}`: {duplicates} track(s) repeat a joint that already has one; kept the first"
             ),
         );
     }
@@ -108,7 +102,7 @@ pub fn normalize_animation(animation: &mut Animation, joint_count: usize) -> Rep
     }
     if fixes.not_finite > 0 {
         report.warn(
-            "keys-not-finite",
+            codes::KEYS_NOT_FINITE,
             format!(
                 "animation `{name}`: dropped {} key(s) with a time or value that is not a finite number",
                 fixes.not_finite
@@ -117,7 +111,7 @@ pub fn normalize_animation(animation: &mut Animation, joint_count: usize) -> Rep
     }
     if fixes.unsorted_channels > 0 {
         report.warn(
-            "keys-unsorted",
+            codes::KEYS_UNSORTED,
             format!(
                 "animation `{name}`: sorted the keys of {} channel(s) by time (stable)",
                 fixes.unsorted_channels
@@ -126,19 +120,19 @@ pub fn normalize_animation(animation: &mut Animation, joint_count: usize) -> Rep
     }
     if zero > 0 {
         report.warn(
-            "rotation-zero",
+            codes::ROTATION_ZERO,
             format!("animation `{name}`: dropped {zero} rotation key(s) of zero length"),
         );
     }
     if renormalized > 0 {
         report.info(
-            "rotation-normalized",
+            codes::ROTATION_NORMALIZED,
             format!("animation `{name}`: normalized {renormalized} rotation key(s)"),
         );
     }
     if fixes.same_time > 0 {
         report.info(
-            "keys-same-time",
+            codes::KEYS_SAME_TIME,
             format!(
                 "animation `{name}`: {} key(s) share their time with the key before; the value jumps there",
                 fixes.same_time
@@ -189,23 +183,23 @@ mod tests {
     fn bad_tracks_and_keys_are_dropped_with_counts() {
         let mut anim = Animation::new("a", 30.0);
         let mut first = Track::new(JointId(1));
-        first.scales.push(Key::new(0.0, Vec3::ONE));
-        let mut last = Track::new(JointId(1));
-        last.rotations = vec![
+        first.rotations = vec![
             Key::new(0.0, Quat::from_xyzw(0.0, 0.0, 0.0, 2.0)),
             Key::new(f32::NAN, Quat::IDENTITY),
             Key::new(1.0, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
         ];
+        let mut last = Track::new(JointId(1));
+        last.scales.push(Key::new(0.0, Vec3::ONE));
         anim.tracks = vec![first, Track::new(JointId(9)), last];
         let report = normalize_animation(&mut anim, 2);
         assert_eq!(anim.tracks.len(), 1);
-        assert!(anim.tracks[0].scales.is_empty(), "the last track wins");
+        assert!(anim.tracks[0].scales.is_empty(), "the first track wins");
         assert_eq!(anim.tracks[0].rotations, [Key::new(0.0, Quat::IDENTITY)]);
         for code in [
-            "track-joint-missing",
-            "track-joint-duplicate",
-            "keys-not-finite",
-            "rotation-zero",
+            codes::TRACK_JOINT_MISSING,
+            codes::TRACK_JOINT_DUPLICATE,
+            codes::KEYS_NOT_FINITE,
+            codes::ROTATION_ZERO,
         ] {
             let notice = report.with_code(code).next().expect(code);
             assert_eq!(notice.severity, Severity::Warning);

@@ -1,6 +1,6 @@
 //! A skeleton posed at a time: local, world and skinning matrices, reused between samples.
 
-use crate::sample::{Transform, animation_time, sample_track};
+use crate::sample::{Transform, sample_animation_track};
 use crate::skeleton::{
     HierarchyError, inverse_bind_matrices, parent_first_order, world_matrices_into,
 };
@@ -59,16 +59,19 @@ impl Pose {
     /// The pose of `animation` at `time` seconds (wrapped if the animation loops).
     ///
     /// Joints without a track, and channels without keys, keep their bind value. Tracks
-    /// for joints that do not exist are ignored; when a joint has several tracks the last
-    /// wins. Keys must be sorted — run [`crate::normalize_animation`] once beforehand.
+    /// for joints that do not exist are ignored; when a joint has several tracks the first
+    /// wins, as in [`Animation::track`]. A looping animation blends from its last keys back
+    /// to its first by the end of its period (see
+    /// [`sample_animation_track`](crate::sample::sample_animation_track)). Keys must be
+    /// sorted — run [`crate::normalize_animation`] once beforehand.
     pub fn sample(&mut self, animation: &Animation, time: f32) {
-        let time = animation_time(animation, time);
         self.local.clear();
         self.local.extend_from_slice(&self.bind);
-        for track in &animation.tracks {
+        // Backwards, so that of several tracks of one joint the first is written last.
+        for track in animation.tracks.iter().rev() {
             let joint = track.joint.index();
             if let (Some(local), Some(bind)) = (self.local.get_mut(joint), self.bind.get(joint)) {
-                *local = sample_track(track, time, animation.interpolation, bind);
+                *local = sample_animation_track(animation, track, time, bind);
             }
         }
         self.update();

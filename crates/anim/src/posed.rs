@@ -104,7 +104,7 @@ fn sample_for_skinning(
         .count();
     if bad > 0 {
         report.warn(
-            "skin-joint-missing",
+            rigport_model_core::codes::SKIN_JOINT_MISSING,
             format!(
                 "{bad} vertex(es) are weighted to joints past the last of {joint_count}; those weights were ignored"
             ),

@@ -4,7 +4,8 @@
 //! itself never allocates and finds the segment by binary search. On unsorted keys the
 //! result is meaningless but deterministic, and never a panic.
 //!
-//! * Before the first key and after the last, the end key is held.
+//! * Before the first key and after the last, the end key is held; at a key's time its
+//!   value is returned exactly.
 //! * An empty channel gives the fallback (the joint's bind value).
 //! * Equal key times (a "cut"): the segment before approaches the first of them, and from
 //!   that time on the last of them holds — the value jumps there.
@@ -77,6 +78,10 @@ pub fn sample<T: Interpolate>(keys: &[Key<T>], time: f32, mode: Interpolation, f
     }
     let (a, b) = (keys[next - 1], keys[next]);
     let s = fraction(a.time, b.time, time);
+    if s == 0.0 {
+        // At a key's time: that key's value exactly (a slerp at 0 is only close to it).
+        return a.value;
+    }
     match mode {
         Interpolation::Step => a.value,
         Interpolation::Linear => T::linear(a.value, b.value, s),
@@ -109,9 +114,34 @@ fn cubic<T: Interpolate>(keys: &[Key<T>], a: usize, s: f32) -> T {
     T::from_vec4(pa * h00 + ma * (h10 * dt) + pb * h01 + mb * (h11 * dt))
 }
 
-/// Catmull-Rom slope at key `k` (value `pk`, already aligned), per second. A neighbour at the
-/// same time as key `k` lies across a cut (the value jumps there), so the slope is taken on
-/// the other side only; with cuts on both sides it is zero.
+/// The Catmull-Rom tangent (slope per second) of key `k` of a sorted channel, as four
+/// numbers (vectors have `w = 0`): `(p[k+1] − p[k−1]) / (t[k+1] − t[k−1])`, one-sided at
+/// the first and last key. Neighbouring quaternions are first moved to key `k`'s side
+/// (`q` and `−q` are one rotation). A neighbour at the same time as key `k` lies across a
+/// cut (the value jumps there), so the slope is taken on the other side only; with cuts on
+/// both sides, or for a single key, it is zero. Zero too for `k` past the end.
+///
+/// This is the tangent [`Interpolation::Cubic`] sampling uses, and the in- and out-tangent
+/// a glTF `CUBICSPLINE` writer must store for the same curve.
+///
+/// ```
+/// use rigport_anim::sample::catmull_rom_tangent;
+/// use rigport_model_core::Key;
+/// use glam::{Vec3, Vec4};
+///
+/// let keys = [Key::new(0.0, Vec3::ZERO), Key::new(1.0, Vec3::X), Key::new(3.0, Vec3::ZERO)];
+/// // Middle key: (0 − 0) / (3 − 0) = 0; first key, one-sided: (1 − 0) / 1 = 1.
+/// assert_eq!(catmull_rom_tangent(&keys, 1), Vec4::ZERO);
+/// assert_eq!(catmull_rom_tangent(&keys, 0), Vec4::new(1.0, 0.0, 0.0, 0.0));
+/// ```
+pub fn catmull_rom_tangent<T: Interpolate>(keys: &[Key<T>], k: usize) -> Vec4 {
+    match keys.get(k) {
+        Some(key) => tangent(keys, k, key.value.to_vec4()),
+        None => Vec4::ZERO,
+    }
+}
+
+/// [`catmull_rom_tangent`] with key `k`'s value `pk` already aligned by the caller.
 fn tangent<T: Interpolate>(keys: &[Key<T>], k: usize, pk: Vec4) -> Vec4 {
     let time = keys[k].time;
     let mut prev = k.saturating_sub(1);
@@ -184,8 +214,68 @@ pub fn sample_track(track: &Track, time: f32, mode: Interpolation, bind: &Transf
 
 /// Length of one cycle of an animation: the later of its declared duration and its last
 /// key time. Reads only the last key of each channel, so the keys must be sorted.
+///
+/// A looping IQE animation of N frames at F fps declares N/F: its last frame is at
+/// (N−1)/F and it blends back to frame 0 by N/F (engines play frame (k+1) mod N after k);
+/// see [`sample_animation_track`].
 pub fn period(animation: &Animation) -> f32 {
     animation.end_time()
+}
+
+/// A channel of a looping animation at `time` (already wrapped into `[0, period)`): as
+/// [`sample`] between its first and last key, and across the loop seam — after the last key
+/// and before the first — blended from the last key to the first, which comes round again
+/// at `first + period`. Step holds the last key there; cubic blends linearly (the seam has
+/// no neighbours to take tangents from).
+pub fn sample_looping<T: Interpolate>(
+    keys: &[Key<T>],
+    time: f32,
+    mode: Interpolation,
+    fallback: T,
+    period: f32,
+) -> T {
+    let (Some(first), Some(last)) = (keys.first(), keys.last()) else {
+        return fallback;
+    };
+    let seam = period - (last.time - first.time);
+    let inside = first.time <= time && time <= last.time;
+    if inside || !(seam > 0.0 && seam.is_finite()) {
+        return sample(keys, time, mode, fallback);
+    }
+    // How far past the last key, going round: after it, or before the first (wrapped).
+    let since_last = if time > last.time {
+        time - last.time
+    } else {
+        time + period - last.time
+    };
+    let s = fraction(0.0, seam, since_last);
+    match mode {
+        Interpolation::Step => last.value,
+        Interpolation::Linear | Interpolation::Cubic => T::linear(last.value, first.value, s),
+    }
+}
+
+/// A track of `animation` at `time` seconds (wrapped, as [`animation_time`] does, when the
+/// animation loops); channels without keys take `bind`'s value. A looping animation blends
+/// from its last keys back to its first ones by the end of its period
+/// ([`sample_looping`]); a non-looping one holds its end keys.
+pub fn sample_animation_track(
+    animation: &Animation,
+    track: &Track,
+    time: f32,
+    bind: &Transform,
+) -> Transform {
+    let mode = animation.interpolation;
+    let time = animation_time(animation, time);
+    let period = period(animation);
+    if !(animation.looping && period > 0.0 && period.is_finite()) {
+        return sample_track(track, time, mode, bind);
+    }
+    Transform {
+        translation: sample_looping(&track.translations, time, mode, bind.translation, period),
+        rotation: sample_looping(&track.rotations, time, mode, bind.rotation, period),
+        scale: sample_looping(&track.scales, time, mode, bind.scale, period),
+    }
 }
 
 /// The time at which to sample an animation asked for at `time` seconds: a looping
@@ -305,6 +395,53 @@ mod tests {
             let expected = Vec3::new(0.5_f32.sqrt(), -(0.5_f32.sqrt()), 0.0);
             assert!((x - expected).length() < 1e-5, "{mode:?}: {x}");
         }
+    }
+
+    #[test]
+    fn a_looping_animation_blends_back_to_its_first_key_by_the_period() {
+        // IQE: 4 frames at 2 fps, looping: frames at 0, 0.5, 1, 1.5 s, period 2 s.
+        let mut anim = Animation::new("a", 2.0);
+        anim.looping = true;
+        anim.duration = 2.0;
+        let mut track = Track::new(rigport_model_core::JointId(0));
+        track.translations = keys(&[(0.0, 0.0), (0.5, 10.0), (1.0, 20.0), (1.5, 30.0)]);
+        anim.tracks.push(track);
+        let bind = Transform::IDENTITY;
+        let x = |anim: &Animation, t: f32| {
+            sample_animation_track(anim, &anim.tracks[0], t, &bind)
+                .translation
+                .x
+        };
+        assert_eq!(x(&anim, 1.5), 30.0, "the last frame is reached at (N-1)/F");
+        assert!(
+            (x(&anim, 1.75) - 15.0).abs() < 1e-5,
+            "half way back to frame 0"
+        );
+        assert_eq!(x(&anim, 2.0), 0.0, "N/F is frame 0 again");
+        assert!((x(&anim, 2.25) - 5.0).abs() < 1e-5);
+        // Not looping: the last key holds.
+        anim.looping = false;
+        assert_eq!(x(&anim, 1.75), 30.0);
+        // Step holds the last key across the seam.
+        anim.looping = true;
+        anim.interpolation = Interpolation::Step;
+        assert_eq!(x(&anim, 1.75), 30.0);
+    }
+
+    #[test]
+    fn the_seam_also_covers_a_first_key_after_zero() {
+        // Keys at 1 and 2 s in a 4 s loop: the seam runs from 2 s round to 5 s (= 1 s).
+        let k = keys(&[(1.0, 10.0), (2.0, 20.0)]);
+        let at = |t| sample_looping(&k, t, Interpolation::Linear, Vec3::ZERO, 4.0).x;
+        assert!((at(3.5) - 15.0).abs() < 1e-5);
+        assert!((at(0.5) - (20.0 - 10.0 * 2.5 / 3.0)).abs() < 1e-5);
+        assert_eq!(at(1.5), 15.0);
+        // One key: constant.
+        let one = keys(&[(1.0, 7.0)]);
+        assert_eq!(
+            sample_looping(&one, 3.0, Interpolation::Linear, Vec3::ZERO, 4.0).x,
+            7.0
+        );
     }
 
     #[test]

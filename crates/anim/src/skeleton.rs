@@ -5,7 +5,7 @@
 //! never a stack overflow.
 
 use glam::Mat4;
-use rigport_model_core::{Joint, JointId, Skeleton};
+use rigport_model_core::{Joint, JointId, Report, Skeleton, codes};
 
 /// Why a skeleton's hierarchy cannot be resolved.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -81,6 +81,85 @@ pub fn parent_first_order(skeleton: &Skeleton) -> Result<Vec<JointId>, Hierarchy
         path.clear();
     }
     Ok(order)
+}
+
+/// Makes the skeleton a forest: a joint whose parent does not exist becomes a root
+/// (`missing-parent` warning), and of each parent cycle the joint where the walk from the
+/// lowest-numbered joint comes back to its own path becomes a root (`joint-cycle`
+/// warning). Afterwards [`parent_first_order`] succeeds. Returns the joints made roots.
+///
+/// One walk over the hierarchy, linear in the number of joints: a skeleton of thousands
+/// of two-joint cycles costs no more than a sound one.
+pub fn break_cycles(skeleton: &mut Skeleton, report: &mut Report) -> Vec<JointId> {
+    const LISTED: usize = 8;
+    let count = skeleton.joints.len();
+    // 0 = not visited, 1 = on the current path, 2 = placed.
+    let mut state = vec![0u8; count];
+    let mut path = Vec::new();
+    let (mut cut, mut missing) = (Vec::new(), Vec::new());
+    for start in 0..count {
+        let mut current = start;
+        while state[current] == 0 {
+            state[current] = 1;
+            path.push(current);
+            match skeleton.joints[current].parent {
+                None => break,
+                Some(parent) if parent.index() >= count => {
+                    skeleton.joints[current].parent = None;
+                    missing.push(current);
+                    break;
+                }
+                Some(parent) if state[parent.index()] == 1 => {
+                    // The parent link closes a loop through the current path: cut it.
+                    skeleton.joints[parent.index()].parent = None;
+                    cut.push(parent.index());
+                    break;
+                }
+                Some(parent) => current = parent.index(),
+            }
+        }
+        for &joint in &path {
+            state[joint] = 2;
+        }
+        path.clear();
+    }
+    let names = |joints: &[usize]| {
+        let mut listed: Vec<String> = joints
+            .iter()
+            .take(LISTED)
+            .map(|&j| format!("{j} `{}`", skeleton.joints[j].name))
+            .collect();
+        if joints.len() > LISTED {
+            listed.push("…".to_owned());
+        }
+        listed.join(", ")
+    };
+    if !missing.is_empty() {
+        report.warn(
+            codes::MISSING_PARENT,
+            format!(
+                "{} joints name a parent past the last of {count} joints and became roots: {}",
+                missing.len(),
+                names(&missing)
+            ),
+        );
+    }
+    if !cut.is_empty() {
+        report.warn(
+            codes::JOINT_CYCLE,
+            format!(
+                "{} joints were their own ancestors (a parent cycle) and became roots: {}",
+                cut.len(),
+                names(&cut)
+            ),
+        );
+    }
+    missing.extend(&cut);
+    missing.sort_unstable();
+    missing
+        .into_iter()
+        .filter_map(JointId::from_index)
+        .collect()
 }
 
 /// World matrices from per-joint local matrices (`world = world(parent)·local`), for any
@@ -215,6 +294,58 @@ mod tests {
         };
         let err = parent_first_order(&missing).unwrap_err();
         assert!(err.to_string().contains("orphan"), "{err}");
+    }
+
+    #[test]
+    fn break_cycles_cuts_one_link_per_cycle_and_drops_missing_parents() {
+        // 0 → 1 → 2 → 0 is a cycle, 3 → 3 is one too, 4 names joint 9, 5 hangs off the cycle.
+        let parents = [Some(1), Some(2), Some(0), Some(3), Some(9), Some(1)];
+        let mut skeleton = Skeleton {
+            joints: parents
+                .iter()
+                .enumerate()
+                .map(|(i, &p)| joint(&format!("j{i}"), p, Vec3::ZERO, Quat::IDENTITY))
+                .collect(),
+        };
+        let mut report = Report::default();
+        let roots = break_cycles(&mut skeleton, &mut report);
+        // Walking from 0: 0, 1, 2, then 2's parent 0 is on the path, so 0 becomes a root.
+        assert_eq!(roots, [JointId(0), JointId(3), JointId(4)]);
+        let now: Vec<Option<u32>> = skeleton
+            .joints
+            .iter()
+            .map(|j| j.parent.map(|p| p.0))
+            .collect();
+        assert_eq!(now, [None, Some(2), Some(0), None, None, Some(1)]);
+        assert!(parent_first_order(&skeleton).is_ok());
+        assert_eq!(report.with_code(codes::JOINT_CYCLE).count(), 1);
+        assert!(
+            report
+                .with_code(codes::JOINT_CYCLE)
+                .next()
+                .unwrap()
+                .message
+                .starts_with("2 joints")
+        );
+        assert_eq!(report.with_code(codes::MISSING_PARENT).count(), 1);
+        // A sound skeleton is left alone, silently.
+        let mut again = Report::default();
+        assert!(break_cycles(&mut skeleton, &mut again).is_empty());
+        assert!(again.is_empty());
+    }
+
+    #[test]
+    fn break_cycles_is_linear_on_many_small_cycles() {
+        // 20 000 two-joint cycles: the old retry loop did a whole-skeleton pass per cycle.
+        let n = 40_000u32;
+        let mut skeleton = Skeleton {
+            joints: (0..n)
+                .map(|i| joint("x", Some(i ^ 1), Vec3::ZERO, Quat::IDENTITY))
+                .collect(),
+        };
+        let roots = break_cycles(&mut skeleton, &mut Report::default());
+        assert_eq!(roots.len(), 20_000);
+        assert!(parent_first_order(&skeleton).is_ok());
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! Errors with the byte span they concern; line and column are computed only when shown.
 
-use rigport_model_core::LimitError;
 use rigport_model_core::diagnostic::{self, Span};
+use rigport_model_core::{LimitError, ReferenceProblem};
 use std::ops::Range;
 
 /// Why an IQE file could not be read or converted.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The first line is not `# Inter-Quake Export`.
     #[error("expected the header `# Inter-Quake Export`, found `{found}`")]
@@ -80,6 +81,10 @@ pub enum Error {
     /// A model holds something IQE cannot express within reason.
     #[error("cannot write as IQE: {0}")]
     Unrepresentable(String),
+    /// A model refers to something that does not exist (the first problem
+    /// [`Model::check_references`](rigport_model_core::Model::check_references) found).
+    #[error("invalid model: {0}")]
+    InvalidModel(#[from] ReferenceProblem),
     /// The input would need more memory than the limits allow.
     #[error(transparent)]
     Limit(#[from] LimitError),
@@ -97,8 +102,15 @@ impl Error {
             | Error::ArrayLength { span, .. }
             | Error::IndexOutOfRange { span, .. } => Some(span.clone()),
             Error::Hierarchy { span, .. } | Error::Strict { span, .. } => span.clone(),
-            Error::Limit(_) | Error::Io(_) | Error::Unrepresentable(_) => None,
+            Error::Limit(_) | Error::Io(_) | Error::Unrepresentable(_) | Error::InvalidModel(_) => {
+                None
+            }
         }
+    }
+
+    /// The byte offset where [`Error::span`] starts, as binary formats report it.
+    pub fn offset(&self) -> Option<u64> {
+        self.span().map(|span| span.start as u64)
     }
 
     /// The error pointing at `span` (for errors found after reading, about a command).

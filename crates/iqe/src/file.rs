@@ -2,12 +2,13 @@
 
 use crate::command::Command;
 use crate::error::Error;
+use crate::lines::{HEADER, header_start};
 use crate::notes::Notes;
-use crate::parse::{HEADER, header_start, parse};
+use crate::read::parse;
 use crate::scene::Scene;
 use crate::store::{CommandRef, Kind, Store};
 use crate::write::write_file;
-use rigport_model_core::{FileSummary, Limits, ReadOptions, Report};
+use rigport_model_core::{Limits, ReadOptions, Report};
 use std::io::{Read, Write};
 
 /// An IQE file as stored: the header, every command in file order, and the comment section.
@@ -126,54 +127,13 @@ impl File {
     }
 
     /// What the commands mean: vertex arrays, meshes, fanned triangles, skeleton, frames.
+    ///
+    /// A file read from text was interpreted once while reading, so this fails only for
+    /// commands pushed since. The error's span then points at the offending command in the
+    /// file's own text, [`File::to_vec`] (render it against those bytes): the file keeps
+    /// no other text.
     pub fn scene(&self) -> Result<Scene<'_>, Error> {
-        Ok(Scene::build(&self.commands, &mut Notes::default())?)
-    }
-
-    /// Counts for `rigport info`: vertices (vertex-array length), triangles after fanning,
-    /// meshes, joints, animations, frames over all animations, distinct materials.
-    pub fn summary(&self) -> FileSummary {
-        let mut summary = FileSummary {
-            format: "iqe",
-            ..FileSummary::default()
-        };
-        let scene = match self.scene() {
-            Ok(scene) => scene,
-            Err(err) => {
-                summary.warnings.push(err.to_string());
-                return summary;
-            }
-        };
-        summary.meshes = scene.meshes.len() as u64;
-        summary.vertices = scene.vertex_count as u64;
-        summary.triangles = scene.triangle_count() as u64;
-        summary.materials = scene.materials.len() as u64;
-        summary.joints = scene.joints.len() as u64;
-        summary.animations = scene.animations.len() as u64;
-        summary.frames = scene.frame_count() as u64;
-        let normals = if scene.array_len(crate::Attribute::Normal) == 0 {
-            "generated (no vn)"
-        } else {
-            "stored (vn)"
-        };
-        summary.details.push(("normals".into(), normals.into()));
-        let declared = self.count_kind(&[Kind::VertexArray]);
-        if declared > 0 {
-            summary
-                .details
-                .push(("vertexarray declarations".into(), declared.to_string()));
-        }
-        let unknown = self.count_kind(&[Kind::Unknown]);
-        if unknown > 0 {
-            summary
-                .details
-                .push(("unknown commands".into(), unknown.to_string()));
-        }
-        if let Some(comment) = &self.comment {
-            summary
-                .details
-                .push(("comment section".into(), format!("{} bytes", comment.len())));
-        }
-        summary
+        Scene::build(&self.commands, &mut Notes::default())
+            .map_err(|located| located.locate(&self.to_vec()))
     }
 }

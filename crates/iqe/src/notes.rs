@@ -2,7 +2,7 @@
 //! added once at the end in a single pass, so thousands of warnings stay cheap.
 
 use crate::error::Error;
-use crate::parse::command_spans;
+use crate::lines::command_spans;
 use rigport_model_core::diagnostic::Span;
 use rigport_model_core::{ReadOptions, Report};
 

@@ -7,10 +7,11 @@
 
 use crate::command::{Attribute, FaceBase};
 use crate::error::Error;
+use crate::lines::command_spans;
 use crate::notes::{Notes, Place};
-use crate::parse::command_spans;
 use crate::pose::{PoseFacts, Transform, pose_transform};
 use crate::store::{CommandRef, Kind, Store, Values, attribute_param};
+use rigport_model_core::codes;
 use std::ops::Range;
 
 /// A `vx` tangent: either with a bitangent sign or with the bitangent itself.
@@ -365,21 +366,13 @@ impl<'f> Builder<'f> {
     fn run(mut self, notes: &mut Notes) -> Result<Scene<'f>, Located> {
         let store = self.scene.store;
         for i in 0..store.len() {
-            // Vertex lines are most of a file and need only their kind: no view is built.
-            match store.kind(i) {
-                Some(Kind::Vertex) => {
-                    if let Some(attribute) = store.attribute(i) {
-                        self.vertex(array_of(attribute), i);
-                    }
-                }
-                Some(Kind::Blend) => self.vertex(BLEND_ARRAY, i),
-                Some(Kind::SmoothIndex) => self.vertex(SMOOTH_INDEX_ARRAY, i),
-                Some(Kind::Comment | Kind::Unknown | Kind::VertexArray) | None => {}
-                Some(_) => {
-                    if let Some(command) = store.get(i) {
-                        self.command(command, i, notes)?;
-                    }
-                }
+            // Vertex lines are most of a file and need only their kind and attribute: no
+            // view is built for them. `command` interprets every other command (and would
+            // the vertex lines too, the same way).
+            if let Some(array) = vertex_array_of(store, i) {
+                self.vertex(array, i);
+            } else if let Some(command) = store.get(i) {
+                self.command(command, i, notes)?;
             }
         }
         self.finish(notes)
@@ -475,7 +468,7 @@ impl<'f> Builder<'f> {
                 let next_pose = scene.poses.len();
                 let Some(animation) = scene.animations.last_mut() else {
                     notes.warn_at(
-                        "outside-animation",
+                        codes::OUTSIDE_ANIMATION,
                         Place::Command(i),
                         "animation command before any `animation`; ignored",
                     );
@@ -590,7 +583,7 @@ impl<'f> Builder<'f> {
         self.scene.has_edge_flags = true;
         if flags.len() < 3 {
             notes.warn_at(
-                "short-face-smooth",
+                codes::SHORT_FACE_SMOOTH,
                 Place::Command(i),
                 "`fs` needs 3 flags; ignored",
             );
@@ -630,7 +623,7 @@ impl<'f> Builder<'f> {
         if self.scene.has_edge_flags {
             if self.edge_flag_count != self.triangle_count {
                 notes.warn(
-                    "face-smooth-count",
+                    codes::FACE_SMOOTH_COUNT,
                     None,
                     format!(
                         "`fs` flags cover {} triangles, the faces make {}; the rest smooth on every edge",
@@ -669,7 +662,7 @@ impl<'f> Builder<'f> {
         };
         // Point at the command that defined the first vertex the shorter array lacks.
         let at = (0..scene.store.len())
-            .filter(|&i| array_of_command(scene.store, i) == Some(longer))
+            .filter(|&i| vertex_array_of(scene.store, i) == Some(longer))
             .nth(shorter_len);
         Err(Located {
             error: Error::ArrayLength {
@@ -693,7 +686,7 @@ impl<'f> Builder<'f> {
         if base != joints {
             let first_joint = self.scene.store.kinds().position(|k| k == Kind::Joint);
             notes.warn_at(
-                "base-pose-count",
+                codes::BASE_POSE_COUNT,
                 first_joint.map_or(Place::Nowhere, Place::Command),
                 format!(
                     "{joints} joints but {base} base poses; joints without one get the identity"
@@ -714,7 +707,7 @@ impl<'f> Builder<'f> {
         }
         if let Some((command, poses)) = first {
             notes.warn_at(
-                "frame-pose-count",
+                codes::FRAME_POSE_COUNT,
                 Place::Command(command),
                 format!(
                     "{mismatched} frames do not hold one pose per joint (this one has {poses} poses, the skeleton {joints} joints); missing joints keep no key, extra poses are ignored"
@@ -755,7 +748,7 @@ impl<'f> Builder<'f> {
             let count = mesh.vertices.len();
             if count % 3 != 0 {
                 notes.warn(
-                    "vertex-run",
+                    codes::VERTEX_RUN,
                     None,
                     format!(
                         "mesh has {count} vertices and no faces; the last {} make no triangle",
@@ -777,13 +770,10 @@ impl<'f> Builder<'f> {
     }
 }
 
-/// The vertex array command `i` appends to, if any.
-fn array_of_command(store: &Store, i: usize) -> Option<usize> {
+/// The vertex array command `i` appends to, read from its kind and attribute alone.
+fn vertex_array_of(store: &Store, i: usize) -> Option<usize> {
     match store.kind(i)? {
-        Kind::Vertex => match store.get(i)? {
-            CommandRef::Vertex(attribute, _) => Some(array_of(attribute)),
-            _ => None,
-        },
+        Kind::Vertex => store.attribute(i).map(array_of),
         Kind::Blend => Some(BLEND_ARRAY),
         Kind::SmoothIndex => Some(SMOOTH_INDEX_ARRAY),
         _ => None,

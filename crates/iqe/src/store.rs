@@ -564,13 +564,17 @@ impl Store {
 
     /// Command `i`.
     pub fn get(&self, i: usize) -> Option<CommandRef<'_>> {
-        let entry = self.entries.get(i)?;
+        Some(self.view(i, self.entries.get(i)?))
+    }
+
+    /// The view of command `i`, whose entry is `entry`.
+    fn view(&self, i: usize, entry: &Entry) -> CommandRef<'_> {
         let start = entry.start as usize;
         let range = start..start + self.len_of(i, entry);
         let bytes = || self.bytes.get(range.clone()).unwrap_or_default();
         let optional = || (entry.param != 0).then(bytes);
         let single_int = || self.values::<i64>(i).get(0);
-        Some(match entry.kind {
+        match entry.kind {
             Kind::Comment => CommandRef::Comment(bytes()),
             Kind::Vertex => CommandRef::Vertex(attribute_of(entry.param), self.values(i)),
             Kind::Blend => CommandRef::Blend(self.values(i)),
@@ -606,7 +610,7 @@ impl Store {
             Kind::Framerate => CommandRef::Framerate(self.values(i).get(0).unwrap_or(0.0)),
             Kind::Frame => CommandRef::Frame(optional()),
             Kind::Unknown => CommandRef::Unknown(bytes()),
-        })
+        }
     }
 
     /// The numbers of command `i` (the caller knows its kind stores numbers of type `T`).
@@ -629,7 +633,10 @@ impl Store {
 
     /// Every command in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = CommandRef<'_>> + '_ {
-        (0..self.entries.len()).map(|i| self.get(i).unwrap_or(CommandRef::Loop))
+        self.entries
+            .iter()
+            .enumerate()
+            .map(|(i, entry)| self.view(i, entry))
     }
 }
 

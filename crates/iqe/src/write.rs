@@ -6,8 +6,8 @@
 //! smoothing state, the current frame). Writing what was read twice gives the same bytes.
 
 use crate::command::{Attribute, FaceBase, VertexArrayDecl};
+use crate::lines::HEADER;
 use crate::packed::{decimal_parts, packed_f64};
-use crate::parse::HEADER;
 use crate::store::{CommandRef, Store, Values};
 use std::io::{self, Write};
 

@@ -382,7 +382,19 @@ fn from_model_keeps_names_on_one_line_and_refuses_dangling_indices() {
     mesh.triangles = vec![[0, 1, 3]];
     model.meshes.push(mesh);
     let err = rigport_iqe::from_model(&model, &ConvertOptions::default()).unwrap_err();
-    assert!(err.to_string().contains("past its 3 vertices"), "{err}");
+    assert!(
+        matches!(
+            err,
+            rigport_iqe::Error::InvalidModel(
+                rigport_model_core::ReferenceProblem::TriangleVertex {
+                    vertex: 3,
+                    vertices: 3,
+                    ..
+                }
+            )
+        ),
+        "{err}"
+    );
 }
 
 #[test]

@@ -29,6 +29,7 @@
 #![forbid(unsafe_code)]
 
 mod animation;
+pub mod codes;
 pub mod diagnostic;
 mod ids;
 mod limits;
@@ -36,6 +37,7 @@ mod material;
 mod mesh;
 mod model;
 pub mod number;
+mod references;
 mod report;
 mod skeleton;
 #[cfg(feature = "proptest")]
@@ -43,6 +45,7 @@ pub mod strategies;
 mod summary;
 pub mod text;
 pub mod texture;
+mod winding;
 
 pub use animation::{Animation, Interpolation, Key, Track};
 pub use ids::{JointId, MaterialId, MeshId};
@@ -50,9 +53,11 @@ pub use limits::{Budget, LimitError, Limits, ReadOptions};
 pub use material::Material;
 pub use mesh::{Mesh, Vertex};
 pub use model::Model;
+pub use references::ReferenceProblem;
 pub use report::{MAX_NOTICE_BYTES, Notice, Report, Severity};
 pub use skeleton::{Joint, Skeleton};
 pub use summary::FileSummary;
+pub use winding::Winding;
 
 /// Re-export of the math crate used in the public API, so dependants need not pin it.
 pub use glam;

@@ -1,6 +1,6 @@
 //! Errors with a byte span, rendered naga-style only when shown.
 
-use rigport_model_core::{LimitError, diagnostic};
+use rigport_model_core::{LimitError, ReferenceProblem, diagnostic};
 use std::ops::Range;
 
 /// Why a file could not be read or converted.
@@ -101,13 +101,19 @@ pub enum Error {
     #[error("invalid frame rate {0}: it must be finite and above 0")]
     InvalidFps(f32),
     /// A model holds more of something than the format can count (i32).
-    #[error("{count} {what} exceed what MilkShape ASCII can count")]
+    #[error("cannot write MilkShape ASCII: {count} {what} exceed the format's limit of {max}")]
     TooMany {
-        /// What.
+        /// What there are too many of.
         what: &'static str,
-        /// How many.
+        /// How many the model has.
         count: usize,
+        /// The format's limit.
+        max: usize,
     },
+    /// A model refers to something that does not exist (the first problem
+    /// [`Model::check_references`](rigport_model_core::Model::check_references) found).
+    #[error("invalid model: {0}")]
+    InvalidModel(#[from] ReferenceProblem),
     /// Reading the input failed.
     #[error("i/o error: {0}")]
     Io(#[from] std::io::Error),
@@ -126,8 +132,16 @@ impl Error {
             | Error::IndexOutOfRange { span, .. }
             | Error::MissingMagic { span }
             | Error::Limit { span, .. } => Some(span.clone()),
-            Error::InvalidFps(_) | Error::TooMany { .. } | Error::Io(_) => None,
+            Error::InvalidFps(_)
+            | Error::TooMany { .. }
+            | Error::InvalidModel(_)
+            | Error::Io(_) => None,
         }
+    }
+
+    /// The byte offset where [`Error::span`] starts, as binary formats report it.
+    pub fn offset(&self) -> Option<u64> {
+        self.span().map(|span| span.start as u64)
     }
 
     /// The error as a compiler would show it: message, `line:column` and the offending line

@@ -49,7 +49,8 @@ mod convert;
 mod error;
 mod file;
 mod lexer;
-mod parse;
+mod number;
+mod read;
 mod summary;
 mod write;
 
@@ -61,7 +62,7 @@ pub use rigport_model_core::{FileSummary, ReadOptions, Report};
 /// Whether the bytes look like a MilkShape ASCII file: after an optional byte-order mark
 /// and blank lines, they start with `// MilkShape 3D ASCII`.
 pub fn sniff(bytes: &[u8]) -> bool {
-    parse::has_magic(bytes)
+    read::has_magic(bytes)
 }
 
 impl File {
@@ -76,7 +77,7 @@ impl File {
     /// indices, and keeps a last block that the input ends inside as raw bytes
     /// ([`File::damaged_tail`]). Strict reading makes each of these an error.
     pub fn from_slice_with(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
-        parse::parse(bytes, options)
+        read::parse(bytes, options)
     }
 
     /// Reads everything from a reader, then parses it with [`File::from_slice`].

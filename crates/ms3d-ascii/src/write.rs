@@ -2,20 +2,22 @@
 //! form that reads back to the same `f32` and never with an exponent.
 
 use crate::file::{Block, Bone, File, Key, Material, Mesh};
+use crate::number::Formatter;
 use std::io::{self, Write};
 
 /// Line ending MilkShape writes.
 const EOL: &str = "\r\n";
 
-/// Writes numbers separated by spaces. Rust's `Display` for `f32` prints the shortest
-/// decimal that parses back to the same value and never uses an exponent (`0.00004`, not
-/// `4e-5`). Non-finite values cannot be read back; the reader never produces them.
+/// Writes numbers separated by spaces: the shortest decimal that parses back to the same
+/// value, never with an exponent (`0.00004`, not `4e-5`); see [`crate::number`].
+/// Non-finite values cannot be read back; the reader never produces them.
 fn floats<W: Write>(w: &mut W, values: &[f32]) -> io::Result<()> {
-    for (i, v) in values.iter().enumerate() {
+    let mut formatter = Formatter::new();
+    for (i, &v) in values.iter().enumerate() {
         if i > 0 {
             w.write_all(b" ")?;
         }
-        write!(w, "{v}")?;
+        w.write_all(formatter.format(v))?;
     }
     Ok(())
 }
@@ -137,22 +139,4 @@ fn keys<W: Write>(w: &mut W, keys: &[Key]) -> io::Result<()> {
         floats_line(w, &[k.frame, k.value[0], k.value[1], k.value[2]])?;
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn floats_are_shortest_and_never_exponents() {
-        let cases = [
-            (0.8_f32, "0.8"),
-            (4e-5, "0.00004"),
-            (-1.005, "-1.005"),
-            (1.0, "1"),
-            (-0.0, "-0"),
-            (1e20, "100000000000000000000"),
-        ];
-        for (value, text) in cases {
-            assert_eq!(format!("{value}"), text);
-        }
-    }
 }

@@ -166,7 +166,7 @@ fn missing_parents_and_cycles_become_roots() {
     let file = File::from_slice(text).unwrap();
     let (model, report) = to_model(&file, &ConvertOptions::default()).unwrap();
     assert_eq!(report.with_code("missing-parent").count(), 1);
-    assert_eq!(report.with_code("parent-cycle").count(), 1);
+    assert_eq!(report.with_code("joint-cycle").count(), 1);
     assert!(model.skeleton.joints[2].parent.is_none());
     assert!(rigport_anim::skeleton::parent_first_order(&model.skeleton).is_ok());
 }
@@ -237,18 +237,23 @@ fn euler(angles: [f32; 3]) -> Quat {
 }
 
 #[test]
-fn from_model_reports_the_loop_flag_and_dangling_parents() {
-    use rigport_model_core::{Animation, Joint};
+fn from_model_reports_the_loop_flag_and_refuses_dangling_parents() {
+    use rigport_model_core::{Animation, Joint, ReferenceProblem};
     let mut model = Model::default();
-    model.skeleton.joints.push(Joint {
-        parent: Some(JointId(9)),
-        ..Joint::new("lost")
-    });
+    model.skeleton.joints.push(Joint::new("root"));
     let mut animation = Animation::new("loop", 24.0);
     animation.looping = true;
     model.animations.push(animation);
-    let (file, report) = from_model(&model, &ConvertOptions::default()).unwrap();
+    let (_, report) = from_model(&model, &ConvertOptions::default()).unwrap();
     assert_eq!(report.with_code("looping").count(), 1, "{report}");
-    assert_eq!(report.with_code("missing-parent").count(), 1, "{report}");
-    assert!(file.bones()[0].parent.is_empty(), "written as a root");
+    // One rule for all writers: a model pointing at what it does not have is refused.
+    model.skeleton.joints[0].parent = Some(JointId(9));
+    let error = from_model(&model, &ConvertOptions::default()).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            rigport_ms3d_ascii::Error::InvalidModel(ReferenceProblem::JointParent { .. })
+        ),
+        "{error}"
+    );
 }

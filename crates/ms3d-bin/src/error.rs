@@ -1,6 +1,7 @@
 //! Errors of reading, writing and converting MilkShape binary files.
 
-use rigport_model_core::LimitError;
+use rigport_model_core::{LimitError, ReferenceProblem};
+use std::ops::Range;
 
 /// Everything that can go wrong. Read errors name the byte offset and what was being read.
 #[derive(Debug, thiserror::Error)]
@@ -98,9 +99,10 @@ pub enum Error {
         /// The format's limit.
         max: usize,
     },
-    /// A model refers to something that does not exist.
+    /// A model refers to something that does not exist (the first problem
+    /// [`Model::check_references`](rigport_model_core::Model::check_references) found).
     #[error("invalid model: {0}")]
-    InvalidModel(String),
+    InvalidModel(#[from] ReferenceProblem),
     /// A conversion option has a value the format cannot use.
     #[error("invalid option: {0}")]
     InvalidOption(String),
@@ -123,5 +125,20 @@ impl Error {
             | Error::InvalidModel(_)
             | Error::InvalidOption(_) => None,
         }
+    }
+
+    /// The bytes the error is about, for errors found while reading: an empty range at
+    /// [`Error::offset`] (a binary record has no printable extent). The same method as the
+    /// text formats' errors have.
+    pub fn span(&self) -> Option<Range<usize>> {
+        self.offset()
+            .and_then(|offset| usize::try_from(offset).ok())
+            .map(|offset| offset..offset)
+    }
+
+    /// The error for a person: the message, which names the byte offset when there is one.
+    /// `src` is accepted for the same signature as the text formats' `render`.
+    pub fn render(&self, _src: &[u8]) -> String {
+        format!("error: {self}")
     }
 }

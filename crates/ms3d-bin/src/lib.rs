@@ -53,10 +53,10 @@ mod decode;
 mod error;
 mod file;
 pub mod limits;
-mod reader;
+mod read;
 mod records;
 mod summary;
-mod writer;
+mod write;
 
 pub use convert::{ConvertOptions, from_model, to_model};
 pub use error::Error;
@@ -79,7 +79,7 @@ impl File {
 
     /// Reads a file with options; the report holds the warnings of a lenient read.
     pub fn from_slice_with(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
-        reader::parse(bytes, options)
+        read::parse(bytes, options)
     }
 
     /// Reads everything from `reader`, then parses it with [`File::from_slice`].
@@ -92,7 +92,7 @@ impl File {
     /// Writes the file. Fails only on an I/O error or when a list is longer than its
     /// count field can hold (e.g. more than 65535 vertices).
     pub fn write<W: std::io::Write>(&self, mut writer: W) -> std::io::Result<()> {
-        let bytes = writer::to_bytes(self).map_err(|(_, error)| error)?;
+        let bytes = write::to_bytes(self).map_err(|(_, error)| error)?;
         writer.write_all(&bytes)
     }
 
@@ -100,7 +100,7 @@ impl File {
     /// file (only possible when built by hand) this returns the bytes before that list, and
     /// [`File::write`] reports the error.
     pub fn to_vec(&self) -> Vec<u8> {
-        writer::to_bytes(self).unwrap_or_else(|(partial, _)| partial)
+        write::to_bytes(self).unwrap_or_else(|(partial, _)| partial)
     }
 
     /// Counts and details for `rigport info`.

@@ -8,11 +8,10 @@ use crate::file::{self, Block, Bone, File, Triangle};
 use rigport_anim::euler::quat_to_euler;
 use rigport_anim::milkshape::{relative_rotation, relative_translation};
 use rigport_model_core::text::encode_name_8bit;
-use rigport_model_core::{Animation, Interpolation, Mesh, Model, Report, Skeleton};
+use rigport_model_core::{Animation, Interpolation, Mesh, Model, Report, Skeleton, codes};
 use std::collections::HashMap;
 
-/// `Frames:` written when the model has no animation (MilkShape's default timeline).
-pub(crate) const DEFAULT_FRAMES: i32 = 30;
+pub(crate) use rigport_anim::milkshape::DEFAULT_FRAMES;
 
 /// Counts of what could not be carried, reported once per kind at the end.
 #[derive(Default)]
@@ -20,9 +19,6 @@ struct Tally {
     renamed: usize,
     non_finite: usize,
     multi_weight: usize,
-    bad_bones: usize,
-    bad_materials: usize,
-    bad_triangles: usize,
     colored_meshes: usize,
 }
 
@@ -30,13 +26,24 @@ struct Tally {
 ///
 /// Vertex records are the distinct `(position, uv, bone)` triples of a mesh's unified
 /// vertices in first-use order, normals the distinct corner normals; each vertex keeps only
-/// its largest joint weight. Only the first animation is written.
+/// its largest joint weight. Only the first animation is written, and of several tracks
+/// for one joint only the first. A model that refers to something it does not have is
+/// refused ([`Model::check_references`]; the error names the first problem).
 pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Report), Error> {
+    if let Some(problem) = model.check_references().into_iter().next() {
+        return Err(Error::InvalidModel(problem));
+    }
     let animation = model.animations.first();
     let fps = options.fps(animation.map(|a| a.fps))?;
     let mut report = Report::default();
     let mut t = Tally::default();
-    let count = |what, n: usize| i32::try_from(n).map_err(|_| Error::TooMany { what, count: n });
+    let count = |what, n: usize| {
+        i32::try_from(n).map_err(|_| Error::TooMany {
+            what,
+            count: n,
+            max: i32::MAX as usize,
+        })
+    };
     count("meshes", model.meshes.len())?;
     count("materials", model.materials.len())?;
     count("bones", model.skeleton.len())?;
@@ -45,7 +52,7 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
     for m in &model.meshes {
         count("vertices", m.vertices.len())?;
         count("triangles", m.triangles.len())?;
-        meshes.push(mesh(m, model, &mut t));
+        meshes.push(mesh(m, &mut t));
     }
     let materials = model
         .materials
@@ -66,13 +73,13 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
     };
     if animation.is_some_and(|a| a.looping) {
         report.loss(
-            "looping",
+            codes::LOOPING,
             "the loop flag cannot be stored in MilkShape ASCII",
         );
     }
     if model.animations.len() > 1 {
         report.loss(
-            "animations",
+            codes::ANIMATIONS_DROPPED,
             format!(
                 "MilkShape ASCII holds one timeline; {} animations after the first were dropped",
                 model.animations.len() - 1
@@ -80,7 +87,7 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
         );
     }
     if model.comment.is_some() {
-        report.loss("comment", "the model comment is not written");
+        report.loss(codes::COMMENT, "the model comment is not written");
     }
     tally_losses(&t, &mut report);
     let file = File {
@@ -122,16 +129,9 @@ fn finite<const N: usize>(values: [f32; N], t: &mut Tally) -> [f32; N] {
     })
 }
 
-fn mesh(m: &Mesh, model: &Model, t: &mut Tally) -> file::Mesh {
-    let joints = model.skeleton.len();
-    let material = match m.material {
-        Some(id) if id.index() < model.materials.len() => id.0 as i32,
-        Some(_) => {
-            t.bad_materials += 1;
-            -1
-        }
-        None => -1,
-    };
+fn mesh(m: &Mesh, t: &mut Tally) -> file::Mesh {
+    // Materials and joints were checked to exist (`check_references`).
+    let material = m.material.map_or(-1, |id| id.0 as i32);
     if m.has_colors {
         t.colored_meshes += 1;
     }
@@ -145,14 +145,7 @@ fn mesh(m: &Mesh, model: &Model, t: &mut Tally) -> file::Mesh {
         }
         // Largest weight first; equal weights keep slot order.
         influences.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let bone = match influences.first() {
-            Some((joint, _)) if joint.index() < joints => joint.0 as i32,
-            Some(_) => {
-                t.bad_bones += 1;
-                -1
-            }
-            None => -1,
-        };
+        let bone = influences.first().map_or(-1, |(joint, _)| joint.0 as i32);
         let record = file::Vertex {
             flags: 0,
             position: finite(v.position.to_array(), t),
@@ -179,7 +172,7 @@ fn mesh(m: &Mesh, model: &Model, t: &mut Tally) -> file::Mesh {
             .map(|&i| m.vertices.get(i as usize).zip(record_of.get(i as usize)))
             .collect::<Option<Vec<_>>>()
         else {
-            t.bad_triangles += 1;
+            // Unreachable: corners were checked to exist (`check_references`).
             continue;
         };
         let mut out = Triangle::default();
@@ -225,7 +218,6 @@ fn bones(skeleton: &Skeleton, t: &mut Tally, report: &mut Report) -> Vec<Bone> {
     let mut scaled = 0;
     let mut seen = std::collections::HashSet::new();
     let mut duplicates = 0;
-    let mut missing_parents = 0;
     let bones = skeleton
         .joints
         .iter()
@@ -240,10 +232,8 @@ fn bones(skeleton: &Skeleton, t: &mut Tally, report: &mut Report) -> Vec<Bone> {
             if !seen.insert(j.name.as_str()) {
                 duplicates += 1;
             }
+            // Parents were checked to exist (`check_references`).
             let parent_joint = j.parent.and_then(|p| skeleton.get(p));
-            if j.parent.is_some() && parent_joint.is_none() {
-                missing_parents += 1;
-            }
             let parent = parent_joint.map(|p| name(&p.name, t)).unwrap_or_default();
             Bone {
                 name: name(&j.name, t),
@@ -258,19 +248,13 @@ fn bones(skeleton: &Skeleton, t: &mut Tally, report: &mut Report) -> Vec<Bone> {
         .collect();
     if scaled > 0 {
         report.loss(
-            "joint-scale",
+            codes::JOINT_SCALE,
             format!("{scaled} joints have a bind scale other than 1, which MilkShape cannot hold"),
-        );
-    }
-    if missing_parents > 0 {
-        report.warn(
-            "missing-parent",
-            format!("{missing_parents} joints name a parent that does not exist; written as roots"),
         );
     }
     if duplicates > 0 {
         report.loss(
-            "duplicate-joint-names",
+            codes::DUPLICATE_JOINT_NAMES,
             format!("{duplicates} joints share a name with an earlier joint; parents are found by name, so children of the later ones attach to the first"),
         );
     }
@@ -287,18 +271,20 @@ fn keys(
     report: &mut Report,
 ) -> i32 {
     let mut last_frame = animation.duration * fps;
-    let (mut scale_keys, mut stray_tracks) = (0, 0);
+    let (mut scale_keys, mut repeated) = (0, 0);
     let mut done = vec![false; bones.len()];
     for track in &animation.tracks {
-        let (Some(joint), Some(bone)) = (
+        // Track joints were checked to exist (`check_references`).
+        let (Some(joint), Some(bone), Some(done)) = (
             skeleton.get(track.joint),
             bones.get_mut(track.joint.index()),
+            done.get_mut(track.joint.index()),
         ) else {
-            stray_tracks += 1;
             continue;
         };
-        if std::mem::replace(&mut done[track.joint.index()], true) {
-            stray_tracks += 1;
+        // The first track of a joint wins, as in `Animation::track`.
+        if std::mem::replace(done, true) {
+            repeated += 1;
             continue;
         }
         scale_keys += track.scales.len();
@@ -326,19 +312,20 @@ fn keys(
         last_frame = keys.map(|k| k.frame).fold(last_frame, f32::max);
     }
     if scale_keys > 0 {
-        report.loss("scale-keys", format!("{scale_keys} scale keys were dropped; MilkShape keys hold translation and rotation only"));
+        report.loss(codes::SCALE_KEYS, format!("{scale_keys} scale keys were dropped; MilkShape keys hold translation and rotation only"));
     }
-    if stray_tracks > 0 {
+    if repeated > 0 {
         report.loss(
-            "stray-tracks",
+            codes::TRACK_JOINT_DUPLICATE,
             format!(
-                "{stray_tracks} tracks name a missing joint or repeat a joint and were dropped"
+                "{repeated} further tracks of an already animated joint in animation `{}` were dropped (the first track of a joint wins)",
+                animation.name
             ),
         );
     }
     if animation.interpolation != Interpolation::Linear {
         report.loss(
-            "interpolation",
+            codes::INTERPOLATION,
             format!("{:?} interpolation becomes linear", animation.interpolation),
         );
     }
@@ -363,7 +350,7 @@ fn whole_frames(frames: f32) -> i32 {
 fn tally_losses(t: &Tally, report: &mut Report) {
     loss_if_any(
         report,
-        "names-changed",
+        codes::NAMES_CHANGED,
         t.renamed,
         format!(
             "{} names held a quote or line break, replaced by ' or a space",
@@ -372,13 +359,13 @@ fn tally_losses(t: &Tally, report: &mut Report) {
     );
     loss_if_any(
         report,
-        "non-finite",
+        codes::NON_FINITE,
         t.non_finite,
         format!("{} non-finite numbers were written as 0", t.non_finite),
     );
     loss_if_any(
         report,
-        "weights-dropped",
+        codes::WEIGHTS_DROPPED,
         t.multi_weight,
         format!(
             "{} vertices had several joint weights; kept the largest (MilkShape ASCII has one bone per vertex)",
@@ -387,34 +374,7 @@ fn tally_losses(t: &Tally, report: &mut Report) {
     );
     loss_if_any(
         report,
-        "invalid-bone",
-        t.bad_bones,
-        format!(
-            "{} vertices named a joint that does not exist and are not skinned",
-            t.bad_bones
-        ),
-    );
-    loss_if_any(
-        report,
-        "invalid-material",
-        t.bad_materials,
-        format!(
-            "{} meshes named a material that does not exist and have none",
-            t.bad_materials
-        ),
-    );
-    loss_if_any(
-        report,
-        "invalid-triangles",
-        t.bad_triangles,
-        format!(
-            "{} triangles with out-of-range indices were dropped",
-            t.bad_triangles
-        ),
-    );
-    loss_if_any(
-        report,
-        "vertex-colors",
+        codes::VERTEX_COLORS,
         t.colored_meshes,
         format!("vertex colours of {} meshes were dropped", t.colored_meshes),
     );

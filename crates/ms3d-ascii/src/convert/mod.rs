@@ -22,8 +22,9 @@ fn loss_if_any(report: &mut Report, code: &'static str, count: usize, message: S
 }
 
 /// Frames per second when neither the options nor the model say otherwise. MilkShape
-/// ASCII files do not store a frame rate; 24 is MilkShape's default.
-pub const DEFAULT_FPS: f32 = 24.0;
+/// ASCII files do not store a frame rate; 24 is MilkShape's default (defined once, in
+/// `rigport_anim::milkshape`).
+pub use rigport_anim::milkshape::DEFAULT_FPS;
 
 /// Options of [`to_model`] and [`from_model`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

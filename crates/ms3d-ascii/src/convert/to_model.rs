@@ -5,16 +5,18 @@ use super::{ConvertOptions, loss_if_any};
 use crate::Error;
 use crate::file::{self, Bone, File};
 use rigport_anim::euler::euler_to_quat;
-use rigport_anim::milkshape::{absolute_rotation, absolute_translation};
-use rigport_anim::skeleton::{HierarchyError, parent_first_order};
+use rigport_anim::milkshape::{
+    self, ANIMATION_NAME, BindPose, KeyTimeline, absolute_track, report_keys_outside,
+    resolve_parents_by_name,
+};
+use rigport_anim::skeleton::break_cycles;
+use rigport_model_core::codes;
 use rigport_model_core::glam::{Vec2, Vec3};
 use rigport_model_core::text::decode_name;
 use rigport_model_core::{
-    Animation, Joint, JointId, Key, Material, MaterialId, Mesh, Model, Report, Skeleton, Track,
-    Vertex,
+    Animation, Joint, JointId, Material, MaterialId, Mesh, Model, Report, Skeleton, Vertex,
 };
 use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 
 /// Counts of what could not be carried, reported once per kind at the end.
 #[derive(Default)]
@@ -52,7 +54,7 @@ pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report)
         .map(|m| mesh(m, materials, joints, &mut tally))
         .collect();
     if file.has_keys() {
-        model.animations.push(animation(file, fps));
+        model.animations.push(animation(file, fps, &mut report));
     }
     losses(file, &tally, &mut report);
     Ok((model, report))
@@ -81,70 +83,32 @@ fn material(m: &file::Material, tally: &mut Tally) -> Material {
 }
 
 /// Joints in file order; parents found by name (the first bone of that name), wherever
-/// they are listed. Missing parents, self-parents and cycles become roots, with a warning.
+/// they are listed. Missing parents, self-parents and cycles become roots, with a warning
+/// (the shared MilkShape rules in `rigport_anim`).
 fn skeleton(bones: &[Bone], report: &mut Report, tally: &mut Tally) -> Skeleton {
-    let mut by_name: HashMap<&[u8], usize> = HashMap::with_capacity(bones.len());
-    let mut duplicates = 0;
-    for (i, bone) in bones.iter().enumerate() {
-        // The first bone of a name is the one children refer to.
-        match by_name.entry(&bone.name) {
-            Entry::Occupied(_) => duplicates += 1,
-            Entry::Vacant(slot) => {
-                slot.insert(i);
+    let names: Vec<(&[u8], &[u8])> = bones
+        .iter()
+        .map(|b| (b.name.as_slice(), b.parent.as_slice()))
+        .collect();
+    let parents = resolve_parents_by_name(&names, decode_name, report);
+    let joints = bones
+        .iter()
+        .zip(parents)
+        .map(|(bone, parent)| {
+            if bone.flags != 0 {
+                tally.flagged_bones += 1;
             }
-        }
-    }
-    if duplicates > 0 {
-        report.warn(
-            "duplicate-bone-names",
-            format!(
-                "{duplicates} bones share a name with an earlier bone; children refer to the first"
-            ),
-        );
-    }
-    let mut missing = Vec::new();
-    let mut joints = Vec::with_capacity(bones.len());
-    for (i, bone) in bones.iter().enumerate() {
-        if bone.flags != 0 {
-            tally.flagged_bones += 1;
-        }
-        let parent = match by_name.get(bone.parent.as_slice()) {
-            _ if bone.parent.is_empty() => None,
-            Some(&p) if p != i => JointId::from_index(p),
-            _ => {
-                missing.push(decode_name(&bone.name));
-                None
+            Joint {
+                name: name(&bone.name, tally),
+                parent,
+                translation: Vec3::from(bone.position),
+                rotation: euler_to_quat(Vec3::from(bone.rotation)),
+                scale: Vec3::ONE,
             }
-        };
-        joints.push(Joint {
-            name: name(&bone.name, tally),
-            parent,
-            translation: Vec3::from(bone.position),
-            rotation: euler_to_quat(Vec3::from(bone.rotation)),
-            scale: Vec3::ONE,
-        });
-    }
-    if !missing.is_empty() {
-        report.warn(
-            "missing-parent",
-            format!(
-                "{} bones name a parent that does not exist (or themselves) and became roots: {}",
-                missing.len(),
-                missing.join(", ")
-            ),
-        );
-    }
+        })
+        .collect();
     let mut skeleton = Skeleton { joints };
-    // Each pass removes one parent link, so this ends after at most one pass per joint.
-    while let Err(HierarchyError::Cycle { joint, name }) = parent_first_order(&skeleton) {
-        if let Some(j) = skeleton.joints.get_mut(joint.index()) {
-            j.parent = None;
-        }
-        report.loss(
-            "parent-cycle",
-            format!("bone `{name}` is its own ancestor; it became a root"),
-        );
-    }
+    break_cycles(&mut skeleton, report);
     skeleton
 }
 
@@ -259,44 +223,47 @@ fn unified(v: &file::Vertex, normal: Vec3, joints: usize, tally: &mut Tally) -> 
     out
 }
 
-/// The one animation of the file: every bone with keys gets a track.
-fn animation(file: &File, fps: f32) -> Animation {
-    let mut animation = Animation::new("default", fps);
-    animation.duration = file.frames().unwrap_or(0).max(0) as f32 / fps;
+/// The one animation of the file: every bone with keys gets a track. Key times are frame
+/// numbers, made seconds with `fps`; from there the path is the binary crate's (cached bind
+/// pose, keys off the timeline dropped with a warning).
+fn animation(file: &File, fps: f32, report: &mut Report) -> Animation {
+    let frames = file.frames().unwrap_or(0);
+    let mut animation = milkshape::animation(ANIMATION_NAME, fps, frames, report);
+    let timeline = KeyTimeline::new(animation.duration, animation.fps);
+    let mut outside = 0usize;
     for (i, bone) in file.bones().iter().enumerate() {
         if bone.position_keys.is_empty() && bone.rotation_keys.is_empty() {
             continue;
         }
-        let (pos, rot) = (Vec3::from(bone.position), Vec3::from(bone.rotation));
         let Some(joint) = JointId::from_index(i) else {
             break;
         };
-        let mut track = Track::new(joint);
-        track.translations = bone
-            .position_keys
-            .iter()
-            .map(|k| {
-                Key::new(
-                    k.frame / fps,
-                    absolute_translation(pos, rot, k.value.into()),
-                )
-            })
-            .collect();
-        track.rotations = bone
-            .rotation_keys
-            .iter()
-            .map(|k| Key::new(k.frame / fps, absolute_rotation(rot, k.value.into())))
-            .collect();
+        let bind = BindPose::new(Vec3::from(bone.position), Vec3::from(bone.rotation));
+        let (track, dropped) = absolute_track(
+            joint,
+            &bind,
+            seconds(&bone.position_keys, fps),
+            seconds(&bone.rotation_keys, fps),
+            &timeline,
+        );
+        outside += dropped;
         animation.tracks.push(track);
     }
+    report_keys_outside(outside, &timeline, report);
     animation
+}
+
+/// Stored keys as `(time in seconds, value)`: ASCII key times are frame numbers.
+fn seconds(keys: &[file::Key], fps: f32) -> impl ExactSizeIterator<Item = (f32, Vec3)> + '_ {
+    keys.iter()
+        .map(move |k| (k.frame / fps, Vec3::from(k.value)))
 }
 
 /// Reports everything the model could not carry, once per kind with counts.
 fn losses(file: &File, t: &Tally, report: &mut Report) {
     loss_if_any(
         report,
-        "invalid-triangles",
+        codes::INVALID_TRIANGLES,
         t.bad_triangles,
         format!(
             "{} triangles with out-of-range indices were dropped",
@@ -305,7 +272,7 @@ fn losses(file: &File, t: &Tally, report: &mut Report) {
     );
     loss_if_any(
         report,
-        "invalid-material",
+        codes::INVALID_MATERIAL,
         t.bad_materials,
         format!(
             "{} meshes name a material that does not exist; they have none",
@@ -314,7 +281,7 @@ fn losses(file: &File, t: &Tally, report: &mut Report) {
     );
     loss_if_any(
         report,
-        "invalid-bone",
+        codes::INVALID_BONE,
         t.bad_bones,
         format!(
             "{} vertices name a bone that does not exist; they are not skinned",
@@ -323,14 +290,14 @@ fn losses(file: &File, t: &Tally, report: &mut Report) {
     );
     loss_if_any(
         report,
-        "unused-normals",
+        codes::UNUSED_NORMALS,
         t.unused_normals,
         format!("{} normals no triangle uses were dropped", t.unused_normals),
     );
     let flagged = t.flagged_meshes + t.flagged_vertices + t.flagged_triangles + t.flagged_bones;
     loss_if_any(
         report,
-        "flags",
+        codes::FLAGS,
         flagged,
         format!(
             "editor flags are not carried: {} meshes, {} vertices, {} triangles and {} bones have non-zero flags",
@@ -339,7 +306,7 @@ fn losses(file: &File, t: &Tally, report: &mut Report) {
     );
     loss_if_any(
         report,
-        "smoothing-groups",
+        codes::SMOOTHING_GROUPS,
         t.smoothed_triangles,
         format!(
             "smoothing groups are not carried: {} triangles are in a non-zero group (the normals are kept)",
@@ -348,7 +315,7 @@ fn losses(file: &File, t: &Tally, report: &mut Report) {
     );
     if let Some(frame) = file.current_frame().filter(|&f| f != 1) {
         report.loss(
-            "current-frame",
+            codes::CURRENT_FRAME,
             format!("the editor's current frame ({frame}) is not carried"),
         );
     }
@@ -358,7 +325,7 @@ fn losses(file: &File, t: &Tally, report: &mut Report) {
     {
         if !file.has_keys() {
             report.loss(
-                "frames",
+                codes::FRAMES,
                 format!("`Frames: {frames}` is not carried: the file has no keys, so no animation"),
             );
         }
@@ -370,7 +337,7 @@ fn losses(file: &File, t: &Tally, report: &mut Report) {
         .collect();
     if !unknown.is_empty() {
         report.loss(
-            "unknown-blocks",
+            codes::UNKNOWN_BLOCKS,
             format!(
                 "{} blocks the model cannot hold were dropped: {}",
                 unknown.len(),
@@ -380,7 +347,7 @@ fn losses(file: &File, t: &Tally, report: &mut Report) {
     }
     if !file.damaged_tail.is_empty() {
         report.loss(
-            "damaged-tail",
+            codes::DAMAGED_TAIL,
             format!(
                 "{} bytes of a damaged last block were not converted",
                 file.damaged_tail.len()
@@ -389,7 +356,7 @@ fn losses(file: &File, t: &Tally, report: &mut Report) {
     }
     if t.latin1_names > 0 {
         report.info(
-            "latin1-names",
+            codes::LATIN1_NAMES,
             format!(
                 "{} names are not UTF-8 and were read as Latin-1",
                 t.latin1_names

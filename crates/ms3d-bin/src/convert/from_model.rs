@@ -9,16 +9,14 @@ use crate::records::{
     VertexExtraRecord,
 };
 use rigport_anim::euler::quat_to_euler;
-use rigport_anim::milkshape::{StoredSkin, encode_skin, relative_rotation, relative_translation};
+use rigport_anim::milkshape::{
+    DEFAULT_FPS, DEFAULT_FRAMES, StoredSkin, encode_skin, relative_rotation, relative_translation,
+};
 use rigport_model_core::glam::Vec3;
 use rigport_model_core::text::encode_name_8bit;
-use rigport_model_core::{Animation, Interpolation, Key, Material, Mesh, Model, Report};
+use rigport_model_core::{Animation, Interpolation, Key, Material, Mesh, Model, Report, codes};
 use std::collections::HashMap;
 
-/// Frame rate and length MilkShape gives a new document; used when the model has no
-/// animation.
-const DEFAULT_FPS: f32 = 24.0;
-const DEFAULT_FRAMES: i32 = 30;
 /// Joint colour written into the joint extra block (the model has none).
 const DEFAULT_JOINT_COLOR: [f32; 3] = [1.0, 1.0, 0.0];
 
@@ -27,13 +25,22 @@ const DEFAULT_JOINT_COLOR: [f32; 3] = [1.0, 1.0, 0.0];
 /// Unified vertices of a mesh that share position and skin become one vertex record; their
 /// normals and texture coordinates go to the triangle corners. Fails when the model exceeds
 /// a MilkShape limit (65534 vertices or triangles, 255 groups, 128 materials, 128 joints)
-/// or refers to something it does not have.
+/// or refers to something it does not have ([`Model::check_references`]; the error names
+/// the first problem).
+///
+/// Every joint gets keys: a channel the model does not animate gets one key at the first
+/// frame holding the bind value (relative value 0). The pose is unchanged, so nothing is
+/// reported; assimp, the importer most engines use, refuses a file with a joint without
+/// keys ("aiAnimation::mNumChannels is 0"), and every real file gives every joint keys.
 pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Report), Error> {
     if !matches!(options.vertex_extra_sub_version, 1..=3) {
         return Err(Error::InvalidOption(format!(
             "vertex extra subVersion {} (1, 2 or 3 can be written)",
             options.vertex_extra_sub_version
         )));
+    }
+    if let Some(problem) = model.check_references().into_iter().next() {
+        return Err(Error::InvalidModel(problem));
     }
     check_limit("groups", model.meshes.len(), MAX_GROUPS)?;
     check_limit("materials", model.materials.len(), MAX_MATERIALS)?;
@@ -46,10 +53,10 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
         .iter()
         .map(|m| material(m, &mut names))
         .collect();
-    let mut joints = joints(model, &mut names, &mut report)?;
+    let mut joints = joints(model, &mut names, &mut report);
     let mut geometry = Geometry::default();
     for (index, mesh) in model.meshes.iter().enumerate() {
-        geometry.add_mesh(model, index, mesh, &mut names, &mut report)?;
+        geometry.add_mesh(index, mesh, &mut names, &mut report)?;
     }
     check_limit("vertices", geometry.vertices.len(), MAX_VERTICES)?;
     for vertex in &mut geometry.vertices {
@@ -62,7 +69,7 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
             }
         }
     }
-    let keyframer = animation(model, &mut joints, &mut report)?;
+    let keyframer = animation(model, &mut joints, &mut report);
     names.report(&mut report);
     let joint_count = joints.len();
     let file = File {
@@ -131,7 +138,7 @@ impl NameWriter {
     fn report(&self, report: &mut Report) {
         if let Some(first) = self.truncated.first() {
             report.loss(
-                "name-truncated",
+                codes::NAME_TRUNCATED,
                 format!(
                     "{} names or paths are longer than their field and were cut (first: `{first}`)",
                     self.truncated.len()
@@ -156,11 +163,7 @@ fn material(m: &Material, names: &mut NameWriter) -> FileMaterial {
     }
 }
 
-fn joints(
-    model: &Model,
-    names: &mut NameWriter,
-    report: &mut Report,
-) -> Result<Vec<FileJoint>, Error> {
+fn joints(model: &Model, names: &mut NameWriter, report: &mut Report) -> Vec<FileJoint> {
     let encoded: Vec<[u8; 32]> = model
         .skeleton
         .joints
@@ -173,22 +176,16 @@ fn joints(
         .joints
         .iter()
         .zip(&encoded)
-        .enumerate()
-        .map(|(index, (joint, name))| {
-            let parent_name = match joint.parent {
-                None => [0; 32],
-                Some(parent) => *encoded.get(parent.index()).ok_or_else(|| {
-                    Error::InvalidModel(format!(
-                        "joint {index} `{}` has parent {parent}, but there are {} joints",
-                        joint.name,
-                        encoded.len()
-                    ))
-                })?,
-            };
+        .map(|(joint, name)| {
+            // Parents were checked to exist (`check_references`).
+            let parent_name = joint
+                .parent
+                .and_then(|parent| encoded.get(parent.index()).copied())
+                .unwrap_or([0; 32]);
             if !joint.scale.abs_diff_eq(Vec3::ONE, 1e-6) {
                 scaled += 1;
             }
-            Ok(FileJoint {
+            FileJoint {
                 flags: 0,
                 name: *name,
                 parent_name,
@@ -196,23 +193,23 @@ fn joints(
                 position: joint.translation.to_array(),
                 rotation_keys: Vec::new(),
                 translation_keys: Vec::new(),
-            })
+            }
         })
-        .collect::<Result<Vec<_>, Error>>()?;
+        .collect();
     let distinct: std::collections::HashSet<&[u8; 32]> = encoded.iter().collect();
     if distinct.len() < encoded.len() {
         report.warn(
-            "duplicate-joint-names",
+            codes::DUPLICATE_JOINT_NAMES,
             "some joints share a name; MilkShape finds parents by name, so they may resolve to the first",
         );
     }
     if scaled > 0 {
         report.loss(
-            "joint-scale",
+            codes::JOINT_SCALE,
             format!("the bind scale of {scaled} joints is not 1 and cannot be stored"),
         );
     }
-    Ok(joints)
+    joints
 }
 
 /// Vertex records, triangles and groups built mesh by mesh.
@@ -230,22 +227,14 @@ type RecordKey = ([u32; 3], i8, [i8; 3], [u8; 3]);
 impl Geometry {
     fn add_mesh(
         &mut self,
-        model: &Model,
         mesh_index: usize,
         mesh: &Mesh,
         names: &mut NameWriter,
         report: &mut Report,
     ) -> Result<(), Error> {
-        let joint_count = model.skeleton.len();
         let mut records: HashMap<RecordKey, u16> = HashMap::new();
         let mut record_of = Vec::with_capacity(mesh.vertices.len());
-        for (vertex_index, vertex) in mesh.vertices.iter().enumerate() {
-            if let Some((joint, _)) = vertex.influences().find(|(j, _)| j.index() >= joint_count) {
-                return Err(Error::InvalidModel(format!(
-                    "vertex {vertex_index} of mesh `{}` is weighted to joint {joint}, but there are {joint_count} joints",
-                    mesh.name
-                )));
-            }
+        for vertex in &mesh.vertices {
             let skin: StoredSkin = encode_skin(vertex.joints, vertex.weights);
             let key = (
                 vertex.position.to_array().map(f32::to_bits),
@@ -280,7 +269,7 @@ impl Geometry {
             record_of.push(record);
         }
         let first_triangle = self.triangles.len();
-        for (triangle_index, corners) in mesh.triangles.iter().enumerate() {
+        for corners in &mesh.triangles {
             let mut triangle = Triangle {
                 flags: 0,
                 vertex_indices: [0; 3],
@@ -291,15 +280,12 @@ impl Geometry {
                 group_index: mesh_index as u8,
             };
             for (corner, &unified) in corners.iter().enumerate() {
+                // Corners were checked to exist (`check_references`).
                 let (Some(vertex), Some(&record)) = (
                     mesh.vertices.get(unified as usize),
                     record_of.get(unified as usize),
                 ) else {
-                    return Err(Error::InvalidModel(format!(
-                        "triangle {triangle_index} of mesh `{}` uses vertex {unified}, but the mesh has {} vertices",
-                        mesh.name,
-                        mesh.vertices.len()
-                    )));
+                    continue;
                 };
                 triangle.vertex_indices[corner] = record;
                 triangle.normals[corner] = vertex.normal.to_array();
@@ -312,24 +298,11 @@ impl Geometry {
         let triangle_indices = (first_triangle..self.triangles.len())
             .map(|t| t as u16)
             .collect();
-        let material_index = match mesh.material {
-            None => -1,
-            Some(id) if id.index() < model.materials.len() => id.0 as i8,
-            Some(id) => {
-                report.warn(
-                    "missing-material",
-                    format!(
-                        "mesh `{}` uses material {id}, but there are {} materials; written without material",
-                        mesh.name,
-                        model.materials.len()
-                    ),
-                );
-                -1
-            }
-        };
+        // Materials were checked to exist (`check_references`) and number at most 128.
+        let material_index = mesh.material.map_or(-1, |id| id.0 as i8);
         if mesh.has_colors {
             report.loss(
-                "vertex-colours",
+                codes::VERTEX_COLORS,
                 format!(
                     "the vertex colours of mesh `{}` cannot be stored",
                     mesh.name
@@ -346,19 +319,16 @@ impl Geometry {
     }
 }
 
-/// Writes the first animation's tracks as keys relative to the bind pose and returns the
-/// keyframer data.
-fn animation(
-    model: &Model,
-    joints: &mut [FileJoint],
-    report: &mut Report,
-) -> Result<Keyframer, Error> {
+/// Writes the first animation's tracks as keys relative to the bind pose, gives every
+/// joint channel still without keys its placeholder, and returns the keyframer data.
+fn animation(model: &Model, joints: &mut [FileJoint], report: &mut Report) -> Keyframer {
     let Some(animation) = model.animations.first() else {
-        return Ok(Keyframer {
+        placeholder_keys(joints, 1.0 / DEFAULT_FPS);
+        return Keyframer {
             fps: DEFAULT_FPS,
             current_time: 0.0,
             total_frames: DEFAULT_FRAMES,
-        });
+        };
     };
     if model.animations.len() > 1 {
         let dropped: Vec<&str> = model.animations[1..]
@@ -366,7 +336,7 @@ fn animation(
             .map(|a| a.name.as_str())
             .collect();
         report.loss(
-            "animations-dropped",
+            codes::ANIMATIONS_DROPPED,
             format!(
                 "a MilkShape file holds one animation; {} more are not written ({})",
                 dropped.len(),
@@ -378,7 +348,7 @@ fn animation(
         animation.fps
     } else {
         report.warn(
-            "invalid-fps",
+            codes::INVALID_FPS,
             format!(
                 "frame rate {} is not positive; writing {DEFAULT_FPS}",
                 animation.fps
@@ -386,31 +356,54 @@ fn animation(
         );
         DEFAULT_FPS
     };
-    write_tracks(animation, joints, report)?;
-    Ok(Keyframer {
+    write_tracks(animation, joints, report);
+    // The first frame: where the animation's first key is, else MilkShape's frame 1.
+    let first = joints
+        .iter()
+        .flat_map(|j| j.rotation_keys.iter().chain(&j.translation_keys))
+        .map(|k| k.time)
+        .fold(f32::INFINITY, f32::min);
+    placeholder_keys(joints, if first.is_finite() { first } else { 1.0 / fps });
+    Keyframer {
         fps,
         current_time: 0.0,
         total_frames: (animation.end_time() * fps)
             .round()
             .clamp(0.0, i32::MAX as f32) as i32,
-    })
+    }
 }
 
-fn write_tracks(
-    animation: &Animation,
-    joints: &mut [FileJoint],
-    report: &mut Report,
-) -> Result<(), Error> {
-    let joint_count = joints.len();
+/// One key at `time` in every channel without keys, relative value 0: the bind pose, which
+/// is what an empty channel means, so the pose does not change.
+fn placeholder_keys(joints: &mut [FileJoint], time: f32) {
+    let hold = Keyframe {
+        time,
+        value: [0.0; 3],
+    };
+    for joint in joints {
+        if joint.rotation_keys.is_empty() {
+            joint.rotation_keys.push(hold);
+        }
+        if joint.translation_keys.is_empty() {
+            joint.translation_keys.push(hold);
+        }
+    }
+}
+
+/// Writes each joint's first track (the one rule for duplicate tracks, as in
+/// `Animation::track`); later tracks of the same joint are reported lost.
+fn write_tracks(animation: &Animation, joints: &mut [FileJoint], report: &mut Report) {
     let (mut scale_keys, mut repeated, mut too_many) = (0usize, 0usize, 0usize);
+    let mut written = vec![false; joints.len()];
     for track in &animation.tracks {
-        let joint = joints.get_mut(track.joint.index()).ok_or_else(|| {
-            Error::InvalidModel(format!(
-                "animation `{}` has a track for joint {}, but there are {joint_count} joints",
-                animation.name, track.joint
-            ))
-        })?;
-        if !joint.rotation_keys.is_empty() || !joint.translation_keys.is_empty() {
+        // Track joints were checked to exist (`check_references`).
+        let (Some(joint), Some(done)) = (
+            joints.get_mut(track.joint.index()),
+            written.get_mut(track.joint.index()),
+        ) else {
+            continue;
+        };
+        if std::mem::replace(done, true) {
             repeated += 1;
             continue;
         }
@@ -432,23 +425,26 @@ fn write_tracks(
         }
     };
     lose(
-        "scale-keys",
+        codes::SCALE_KEYS,
         scale_keys,
         "scale keys cannot be stored".into(),
     );
     lose(
-        "repeated-track",
+        codes::TRACK_JOINT_DUPLICATE,
         repeated,
-        "further tracks of an already animated joint are not written".into(),
+        format!(
+            "further tracks of an already animated joint in animation `{}` are not written (the first track of a joint wins)",
+            animation.name
+        ),
     );
     lose(
-        "too-many-keys",
+        codes::TOO_MANY_KEYS,
         too_many,
         "keys past 65535 per joint channel are not written".into(),
     );
     if animation.interpolation != Interpolation::Linear {
         report.loss(
-            "interpolation",
+            codes::INTERPOLATION,
             format!(
                 "{:?} interpolation is stored as MilkShape's linear",
                 animation.interpolation
@@ -456,9 +452,8 @@ fn write_tracks(
         );
     }
     if animation.looping {
-        report.loss("looping", "the loop flag cannot be stored");
+        report.loss(codes::LOOPING, "the loop flag cannot be stored");
     }
-    Ok(())
 }
 
 /// The first `limit` keys of a channel as MilkShape keyframes, each value made relative to

@@ -5,6 +5,7 @@
 use crate::file::File;
 use crate::summary::has_bytes_after_nul;
 use rigport_model_core::Report;
+use rigport_model_core::codes;
 use std::collections::BTreeSet;
 
 /// Adds one loss notice per kind of information `to_model` drops.
@@ -14,7 +15,7 @@ pub(super) fn report_losses(file: &File, report: &mut Report) {
     let modes = file.materials.iter().filter(|m| m.mode != 0).count();
     if modes > 0 {
         report.loss(
-            "material-mode",
+            codes::MATERIAL_MODE,
             format!("the mode byte of {modes} materials is not carried"),
         );
     }
@@ -22,7 +23,7 @@ pub(super) fn report_losses(file: &File, report: &mut Report) {
     if let Some(extra) = &file.joint_extra {
         if !extra.colors.is_empty() {
             report.loss(
-                "joint-colours",
+                codes::JOINT_COLOURS,
                 format!(
                     "the colours of {} joints are not carried",
                     extra.colors.len()
@@ -34,7 +35,7 @@ pub(super) fn report_losses(file: &File, report: &mut Report) {
         let words = extra.records.iter().filter(|r| r.extra != [0, 0]).count();
         if words > 0 {
             report.loss(
-                "vertex-extra-words",
+                codes::VERTEX_EXTRA_WORDS,
                 format!(
                     "the extra words (subVersion {}) of {words} vertices are not carried",
                     extra.sub_version
@@ -44,7 +45,7 @@ pub(super) fn report_losses(file: &File, report: &mut Report) {
     }
     if let Some(extra) = &file.model_extra {
         report.loss(
-            "model-extra",
+            codes::MODEL_EXTRA,
             format!(
                 "the model extra block (joint size {}, transparency mode {}, alpha ref {}) is not carried",
                 extra.joint_size, extra.transparency_mode, extra.alpha_ref
@@ -53,7 +54,7 @@ pub(super) fn report_losses(file: &File, report: &mut Report) {
     }
     if file.keyframer.current_time != 0.0 {
         report.loss(
-            "current-time",
+            codes::CURRENT_TIME,
             format!(
                 "the editor's current time {} is not carried",
                 file.keyframer.current_time
@@ -78,13 +79,13 @@ pub(super) fn report_losses(file: &File, report: &mut Report) {
         .count();
     if junk > 0 {
         report.loss(
-            "name-bytes",
+            codes::NAME_BYTES,
             format!("bytes after the NUL of {junk} names and paths are not carried"),
         );
     }
     if !file.tail.is_empty() {
         report.loss(
-            "raw-tail",
+            codes::RAW_TAIL,
             format!(
                 "{} uninterpretable bytes at the end are not carried",
                 file.tail.len()
@@ -102,7 +103,7 @@ fn smoothing_groups(file: &File, report: &mut Report) {
         .count();
     if with_group > 0 {
         report.loss(
-            "smoothing-groups",
+            codes::SMOOTHING_GROUPS,
             format!(
                 "the smoothing groups of {with_group} triangles ({} distinct) are not carried; their stored normals are",
                 groups.iter().filter(|g| **g != 0).count()
@@ -137,7 +138,7 @@ fn flags(file: &File, report: &mut Report) {
         .collect();
     if !parts.is_empty() {
         report.loss(
-            "flags",
+            codes::FLAGS,
             format!(
                 "selection/hidden flags are not carried: {}",
                 parts.join(", ")
@@ -154,7 +155,7 @@ fn comments(file: &File, report: &mut Report) {
     let total = c.groups.len() + c.materials.len() + c.joints.len() + dropped_model;
     if total > 0 {
         report.loss(
-            "comments",
+            codes::COMMENTS,
             format!(
                 "comments are not carried: {} group, {} material, {} joint, {} further model comments",
                 c.groups.len(),

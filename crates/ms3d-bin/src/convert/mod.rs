@@ -29,7 +29,7 @@ pub struct ConvertOptions {
 impl Default for ConvertOptions {
     fn default() -> Self {
         Self {
-            animation_name: "default".to_owned(),
+            animation_name: rigport_anim::milkshape::ANIMATION_NAME.to_owned(),
             vertex_extra_sub_version: 3,
         }
     }

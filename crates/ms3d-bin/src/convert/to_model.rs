@@ -4,16 +4,19 @@ use super::ConvertOptions;
 use super::losses::report_losses;
 use crate::error::Error;
 use crate::file::{File, Group, Joint as FileJoint};
-use crate::records::Material as FileMaterial;
+use crate::records::{Keyframe, Material as FileMaterial};
 use crate::summary::display_name;
 use rigport_anim::euler::euler_to_quat;
-use rigport_anim::milkshape::{BindPose, StoredSkin, decode_skin};
-use rigport_anim::skeleton::{HierarchyError, parent_first_order};
+use rigport_anim::milkshape::{
+    self, BindPose, KeyTimeline, StoredSkin, absolute_track, decode_skin, report_keys_outside,
+    resolve_parents_by_name,
+};
+use rigport_anim::skeleton::break_cycles;
+use rigport_model_core::codes;
 use rigport_model_core::glam::{Vec2, Vec3, Vec4};
 use rigport_model_core::text::{decode_name, until_nul};
 use rigport_model_core::{
-    Animation, Joint, JointId, Key, Material, MaterialId, Mesh, Model, Report, Skeleton, Track,
-    Vertex,
+    Animation, Joint, JointId, Material, MaterialId, Mesh, Model, Report, Skeleton, Vertex,
 };
 use std::collections::HashMap;
 
@@ -49,85 +52,30 @@ pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report)
     Ok((model, report))
 }
 
-/// Joints with parents found by name; a missing parent or a cycle makes the joint a root.
+/// Joints with parents found by name; a missing parent or a cycle makes the joint a root
+/// (the shared MilkShape rules in `rigport_anim`).
 fn skeleton(joints: &[FileJoint], report: &mut Report) -> Skeleton {
-    let names: Vec<&[u8]> = joints.iter().map(|j| until_nul(&j.name)).collect();
-    let mut skeleton = Skeleton::default();
-    let mut duplicates = 0;
-    for (index, joint) in joints.iter().enumerate() {
-        let parent_name = until_nul(&joint.parent_name);
-        if names[..index].contains(&names[index]) {
-            duplicates += 1;
-        }
-        let parent = if parent_name.is_empty() {
-            None
-        } else {
-            match names.iter().position(|n| *n == parent_name) {
-                Some(p) if p != index => JointId::from_index(p),
-                Some(_) => {
-                    report.warn(
-                        "joint-own-parent",
-                        format!(
-                            "joint {index} `{}` names itself as parent; made a root",
-                            display_name(&joint.name)
-                        ),
-                    );
-                    None
-                }
-                None => {
-                    report.warn(
-                        "missing-parent",
-                        format!(
-                            "joint {index} `{}` names parent `{}`, which does not exist; made a root",
-                            display_name(&joint.name),
-                            decode_name(parent_name)
-                        ),
-                    );
-                    None
-                }
-            }
-        };
-        skeleton.joints.push(Joint {
-            name: decode_name(names[index]),
-            parent,
-            translation: Vec3::from(joint.position),
-            rotation: euler_to_quat(Vec3::from(joint.rotation)),
-            scale: Vec3::ONE,
-        });
-    }
-    if duplicates > 0 {
-        report.warn(
-            "duplicate-joint-names",
-            format!(
-                "{duplicates} joints repeat an earlier joint's name; parents resolve to the first"
-            ),
-        );
-    }
+    let names: Vec<(&[u8], &[u8])> = joints
+        .iter()
+        .map(|j| (until_nul(&j.name), until_nul(&j.parent_name)))
+        .collect();
+    let parents = resolve_parents_by_name(&names, decode_name, report);
+    let mut skeleton = Skeleton {
+        joints: joints
+            .iter()
+            .zip(&names)
+            .zip(parents)
+            .map(|((joint, (name, _)), parent)| Joint {
+                name: decode_name(name),
+                parent,
+                translation: Vec3::from(joint.position),
+                rotation: euler_to_quat(Vec3::from(joint.rotation)),
+                scale: Vec3::ONE,
+            })
+            .collect(),
+    };
     break_cycles(&mut skeleton, report);
     skeleton
-}
-
-/// Makes one joint of each parent cycle a root, so the hierarchy is a forest.
-fn break_cycles(skeleton: &mut Skeleton, report: &mut Report) {
-    // Each pass removes one parent link, so this ends after at most one pass per joint.
-    for _ in 0..=skeleton.len() {
-        let joint = match parent_first_order(skeleton) {
-            Ok(_) => return,
-            Err(
-                HierarchyError::Cycle { joint, .. } | HierarchyError::MissingParent { joint, .. },
-            ) => joint,
-        };
-        if let Some(j) = skeleton.joints.get_mut(joint.index()) {
-            report.warn(
-                "joint-cycle",
-                format!(
-                    "joint {joint} `{}` is its own ancestor; made a root",
-                    j.name
-                ),
-            );
-            j.parent = None;
-        }
-    }
 }
 
 /// The decoded skin of every vertex record; influences on joints that do not exist are
@@ -165,7 +113,7 @@ fn skins(file: &File, report: &mut Report) -> Vec<([JointId; 4], [f32; 4])> {
         .collect();
     if dropped > 0 {
         report.warn(
-            "joint-out-of-range",
+            codes::JOINT_OUT_OF_RANGE,
             format!(
                 "{dropped} vertex influences name a joint past the {joint_count} joints; dropped"
             ),
@@ -299,7 +247,7 @@ impl<'a> Welder<'a> {
     fn report(&self, report: &mut Report) {
         if self.missing_triangles > 0 {
             report.warn(
-                "missing-triangle",
+                codes::MISSING_TRIANGLE,
                 format!(
                     "{} group triangle indices point past the {} triangles; skipped",
                     self.missing_triangles,
@@ -309,7 +257,7 @@ impl<'a> Welder<'a> {
         }
         if self.bad_triangles > 0 {
             report.warn(
-                "missing-vertex",
+                codes::MISSING_VERTEX,
                 format!(
                     "{} triangles use a vertex index past the {} vertices; skipped",
                     self.bad_triangles,
@@ -319,7 +267,7 @@ impl<'a> Welder<'a> {
         }
         if self.bad_materials > 0 {
             report.warn(
-                "missing-material",
+                codes::MISSING_MATERIAL,
                 format!(
                     "{} groups use a material index past the {} materials; left without material",
                     self.bad_materials,
@@ -330,14 +278,14 @@ impl<'a> Welder<'a> {
         let ungrouped = self.triangle_used.iter().filter(|u| !**u).count();
         if ungrouped > 0 {
             report.loss(
-                "ungrouped-triangles",
+                codes::UNGROUPED_TRIANGLES,
                 format!("{ungrouped} triangles belong to no group and are not carried"),
             );
         }
         let unused = self.vertex_used.iter().filter(|u| !**u).count();
         if unused > 0 {
             report.loss(
-                "unused-vertices",
+                codes::UNUSED_VERTICES,
                 format!("{unused} vertices are used by no triangle and are not carried"),
             );
         }
@@ -364,22 +312,14 @@ fn animation(file: &File, options: &ConvertOptions, report: &mut Report) -> Opti
     if !file.has_keys() {
         return None;
     }
-    let stored_fps = file.keyframer.fps;
-    let fps_valid = stored_fps.is_finite() && stored_fps > 0.0;
-    let mut animation = Animation::new(options.animation_name.clone(), stored_fps);
-    if fps_valid {
-        animation.duration = file.keyframer.total_frames.max(0) as f32 / stored_fps;
-    } else {
-        animation.fps = Animation::default().fps;
-        report.warn(
-            "invalid-fps",
-            format!(
-                "frame rate {stored_fps} is not positive; using {} and the last key time as duration",
-                animation.fps
-            ),
-        );
-    }
-    let timeline = KeyTimeline::of(&animation);
+    let keyframer = &file.keyframer;
+    let mut animation = milkshape::animation(
+        &options.animation_name,
+        keyframer.fps,
+        keyframer.total_frames,
+        report,
+    );
+    let timeline = KeyTimeline::new(animation.duration, animation.fps);
     let mut outside = 0usize;
     for (index, joint) in file.joints.iter().enumerate() {
         if joint.rotation_keys.is_empty() && joint.translation_keys.is_empty() {
@@ -389,63 +329,21 @@ fn animation(file: &File, options: &ConvertOptions, report: &mut Report) -> Opti
             continue;
         };
         let bind = BindPose::new(Vec3::from(joint.position), Vec3::from(joint.rotation));
-        let mut track = Track::new(id);
-        let before = joint.translation_keys.len() + joint.rotation_keys.len();
-        // Sized for every key up front: the filter hides the count from `collect`, which
-        // would grow each channel step by step.
-        track.translations = Vec::with_capacity(joint.translation_keys.len());
-        track.translations.extend(
-            joint
-                .translation_keys
-                .iter()
-                .filter(|k| timeline.holds(k.time))
-                .map(|k| Key::new(k.time, bind.absolute_translation(Vec3::from(k.value)))),
+        let (track, dropped) = absolute_track(
+            id,
+            &bind,
+            keys(&joint.translation_keys),
+            keys(&joint.rotation_keys),
+            &timeline,
         );
-        track.rotations = Vec::with_capacity(joint.rotation_keys.len());
-        track.rotations.extend(
-            joint
-                .rotation_keys
-                .iter()
-                .filter(|k| timeline.holds(k.time))
-                .map(|k| Key::new(k.time, bind.absolute_rotation(Vec3::from(k.value)))),
-        );
-        outside += before - track.key_count();
+        outside += dropped;
         animation.tracks.push(track);
     }
-    if outside > 0 {
-        report.warn(
-            "keys-outside-timeline",
-            format!(
-                "{outside} keys have times outside the file's timeline (0 to {} s) and were dropped; \
-                 MilkShape cannot place keys there, so they come from damaged data",
-                timeline.end
-            ),
-        );
-    }
+    report_keys_outside(outside, &timeline, report);
     Some(animation)
 }
 
-/// The times at which MilkShape can hold a key: from 0 to the end of the file's timeline
-/// (total frames / fps) plus one frame of slack for rounding. Keys elsewhere, such as the
-/// ±3e38 times a file with deleted bytes yields, are damaged data: they would stretch any
-/// frame-based output (IQE, ASCII) to billions of frames.
-struct KeyTimeline {
-    end: f32,
-}
-
-impl KeyTimeline {
-    /// Keys are only bounded by the timeline when the file declares one; without it (zero
-    /// frames or an invalid rate) any finite, non-negative time is accepted.
-    fn of(animation: &Animation) -> Self {
-        let end = if animation.duration > 0.0 && animation.duration.is_finite() {
-            animation.duration + 1.0 / animation.fps
-        } else {
-            f32::MAX
-        };
-        Self { end }
-    }
-
-    fn holds(&self, time: f32) -> bool {
-        time.is_finite() && (0.0..=self.end).contains(&time)
-    }
+/// Stored keys as `(time in seconds, value)`.
+fn keys(keys: &[Keyframe]) -> impl ExactSizeIterator<Item = (f32, Vec3)> + '_ {
+    keys.iter().map(|k| (k.time, Vec3::from(k.value)))
 }

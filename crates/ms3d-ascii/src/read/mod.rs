@@ -8,6 +8,7 @@ use crate::Error;
 use crate::file::{Block, File, UnknownBlock};
 use crate::lexer::{Token, is_header_line, trim_end, trim_start};
 use cursor::Cursor;
+use rigport_model_core::codes;
 use rigport_model_core::diagnostic::line_col;
 use rigport_model_core::{ReadOptions, Report};
 use std::ops::Range;
@@ -46,7 +47,7 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions) -> Result<(File, Report),
             return Err(Error::MissingMagic { span: 0..0 });
         }
         report.warn(
-            "missing-magic",
+            codes::MISSING_MAGIC,
             "the file does not start with `// MilkShape 3D ASCII`; read it anyway",
         );
     }
@@ -93,7 +94,7 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions) -> Result<(File, Report),
                 let (line, _) = line_col(src, line_start);
                 let (at_line, at_col) = line_col(src, error.span().map_or(0, |s| s.start));
                 report.warn(
-                    "damaged-tail",
+                    codes::DAMAGED_TAIL,
                     format!(
                         "{at_line}:{at_col}: {error}; the `{}:` block from line {line} to the end \
                          ({} bytes) is kept as it is but not interpreted",

@@ -2,116 +2,20 @@
 
 use crate::command::{Attribute, FaceBase, PoseKind, VertexArrayDecl};
 use crate::error::Error;
-use crate::lexer::{Lexeme, Token, for_each_line, token_text, trim_end};
+use crate::lexer::{Lexeme, Token, token_text, trim_end};
+use crate::lines::{HEADER, for_each_command_line, header_line, header_start};
 use crate::notes::Notes;
 use crate::store::{Kind, Store, attribute_param, base_param, pose_param};
+use rigport_model_core::codes;
 use rigport_model_core::diagnostic::{Span, excerpt};
 use rigport_model_core::number::parse_i64;
 use rigport_model_core::{LimitError, ReadOptions};
-
-/// The header every IQE file starts with.
-pub(crate) const HEADER: &[u8] = b"# Inter-Quake Export";
-const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// What the parser found, before interpretation.
 pub(crate) struct Parsed {
     pub header_extra: Vec<u8>,
     pub commands: Store,
     pub comment: Option<Vec<u8>>,
-}
-
-/// Where the header starts: after an optional byte-order mark and spaces or tabs (iqm.cpp
-/// accepts anything before the `#`; real files have leading spaces).
-pub(crate) fn header_start(bytes: &[u8]) -> usize {
-    let after_bom = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
-    let rest = bytes.get(after_bom..).unwrap_or_default();
-    after_bom
-        + rest
-            .iter()
-            .take_while(|&&b| b == b' ' || b == b'\t')
-            .count()
-}
-
-/// Where the first line (the header) ends, and where the commands start.
-fn header_line(src: &[u8]) -> (usize, usize) {
-    let start = header_start(src);
-    let line_end = src[start..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(src.len(), |p| start + p);
-    (line_end, (line_end + 1).min(src.len()))
-}
-
-/// One line split the way the parser sees it.
-struct Line<'l> {
-    /// The command part (empty for a blank or comment-only line).
-    code: &'l [Lexeme],
-    /// A `#` comment ending the line: a command of its own.
-    comment: Option<&'l Lexeme>,
-    /// Offset just past the line's newline.
-    next_line: usize,
-}
-
-impl Line<'_> {
-    /// Whether this is the `comment` command: the rest of the file is its verbatim text.
-    fn starts_comment_section(&self, src: &[u8]) -> bool {
-        self.code
-            .first()
-            .is_some_and(|first| first.token == Token::Word && token_text(src, first) == b"comment")
-    }
-
-    /// The span of the command part.
-    fn code_span(&self) -> Option<Span> {
-        Some(self.code.first()?.span.start..self.code.last()?.span.end)
-    }
-}
-
-/// Calls `each` with every line of commands after the header, up to the `comment` section.
-/// The parser and [`command_spans`] walk lines through this one function, so the `n`th
-/// command they count is the same.
-fn for_each_command_line<E>(
-    src: &[u8],
-    mut each: impl FnMut(&Line<'_>) -> Result<bool, E>,
-) -> Result<(), E> {
-    let (_, body) = header_line(src);
-    for_each_line(src, body, |lexemes, next_line| {
-        let (code, comment) = split_trailing_comment(lexemes);
-        each(&Line {
-            code,
-            comment,
-            next_line,
-        })
-    })
-}
-
-/// The spans of the commands numbered in `wanted` (sorted), found by walking the lines
-/// again: commands keep no span (a span per line would cost more memory than the line's
-/// numbers), so a place is worked out only for the few commands a message is about.
-pub(crate) fn command_spans(src: &[u8], wanted: &[usize]) -> Vec<Option<Span>> {
-    let mut spans = vec![None; wanted.len()];
-    let (mut command, mut next) = (0usize, 0usize);
-    let mut record = |span: Span, spans: &mut Vec<Option<Span>>| {
-        while next < wanted.len() && wanted[next] == command {
-            spans[next] = Some(span.clone());
-            next += 1;
-        }
-        command += 1;
-        next < wanted.len()
-    };
-    let _ = for_each_command_line::<()>(src, |line| {
-        if line.starts_comment_section(src) {
-            return Ok(false);
-        }
-        let mut more = true;
-        if let Some(span) = line.code_span() {
-            more = record(span, &mut spans);
-        }
-        if let Some(comment) = line.comment {
-            more = record(comment.span.clone(), &mut spans);
-        }
-        Ok(more)
-    });
-    spans
 }
 
 /// Reads the header and every command.
@@ -148,7 +52,7 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions, notes: &mut Notes) -> Res
                 // A damaged last line (a cut-off file) is kept raw in lenient mode.
                 Err(err) if is_cut_off && !options.strict => {
                     notes.warn(
-                        "damaged-tail",
+                        codes::DAMAGED_TAIL,
                         Some(line_span.clone()),
                         format!("the last line is cut off ({err}); kept as it is"),
                     );
@@ -163,7 +67,7 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions, notes: &mut Notes) -> Res
             };
             if kind == Kind::Unknown {
                 notes.warn(
-                    "unknown-command",
+                    codes::UNKNOWN_COMMAND,
                     Some(line_span.clone()),
                     format!(
                         "unknown command `{}` kept as it is",
@@ -182,14 +86,6 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions, notes: &mut Notes) -> Res
     })?;
     notes.flush_strict(options)?;
     Ok(parsed)
-}
-
-/// Splits a line into its code and a `#` comment that ends it.
-fn split_trailing_comment(lexemes: &[Lexeme]) -> (&[Lexeme], Option<&Lexeme>) {
-    match lexemes.iter().position(|l| l.token == Token::Comment) {
-        Some(at) => (&lexemes[..at], lexemes.get(at)),
-        None => (lexemes, None),
-    }
 }
 
 /// The arguments of one command line and how to complain about them.
@@ -306,7 +202,7 @@ impl<'a> Args<'a> {
         if let Some(extra) = self.items.get(max) {
             let last = self.items.last().map_or(extra.span.end, |l| l.span.end);
             notes.warn(
-                "extra-arguments",
+                codes::EXTRA_ARGUMENTS,
                 Some(extra.span.start..last),
                 format!(
                     "`{}` uses {max} value(s); {} more ignored",
@@ -355,7 +251,7 @@ fn read_command(
         args.push_integers(store)?;
         if args.items.len() < 3 {
             notes.warn(
-                "short-face",
+                codes::SHORT_FACE,
                 Some(line.clone()),
                 format!(
                     "a face needs 3 indices, this one has {}; it makes no triangle",
@@ -425,7 +321,7 @@ fn push_blends(args: &Args<'_>, store: &mut Store, notes: &mut Notes) -> Result<
             Some(l) => args.push_number(l, store)?,
             None => {
                 notes.warn(
-                    "blend-without-weight",
+                    codes::BLEND_WITHOUT_WEIGHT,
                     Some(pair[0].span.clone()),
                     "`vb` joint index without a weight; weight 0 assumed",
                 );

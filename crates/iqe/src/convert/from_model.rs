@@ -1,10 +1,13 @@
 //! The neutral model to IQE.
 
+use super::ConvertOptions;
 use crate::command::{Attribute, Command, FaceBase, PoseKind};
-use crate::convert::ConvertOptions;
 use crate::error::Error;
 use crate::file::File;
 use crate::write::is_bare_word;
+use rigport_anim::normalize_animation;
+use rigport_anim::sample::{Transform, sample_animation_track};
+use rigport_model_core::codes;
 use rigport_model_core::diagnostic::excerpt;
 use rigport_model_core::glam::{Quat, Vec3};
 use rigport_model_core::{Animation, Interpolation, Key, Material, Model, Report, Track};
@@ -31,8 +34,18 @@ fn pose_allowance(model: &Model) -> u64 {
 /// material, vertices (`vp`, `vt`/`vc` when any mesh has them, `vn`, `vb` when there is a
 /// skeleton) and `fm` faces rewound clockwise, then animations sampled at their frame rate,
 /// then the comment section. The report names what IQE cannot hold.
+///
+/// Animations are sampled with `rigport_anim::sample` at every frame of their frame rate;
+/// of several tracks for one joint the first is used (the others are reported lost). A
+/// looping animation of period `N/F` is written as its `N` frames `0 … N−1`: IQE plays
+/// frame 0 again after the last. A model that refers to something it does not have is
+/// refused ([`Model::check_references`]).
 pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Report), Error> {
-    check_references(model)?;
+    // Refused, as by every rigport writer: IQE would read a parent past the end as an error
+    // and a face index past its mesh as a vertex of the next mesh (wrong geometry).
+    if let Some(problem) = model.check_references().into_iter().next() {
+        return Err(Error::InvalidModel(problem));
+    }
     let mut report = Report::default();
     let mut names = NameFixer::default();
     // Commands go straight into the file's compact store, one at a time.
@@ -65,13 +78,13 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
         .count();
     if materials_with_more > 0 {
         report.loss(
-            "material-properties",
+            codes::MATERIAL_PROPERTIES,
             format!("{materials_with_more} materials have colours, shininess, opacity or textures; IQE keeps only the name"),
         );
     }
     if names.changed > 0 {
         report.loss(
-            "name-quotes",
+            codes::NAME_QUOTES,
             format!(
                 "{} names held line breaks (now spaces) or both quotes and white space (quotes now apostrophes)",
                 names.changed
@@ -79,38 +92,6 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
         );
     }
     Ok((commands, report))
-}
-
-/// Refuses models whose indices point nowhere: IQE would read a parent past the end as an
-/// error and a face index past its mesh as a vertex of the next mesh (wrong geometry).
-fn check_references(model: &Model) -> Result<(), Error> {
-    let joints = model.skeleton.joints.len();
-    if let Some(joint) = model
-        .skeleton
-        .joints
-        .iter()
-        .find(|j| j.parent.is_some_and(|p| p.index() >= joints))
-    {
-        return Err(Error::Unrepresentable(format!(
-            "joint `{}` names a parent that does not exist ({joints} joints)",
-            excerpt(joint.name.as_bytes(), 64)
-        )));
-    }
-    for mesh in &model.meshes {
-        let count = mesh.vertices.len();
-        if mesh
-            .triangles
-            .iter()
-            .flatten()
-            .any(|&i| i as usize >= count)
-        {
-            return Err(Error::Unrepresentable(format!(
-                "mesh `{}` has a triangle index past its {count} vertices",
-                excerpt(mesh.name.as_bytes(), 64)
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// Names as bytes; counts the ones IQE cannot quote.
@@ -162,7 +143,7 @@ fn add_meshes(
     let faceless = model.triangle_count() == 0;
     if faceless && model.vertex_count() > 0 {
         report.loss(
-            "faceless-vertices",
+            codes::FACELESS_VERTICES,
             format!(
                 "{} vertices belong to no triangle; IQE would read vertices without any face as triangles, so they are left out",
                 model.vertex_count()
@@ -231,7 +212,14 @@ fn add_animation(
     };
     let end = animation.end_time();
     // Saturating: a damaged file's key time (3e38 s) makes the product saturate to u64::MAX.
-    let frames = ((f64::from(end) * f64::from(fps)).round() as u64).saturating_add(1);
+    let span = (f64::from(end) * f64::from(fps)).round() as u64;
+    // A looping animation's last frame blends back to frame 0 at `end` (its period), so the
+    // frame at `end` is frame 0 and is not written again.
+    let frames = if animation.looping {
+        span.max(1)
+    } else {
+        span.saturating_add(1)
+    };
     let joints = model.skeleton.joints.len() as u64;
     let poses = frames.saturating_mul(joints.max(1));
     if !end.is_finite() || poses > *poses_left {
@@ -256,7 +244,7 @@ fn add_animation(
     });
     if off_frame {
         report.info(
-            "resampled",
+            codes::RESAMPLED,
             format!(
                 "animation `{}` has keys between frames; sampled at {fps} fps",
                 animation.name
@@ -265,57 +253,71 @@ fn add_animation(
     }
     if animation.interpolation == Interpolation::Cubic {
         report.loss(
-            "cubic-interpolation",
-            format!("animation `{}` is cubic; sampled linearly", animation.name),
+            codes::CUBIC_INTERPOLATION,
+            format!(
+                "animation `{}` is cubic; sampled on the curve at each frame, IQE interpolates linearly in between",
+                animation.name
+            ),
         );
     }
-    let step = animation.interpolation == Interpolation::Step;
+    let clean = sortable(animation, model.skeleton.len(), report);
+    let animation = clean.as_ref().unwrap_or(animation);
+    // The first track of each joint, as `Animation::track` finds it.
+    let mut first_track: Vec<Option<&Track>> = vec![None; model.skeleton.len()];
+    let mut duplicates = 0usize;
+    for track in &animation.tracks {
+        match first_track.get_mut(track.joint.index()) {
+            Some(slot @ None) => *slot = Some(track),
+            Some(Some(_)) => duplicates += 1,
+            // Unreachable: track joints were checked to exist (`check_references`).
+            None => {}
+        }
+    }
+    if duplicates > 0 {
+        report.loss(
+            codes::TRACK_JOINT_DUPLICATE,
+            format!(
+                "{duplicates} further tracks of an already animated joint in animation `{}` are not written (the first track of a joint wins)",
+                animation.name
+            ),
+        );
+    }
     for frame in 0..frames {
         let time = frame as f32 / fps;
         commands.push(&Command::Frame(Some(frame.to_string().into_bytes())))?;
-        for (j, joint) in model.skeleton.joints.iter().enumerate() {
-            let track = animation.tracks.iter().find(|t| t.joint.index() == j);
-            let sample = |keys: fn(&Track) -> &[Key<Vec3>], bind: Vec3| {
-                track.map_or(bind, |t| sample_vec3(keys(t), time, bind, step))
-            };
-            let t = sample(|t| &t.translations, joint.translation);
-            let s = sample(|t| &t.scales, joint.scale);
-            let r = track.map_or(joint.rotation, |t| {
-                sample_quat(&t.rotations, time, joint.rotation, step)
-            });
-            commands.push(&pose(t, r, s))?;
+        for (joint, track) in model.skeleton.joints.iter().zip(&first_track) {
+            let bind = Transform::of_joint(joint);
+            let local = track.map_or(bind, |t| sample_animation_track(animation, t, time, &bind));
+            commands.push(&pose(local.translation, local.rotation, local.scale))?;
         }
     }
     Ok(())
 }
 
-/// The two keys around `time` and the blend factor between them.
-fn bracket<T: Copy>(keys: &[Key<T>], time: f32, step: bool) -> Option<(T, T, f32)> {
-    let first = keys.first()?;
-    let after = keys.iter().position(|k| k.time > time);
-    Some(match after {
-        None => {
-            let last = keys.last().map_or(first.value, |k| k.value);
-            (last, last, 0.0)
-        }
-        Some(0) => (first.value, first.value, 0.0),
-        Some(i) => {
-            let (a, b) = (&keys[i - 1], &keys[i]);
-            let span = b.time - a.time;
-            let f = if step || span <= 0.0 {
-                0.0
-            } else {
-                (time - a.time) / span
-            };
-            (a.value, b.value, f)
-        }
-    })
-}
-
-fn sample_vec3(keys: &[Key<Vec3>], time: f32, bind: Vec3, step: bool) -> Vec3 {
-    bracket(keys, time, step).map_or(bind, |(a, b, f)| if f == 0.0 { a } else { a.lerp(b, f) })
-}
-
-fn sample_quat(keys: &[Key<Quat>], time: f32, bind: Quat, step: bool) -> Quat {
-    bracket(keys, time, step).map_or(bind, |(a, b, f)| if f == 0.0 { a } else { a.slerp(b, f) })
+/// A sorted, finite copy of an animation whose keys `rigport_anim::sample` cannot take as
+/// they are (out of time order, or not finite), with what was changed; `None` when the keys
+/// are fine, which is what every reader produces.
+fn sortable(animation: &Animation, joints: usize, report: &mut Report) -> Option<Animation> {
+    fn fine<T>(keys: &[Key<T>], finite: impl Fn(&T) -> bool) -> bool {
+        keys.windows(2).all(|w| w[0].time <= w[1].time)
+            && keys.iter().all(|k| k.time.is_finite() && finite(&k.value))
+    }
+    let all_fine = animation.tracks.iter().all(|t| {
+        fine(&t.translations, |v| v.is_finite())
+            && fine(&t.rotations, |q| q.is_finite())
+            && fine(&t.scales, |v| v.is_finite())
+    });
+    if all_fine {
+        return None;
+    }
+    let mut clean = animation.clone();
+    let notices = normalize_animation(&mut clean, joints);
+    // Duplicate tracks are this writer's loss, reported by the caller.
+    report.notices.extend(
+        notices
+            .notices
+            .into_iter()
+            .filter(|n| n.code != codes::TRACK_JOINT_DUPLICATE),
+    );
+    Some(clean)
 }

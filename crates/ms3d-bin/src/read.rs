@@ -12,6 +12,7 @@ use crate::records::{
     Vertex, vertex_extra_size,
 };
 use binrw::BinRead;
+use rigport_model_core::codes;
 use rigport_model_core::{Budget, ReadOptions, Report};
 use std::io::Cursor;
 use std::mem::size_of;
@@ -186,7 +187,7 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
             });
         }
         report.warn(
-            "damaged-tail",
+            codes::DAMAGED_TAIL,
             format!(
                 "damaged tail at byte {start}: {problem}; {} bytes kept as raw tail",
                 tail.len()

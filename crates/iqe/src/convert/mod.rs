@@ -1,7 +1,11 @@
-//! Conversion options shared by [`to_model`] and [`from_model`].
+//! Conversion between the faithful [`File`](crate::File) and the neutral
+//! [`Model`](rigport_model_core::Model): [`to_model`], [`from_model`] and their options.
 
-pub use crate::from_model::from_model;
-pub use crate::to_model::to_model;
+mod from_model;
+mod to_model;
+
+pub use from_model::from_model;
+pub use to_model::to_model;
 
 /// Frames per second used when an animation has no (or a non-positive) `framerate`.
 ///

@@ -7,6 +7,7 @@
 
 use crate::{Error, File};
 use rigport_model_core::Report;
+use rigport_model_core::codes;
 use rigport_model_core::diagnostic::line_col;
 use std::ops::Range;
 
@@ -160,7 +161,7 @@ impl Checks {
                 String::new()
             };
             report.warn(
-                "index-out-of-range",
+                codes::INDEX_OUT_OF_RANGE,
                 format!(
                     "{line}:{col}: {} {} out of range ({} available){more}",
                     f.what, f.index, f.len
