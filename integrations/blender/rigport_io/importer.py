@@ -76,8 +76,8 @@ def triangle_count(objects: list[bpy.types.Object]) -> int:
 def report_dropped_faces(report: reporting.Reporter, expected: object, objects: list) -> None:
     """Warns when Blender holds fewer triangles than rigport read.
 
-    Blender's meshes cannot hold a face that uses one vertex twice, so its glTF
-    importer drops such degenerate triangles; the user should know the count.
+    Blender's meshes cannot hold a face that uses one vertex twice, nor a second face
+    on the same vertices, so its glTF importer drops them; the user should know the count.
     """
     if not isinstance(expected, int):
         return
@@ -86,7 +86,7 @@ def report_dropped_faces(report: reporting.Reporter, expected: object, objects: 
         report(
             {"WARNING"},
             f"Blender dropped {dropped} of {expected} triangles "
-            "(degenerate: a vertex used twice); the source file keeps them",
+            "(degenerate, or repeating another face on the same vertices); the source file keeps them",
         )
 
 

@@ -165,8 +165,12 @@ def pose_check(obj_path: Optional[str], what: str, problem: str, objects: list) 
     )
 
 
-def export_check(binary: str, info: dict, work: str, mode: str, stem: str) -> dict:
-    """Exports through the add-on to the source's format and compares `rigport info` triangles."""
+def export_check(binary: str, info: dict, in_blender: int, work: str, mode: str, stem: str) -> dict:
+    """Exports through the add-on to the source's format and compares `rigport info` triangles.
+
+    The written file must hold every triangle Blender holds (`in_blender`: rigport's count
+    less the degenerate and repeated faces Blender's meshes cannot keep).
+    """
     if mode.startswith("skip:"):
         return skip("export", mode[len("skip:"):])
     extension = EXPORT_EXTENSION.get(info.get("format", ""), ".ms3d")
@@ -181,8 +185,8 @@ def export_check(binary: str, info: dict, work: str, mode: str, stem: str) -> di
         written = cli.info(binary, target)
     except cli.RigportError as err:
         return check("export", False, f"{extension}: rigport cannot read it back: {err}")
-    ok = written.get("triangles") == info.get("triangles")
-    return check("export", ok, f"{extension}: {written.get('triangles')} triangles")
+    ok = written.get("triangles") == in_blender
+    return check("export", ok, f"{extension}: {written.get('triangles')} triangles, {in_blender} in Blender")
 
 
 def run(source: str, work: str, mode: str) -> dict:
@@ -219,23 +223,36 @@ def run(source: str, work: str, mode: str) -> dict:
     )
     actions = imported_actions(objects)
     obj_path, what, problem = posed_obj(binary, source, info, objects, work)
-    # Blender has no face that uses one vertex twice: its importer drops those (the add-on
-    # reports how many), so they are taken off rigport's count.
-    degenerate = geometry.obj_degenerate_faces(obj_path) if obj_path else 0
-    expected = info["triangles"] - degenerate
-    result["blender"] = {"triangles": triangles, "bones": bones, "actions": len(actions), "degenerate": degenerate}
-    ok = (triangles, bones, len(actions)) == (expected, info["joints"], info["animations"])
-    dropped = f" ({degenerate} degenerate)" if degenerate else ""
+    # Blender's meshes hold no triangle that uses one vertex twice and no second copy of a
+    # face: its importer drops those (the add-on warns how many). Count them in the same
+    # .glb rigport gives Blender, and check that .glb carries every triangle rigport read.
+    glb = os.path.join(work, "model.glb")
+    cli.convert(binary, source, glb)
+    in_glb, degenerate, repeated = geometry.glb_face_counts(glb)
+    expected = in_glb - degenerate - repeated
+    result["blender"] = {
+        "triangles": triangles,
+        "bones": bones,
+        "actions": len(actions),
+        "dropped": degenerate + repeated,
+    }
+    ok = (in_glb, triangles, bones, len(actions)) == (
+        info["triangles"],
+        expected,
+        info["joints"],
+        info["animations"],
+    )
+    dropped = f" (Blender holds no {degenerate} degenerate, {repeated} repeated)" if expected != in_glb else ""
     result["checks"].append(
         check(
             "import",
             ok,
-            f"tris {triangles}/{info['triangles']}{dropped} bones {bones}/{info['joints']} "
+            f"tris {triangles}/{info['triangles']}{dropped}, glb {in_glb}; bones {bones}/{info['joints']}; "
             f"actions {len(actions)}/{info['animations']}",
         )
     )
     result["checks"].append(pose_check(obj_path, what, problem, objects))
-    result["checks"].append(export_check(binary, info, work, mode, stem))
+    result["checks"].append(export_check(binary, info, triangles, work, mode, stem))
     return result
 
 

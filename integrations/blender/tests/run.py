@@ -134,8 +134,8 @@ def row(result: dict, corpus: str | None) -> list[str]:
         why = detail(result, "import") if status(result, "import") != "skip" else detail(result, "pose")
         return [name, status(result, "import"), "", "", "", "", why[:60]]
     tris = f"{got['triangles']}/{info['triangles']}"
-    if got.get("degenerate"):
-        tris += f" (-{got['degenerate']} deg.)"
+    if got.get("dropped"):
+        tris += f" (-{got['dropped']})"
     pose = detail(result, "pose").split(" error ")[-1].split(" of ")[0] if status(result, "pose") != "skip" else "-"
     export = status(result, "export")
     if export != "skip":
