@@ -12,8 +12,27 @@ MAX_NAME_BYTES = 63
 
 def fit(name: str) -> str:
     """`name` cut to Blender's name limit without splitting a UTF-8 character."""
-    data = name.encode("utf-8")[:MAX_NAME_BYTES]
-    return data.decode("utf-8", errors="ignore")
+    return fit_bytes(name, MAX_NAME_BYTES)
+
+
+#: Bytes of the file's stem always kept when a long name must be cut.
+MIN_STEM_BYTES = 8
+
+
+def joined(stem: str, separator: str, tail: str) -> str:
+    """`stem + separator + tail` within Blender's limit, cutting the stem first.
+
+    The tail (an animation or object name) tells names apart, so it keeps its bytes
+    while the stem keeps at least MIN_STEM_BYTES.
+    """
+    room = MAX_NAME_BYTES - len(separator.encode("utf-8")) - len(tail.encode("utf-8"))
+    head = fit_bytes(stem, max(room, MIN_STEM_BYTES))
+    return fit(head + separator + tail)
+
+
+def fit_bytes(text: str, limit: int) -> str:
+    """`text` cut to `limit` UTF-8 bytes without splitting a character."""
+    return text.encode("utf-8")[:limit].decode("utf-8", errors="ignore")
 
 
 def rename_objects(stem: str, objects: Iterable[bpy.types.Object]) -> None:
@@ -28,7 +47,7 @@ def rename_objects(stem: str, objects: Iterable[bpy.types.Object]) -> None:
         if len(armatures) == 1 and obj is armatures[0]:
             obj.name = fit(stem)
         else:
-            obj.name = fit(f"{stem}:{obj.name}")
+            obj.name = joined(stem, ":", obj.name)
 
 
 def rename_actions(stem: str, objects: Iterable[bpy.types.Object]) -> list[bpy.types.Action]:
@@ -51,8 +70,8 @@ def rename_actions(stem: str, objects: Iterable[bpy.types.Object]) -> list[bpy.t
     for track_name, pairs in by_track.items():
         for obj, action in pairs:
             if len(pairs) == 1:
-                action.name = fit(f"{stem}|{track_name}")
+                action.name = joined(stem, "|", track_name)
             else:
-                action.name = fit(f"{stem}|{track_name}|{obj.name}")
+                action.name = joined(stem, "|", f"{track_name}|{obj.name}")
             renamed.append(action)
     return renamed

@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 import rigport_io  # noqa: E402
-from rigport_io import cli  # noqa: E402
+from rigport_io import cli, naming  # noqa: E402
 
 import geometry  # noqa: E402
 
@@ -236,7 +236,11 @@ def run(source: str, work: str, mode: str) -> dict:
         "actions": len(actions),
         "dropped": degenerate + repeated,
     }
-    ok = (in_glb, triangles, bones, len(actions)) == (
+    # Names may be cut to Blender's 63 bytes, the file's stem first (to 8 bytes at least).
+    prefix = stem[: naming.MIN_STEM_BYTES]
+    misnamed = [o.name for o in objects if not o.name.startswith(prefix)]
+    misnamed += [a.name for a in actions if not (a.name.startswith(prefix) and "|" in a.name)]
+    ok = not misnamed and (in_glb, triangles, bones, len(actions)) == (
         info["triangles"],
         expected,
         info["joints"],
@@ -248,7 +252,8 @@ def run(source: str, work: str, mode: str) -> dict:
             "import",
             ok,
             f"tris {triangles}/{info['triangles']}{dropped}, glb {in_glb}; bones {bones}/{info['joints']}; "
-            f"actions {len(actions)}/{info['animations']}",
+            f"actions {len(actions)}/{info['animations']}"
+            + (f"; not named after the file: {misnamed[:3]}" if misnamed else ""),
         )
     )
     result["checks"].append(pose_check(obj_path, what, problem, objects))
