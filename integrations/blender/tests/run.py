@@ -28,6 +28,8 @@ MODEL_EXTENSIONS = (".ms3d", ".txt", ".iqe", ".iqm", ".gltf", ".glb")
 FILE_TIMEOUT = 900
 #: A small fixture the capability probe converts to glTF and reads back.
 PROBE_FIXTURE = os.path.join(REPO, "fixtures", "ms3d", "rig_full.ms3d")
+#: The installable add-on, from `cargo xtask blender-addon`.
+ADDON_ZIP = os.path.join(REPO, "target", "rigport_io.zip")
 
 
 def find_rigport() -> str | None:
@@ -211,10 +213,38 @@ def addon_checks(blender: str, work: str, env: dict) -> dict:
         log = proc.stdout[-600:] + proc.stderr[-600:]
     except subprocess.TimeoutExpired:
         log = "timed out"
+    checks = [{"check": "addon", "status": "fail", "detail": "no result: " + log}]
+    if os.path.isfile(result_path):
+        with open(result_path, encoding="utf-8") as text:
+            checks = json.load(text)["checks"]
+    checks.append(zip_check(blender, work, env))
+    return {"file": "(add-on behaviour)", "checks": checks}
+
+
+def zip_check(blender: str, work: str, env: dict) -> dict:
+    """Installs target/rigport_io.zip into an empty user-scripts folder and enables it."""
+    if not os.path.isfile(ADDON_ZIP):
+        return {"check": "zip_install", "status": "skip", "detail": "no target/rigport_io.zip (cargo xtask blender-addon)"}
+    result_path = os.path.join(work, "zip.json")
+    scripts = tempfile.mkdtemp(prefix="user-scripts-", dir=work)
+    command = [blender, "-b", "--factory-startup", "--python", os.path.join(HERE, "blender_zip.py")]
+    command += ["--", ADDON_ZIP, result_path]
+    try:
+        proc = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            timeout=FILE_TIMEOUT,
+            env=dict(env, BLENDER_USER_SCRIPTS=scripts),
+            check=False,
+        )
+        log = proc.stdout[-600:] + proc.stderr[-600:]
+    except subprocess.TimeoutExpired:
+        log = "timed out"
     if os.path.isfile(result_path):
         with open(result_path, encoding="utf-8") as text:
             return json.load(text)
-    return {"file": "(add-on)", "checks": [{"check": "addon", "status": "fail", "detail": "no result: " + log}]}
+    return {"check": "zip_install", "status": "fail", "detail": "no result: " + log}
 
 
 if __name__ == "__main__":
