@@ -5,9 +5,11 @@
 //!   (snapshots are checked by every `cargo test` run under `CI=true`).
 //! * `golden --fixtures-only` — rewrite the generated fixtures without running the tests.
 //! * `bench-data` — write the large synthetic bench inputs into `bench-data/` (not committed).
+//! * `blender-addon` — build the installable Blender add-on zip into `target/rigport_io.zip`.
 #![forbid(unsafe_code)]
 
 mod bench_data;
+mod blender_addon;
 mod fixtures;
 
 use std::path::{Path, PathBuf};
@@ -29,8 +31,11 @@ fn main() -> ExitCode {
         ["golden", "--check"] => golden(Mode::Check),
         ["golden", "--fixtures-only"] => golden(Mode::FixturesOnly),
         ["bench-data"] => bench_data::run(),
+        ["blender-addon"] => blender_addon::run(&project_root()),
         _ => {
-            eprintln!("usage: cargo xtask golden [--check | --fixtures-only] | bench-data");
+            eprintln!(
+                "usage: cargo xtask golden [--check | --fixtures-only] | bench-data | blender-addon"
+            );
             return ExitCode::from(2);
         }
     };

@@ -1,0 +1,102 @@
+"""File > Export: the scene (or the selection) through a temporary glTF binary to rigport."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+import bpy
+from bpy.props import BoolProperty, StringProperty
+from bpy_extras.io_utils import ExportHelper
+
+from . import cli, reporting
+from .preferences import binary_preference
+
+
+class ExportRigport(bpy.types.Operator, ExportHelper):
+    """Export to MilkShape 3D (.ms3d, ASCII .txt), IQE or IQM through rigport; the format follows the extension"""
+
+    bl_idname = "export_scene.rigport"
+    bl_label = "Export MilkShape 3D / IQE / IQM (rigport)"
+    bl_options = {"REGISTER", "PRESET"}
+
+    filename_ext = ".ms3d"
+    # The user picks the format by typing the extension; never append another one.
+    check_extension = None
+
+    filter_glob: StringProperty(  # type: ignore[valid-type]
+        default="*.ms3d;*.txt;*.iqe;*.iqm", options={"HIDDEN"}
+    )
+    use_selection: BoolProperty(  # type: ignore[valid-type]
+        name="Selected Objects",
+        description="Export the selected objects only (otherwise every object)",
+        default=False,
+    )
+
+    def execute(self, context: bpy.types.Context) -> set:
+        """Writes a temporary .glb with Blender's exporter, then has rigport convert it."""
+        target = os.path.abspath(bpy.path.abspath(self.filepath))
+        extension = os.path.splitext(target)[1].lower()
+        fmt = cli.FORMAT_BY_EXTENSION.get(extension)
+        if fmt is None:
+            known = ", ".join(sorted(cli.FORMAT_BY_EXTENSION))
+            self.report({"ERROR"}, f"cannot tell the format from {extension or 'no extension'!r}; use one of {known}")
+            return {"CANCELLED"}
+        if self.use_selection and not context.selected_objects:
+            self.report({"ERROR"}, "nothing is selected (turn off Selected Objects to export everything)")
+            return {"CANCELLED"}
+        try:
+            binary = cli.find_binary(binary_preference(context))
+            with tempfile.TemporaryDirectory(prefix="rigport-export-") as work:
+                glb = os.path.join(work, "scene.glb")
+                export_glb(glb, self.use_selection)
+                conversion = convert_atomically(binary, glb, target, fmt)
+        except cli.RigportError as err:
+            self.report({"ERROR"}, str(err))
+            return {"CANCELLED"}
+        losses = reporting.show(self.report, conversion.report, losses_warn=True)
+        self.report({"INFO"}, f"wrote {target} ({losses} losses or warnings)")
+        return {"FINISHED"}
+
+
+def export_glb(glb: str, use_selection: bool) -> None:
+    """Runs Blender's glTF exporter: Y-up, skins, every action of every armature, whole actions."""
+    try:
+        result = bpy.ops.export_scene.gltf(
+            filepath=glb,
+            export_format="GLB",
+            use_selection=use_selection,
+            export_yup=True,
+            export_skins=True,
+            export_animations=True,
+            export_frame_range=False,
+            export_nla_strips=True,
+            export_anim_single_armature=True,
+            export_apply=False,
+        )
+    except RuntimeError as err:
+        raise cli.RigportError(f"Blender's glTF exporter failed: {err}") from err
+    if "FINISHED" not in result or not os.path.isfile(glb):
+        raise cli.RigportError(f"Blender's glTF exporter did not finish: {sorted(result)}")
+
+
+def convert_atomically(binary: str, glb: str, target: str, fmt: str) -> cli.Conversion:
+    """Converts into a scratch directory beside `target`, then moves the file into place.
+
+    A failed conversion leaves no partial file at `target` (an existing one is kept).
+    """
+    folder = os.path.dirname(target) or "."
+    try:
+        staging = tempfile.mkdtemp(prefix=".rigport-", dir=folder)
+    except OSError as err:
+        raise cli.RigportError(f"cannot write into {folder}: {err}") from err
+    try:
+        staged = os.path.join(staging, os.path.basename(target))
+        conversion = cli.convert(binary, glb, staged, to=fmt)
+        if not os.path.isfile(staged):
+            raise cli.RigportError(f"rigport reported success but wrote no {os.path.basename(target)}")
+        os.replace(staged, target)
+        return conversion
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

@@ -1,0 +1,139 @@
+"""Runs inside Blender: checks the add-on's own behaviour, not a corpus file.
+
+    blender -b --factory-startup --python blender_addon.py -- RESULT.json WORKDIR
+
+Binary lookup order and its message, menu entries, the numpy alias, and that a failed
+export leaves no partial file (and keeps an existing one).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+import traceback
+from typing import Callable
+
+import bpy
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+import rigport_io  # noqa: E402
+from rigport_io import cli, compat  # noqa: E402
+
+
+def fake_binary(folder: str, name: str, body: str) -> str:
+    """Writes an executable shell script standing in for rigport."""
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, name)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("#!/bin/sh\n" + body + "\n")
+    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return path
+
+
+def lookup_order(work: str) -> str:
+    """Preference beats $RIGPORT_BIN beats PATH; none gives a message naming all three."""
+    pref = fake_binary(os.path.join(work, "pref"), "rigport-pref", "exit 0")
+    env = fake_binary(os.path.join(work, "env"), "rigport-env", "exit 0")
+    on_path = fake_binary(os.path.join(work, "path"), "rigport", "exit 0")
+    saved = dict(os.environ)
+    try:
+        os.environ[cli.ENV_VAR] = env
+        os.environ["PATH"] = os.path.dirname(on_path)
+        assert cli.find_binary(pref) == pref, "preference not first"
+        assert cli.find_binary("") == env, "RIGPORT_BIN not second"
+        del os.environ[cli.ENV_VAR]
+        assert cli.find_binary("") == on_path, "PATH not third"
+        os.environ["PATH"] = os.path.join(work, "empty")
+        try:
+            cli.find_binary("")
+        except cli.RigportError as err:
+            text = str(err)
+            assert "RIGPORT_BIN" in text and "PATH" in text and "Preferences" in text, text
+        else:
+            raise AssertionError("no error without any binary")
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return "preference, then RIGPORT_BIN, then PATH; clear message without one"
+
+
+def menus(work: str) -> str:
+    """Both operators exist and both File menus show the contract's label."""
+    assert hasattr(bpy.ops.import_scene, "rigport") and hasattr(bpy.ops.export_scene, "rigport")
+    for menu, hook in (
+        (bpy.types.TOPBAR_MT_file_import, rigport_io._menu_import),
+        (bpy.types.TOPBAR_MT_file_export, rigport_io._menu_export),
+    ):
+        assert hook in menu._dyn_ui_initialize(), f"{menu.__name__} lacks the entry"
+    assert rigport_io.MENU_LABEL == "MilkShape 3D / IQE / IQM (rigport)"
+    return "import_scene.rigport, export_scene.rigport and both menu entries"
+
+
+def numpy_alias(work: str) -> str:
+    """After the patch `numpy.bool` is Python's bool (Debian's Blender 3.4 importer needs it)."""
+    import numpy
+
+    compat.patch_numpy_bool()
+    assert numpy.bool is bool or numpy.dtype(numpy.bool) == numpy.dtype(bool)
+    return "numpy.bool available"
+
+
+def expect_cancel(call: Callable[[], object]) -> str:
+    """Runs an operator that must fail; returns its error text."""
+    try:
+        call()
+    except RuntimeError as err:
+        return str(err)
+    raise AssertionError("the operator did not fail")
+
+
+def no_partial_file(work: str) -> str:
+    """A rigport that writes half a file then fails leaves nothing; an old file survives."""
+    bpy.ops.mesh.primitive_cube_add()
+    broken = fake_binary(os.path.join(work, "broken"), "rigport", 'echo partial > "$3"; echo "boom" >&2; exit 1')
+    out_dir = os.path.join(work, "out")
+    os.makedirs(out_dir, exist_ok=True)
+    target = os.path.join(out_dir, "model.ms3d")
+    saved = os.environ.get(cli.ENV_VAR)
+    os.environ[cli.ENV_VAR] = broken
+    try:
+        message = expect_cancel(lambda: bpy.ops.export_scene.rigport(filepath=target))
+        assert "boom" in message, message
+        assert os.listdir(out_dir) == [], f"left behind: {os.listdir(out_dir)}"
+        with open(target, "w", encoding="utf-8") as old:
+            old.write("old")
+        expect_cancel(lambda: bpy.ops.export_scene.rigport(filepath=target))
+        with open(target, encoding="utf-8") as old:
+            assert old.read() == "old", "an existing file was overwritten by a failed export"
+        assert os.listdir(out_dir) == ["model.ms3d"], f"left behind: {os.listdir(out_dir)}"
+        message = expect_cancel(lambda: bpy.ops.export_scene.rigport(filepath=os.path.join(out_dir, "x.obj")))
+        assert ".obj" in message, message
+    finally:
+        if saved is None:
+            os.environ.pop(cli.ENV_VAR, None)
+        else:
+            os.environ[cli.ENV_VAR] = saved
+    return "failed export leaves no file and keeps an old one; unknown extension refused"
+
+
+def main() -> None:
+    """Runs every check, writing one JSON result with a line per check."""
+    args = sys.argv[sys.argv.index("--") + 1 :]
+    result_path, work = args
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    rigport_io.register()
+    checks = []
+    for check in (lookup_order, menus, numpy_alias, no_partial_file):
+        try:
+            checks.append({"check": check.__name__, "status": "pass", "detail": check(work)})
+        except Exception:  # noqa: BLE001 - any failure is this check's failure, reported in full
+            checks.append({"check": check.__name__, "status": "fail", "detail": traceback.format_exc()[-300:]})
+    with open(result_path, "w", encoding="utf-8") as out:
+        json.dump({"file": "(add-on behaviour)", "checks": checks}, out)
+
+
+main()

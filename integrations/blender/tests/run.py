@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""Runs the Blender add-on checks on every corpus file and prints a table.
+
+Usage: python3 integrations/blender/tests/run.py [FILE...]
+
+Environment: RIGPORT_BIN (else target/release/rigport, else target/debug/rigport),
+RIGPORT_CORPUS (else ../shared/corpus beside the repository), BLENDER (else `blender`
+on PATH), RIGPORT_BLENDER_JOBS (parallel Blender processes, default 2).
+Ends with `N passed, N failed, N skipped` (counting checks); exits 1 on any failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+CHECKS = ("import", "pose", "export")
+CORPUS_DIRS = ("ms3d", "ms3d-ascii", "iqe", "iqm", "gltf")
+MODEL_EXTENSIONS = (".ms3d", ".txt", ".iqe", ".iqm", ".gltf", ".glb")
+#: Longest one file's Blender run may take before it counts as hung (seconds).
+FILE_TIMEOUT = 900
+#: A small fixture the capability probe converts to glTF and reads back.
+PROBE_FIXTURE = os.path.join(REPO, "fixtures", "ms3d", "rig_full.ms3d")
+#: The installable add-on, from `cargo xtask blender-addon`.
+ADDON_ZIP = os.path.join(REPO, "target", "rigport_io.zip")
+
+
+def find_rigport() -> str | None:
+    """$RIGPORT_BIN, else the workspace's release build, else its debug build."""
+    candidates = [os.environ.get("RIGPORT_BIN", "")]
+    candidates += [os.path.join(REPO, "target", kind, "rigport") for kind in ("release", "debug")]
+    for path in candidates:
+        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+            return os.path.abspath(path)
+    return None
+
+
+def find_corpus() -> str | None:
+    """$RIGPORT_CORPUS, else ../shared/corpus beside the repository."""
+    for path in (os.environ.get("RIGPORT_CORPUS", ""), os.path.join(REPO, "..", "shared", "corpus")):
+        if path and os.path.isdir(path):
+            return os.path.abspath(path)
+    return None
+
+
+def corpus_files(corpus: str) -> list[str]:
+    """Every model file in the corpus's format folders, sorted."""
+    files = []
+    for folder in CORPUS_DIRS:
+        root = os.path.join(corpus, folder)
+        if not os.path.isdir(root):
+            continue
+        for name in sorted(os.listdir(root)):
+            if name.lower().endswith(MODEL_EXTENSIONS):
+                files.append(os.path.join(root, name))
+    return files
+
+
+def export_mode(rigport: str, work: str) -> str:
+    """`run` when this rigport reads glTF (the export round trip needs it), else `skip:<why>`."""
+    probe = os.path.join(work, "probe.glb")
+    made = subprocess.run(
+        [rigport, "convert", PROBE_FIXTURE, probe, "--force"], capture_output=True, text=True, check=False
+    )
+    if made.returncode != 0:
+        return "skip:could not make the glTF probe: " + made.stderr.strip()[:100]
+    read = subprocess.run([rigport, "info", "--json", probe], capture_output=True, text=True, check=False)
+    if read.returncode != 0:
+        return "skip:this rigport cannot read glTF yet (needs glTF import, issue #12)"
+    return "run"
+
+
+def blender_environment(blender: str, rigport: str) -> dict:
+    """The environment for Blender: RIGPORT_BIN set, Blender's own folder first on PATH.
+
+    A system Blender's embedded Python finds its home through the `python3` on PATH; a
+    pyenv (or similar) interpreter earlier on PATH would lend it a stdlib without the
+    system's numpy, which the glTF add-on needs.
+    """
+    folder = os.path.dirname(os.path.realpath(blender))
+    path = os.pathsep.join([folder, os.environ.get("PATH", "")])
+    return dict(os.environ, RIGPORT_BIN=rigport, PATH=path)
+
+
+def run_file(blender: str, source: str, work: str, mode: str, env: dict) -> dict:
+    """One Blender process for one file; a crash or hang is that file's failure."""
+    folder = tempfile.mkdtemp(prefix="file-", dir=work)
+    result_path = os.path.join(folder, "result.json")
+    script = os.path.join(HERE, "blender_check.py")
+    command = [blender, "-b", "--factory-startup", "--python-exit-code", "1", "--python", script, "--"]
+    command += [source, result_path, folder, mode]
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=FILE_TIMEOUT, env=env, check=False)
+        log = proc.stdout[-600:] + proc.stderr[-600:]
+    except subprocess.TimeoutExpired:
+        log = f"timed out after {FILE_TIMEOUT} s"
+    if os.path.isfile(result_path):
+        with open(result_path, encoding="utf-8") as text:
+            result = json.load(text)
+    else:
+        result = {"file": source, "checks": [{"check": "import", "status": "fail", "detail": "no result: " + log}]}
+    shutil.rmtree(folder, ignore_errors=True)
+    return result
+
+
+def status(result: dict, name: str) -> str:
+    """A check's status mark: `ok`, `FAIL`, `skip`, or `-` when it did not run."""
+    for item in result["checks"]:
+        if item["check"] == name:
+            return {"pass": "ok", "fail": "FAIL", "skip": "skip"}[item["status"]]
+    return "-"
+
+
+def detail(result: dict, name: str) -> str:
+    """A check's detail line."""
+    for item in result["checks"]:
+        if item["check"] == name:
+            return str(item["detail"]).replace("\n", " ")
+    return ""
+
+
+def row(result: dict, corpus: str | None) -> list[str]:
+    """One table row: file, then Blender/rigport triangles, bones, actions, posed error, export."""
+    path = result["file"]
+    name = os.path.relpath(path, corpus) if corpus and path.startswith(corpus) else path
+    info = result.get("info", {})
+    got = result.get("blender", {})
+    if not got:
+        why = detail(result, "import") if status(result, "import") != "skip" else detail(result, "pose")
+        return [name, status(result, "import"), "", "", "", "", why[:60]]
+    tris = f"{got['triangles']}/{info['triangles']}"
+    if got.get("dropped"):
+        tris += f" (-{got['dropped']})"
+    pose = detail(result, "pose").split(" error ")[-1].split(" of ")[0] if status(result, "pose") != "skip" else "-"
+    export = status(result, "export")
+    if export != "skip":
+        export += " " + detail(result, "export").split(":")[0]
+    return [
+        name,
+        status(result, "import"),
+        tris,
+        f"{got['bones']}/{info['joints']}",
+        f"{got['actions']}/{info['animations']}",
+        f"{status(result, 'pose')} {pose}",
+        export,
+    ]
+
+
+def print_table(results: list[dict], corpus: str | None) -> None:
+    """The per-file table (Blender/rigport counts), then every failure's detail."""
+    header = ["file", "import", "triangles", "bones", "actions", "posed error", "export"]
+    rows = [header] + [row(r, corpus) for r in results if "blender" in r or r["file"] != "(add-on behaviour)"]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    for line in rows:
+        print("  ".join(text.ljust(width) for text, width in zip(line, widths)).rstrip())
+    for result in results:
+        for item in result["checks"]:
+            if item["status"] != "pass" or result["file"] == "(add-on behaviour)":
+                print(f"{item['status']:<4} {os.path.basename(result['file'])} {item['check']}: {detail(result, item['check'])[:300]}")
+
+
+def main() -> int:
+    """Finds the tools, runs every file, prints the table and the closing line."""
+    blender = os.environ.get("BLENDER") or shutil.which("blender")
+    if not blender:
+        print("blender is not installed: the Blender add-on tests skipped")
+        print("0 passed, 0 failed, 1 skipped")
+        return 0
+    rigport = find_rigport()
+    if rigport is None:
+        print("no rigport binary: set RIGPORT_BIN or build target/release/rigport (cargo build --release)")
+        print("0 passed, 1 failed, 0 skipped")
+        return 1
+    corpus = find_corpus()
+    files = sys.argv[1:] or (corpus_files(corpus) if corpus else [])
+    if not files:
+        print("no corpus (set RIGPORT_CORPUS): the Blender add-on tests skipped")
+        print("0 passed, 0 failed, 1 skipped")
+        return 0
+    env = blender_environment(blender, rigport)
+    jobs = max(1, int(os.environ.get("RIGPORT_BLENDER_JOBS", "2")))
+    print(f"blender: {blender}\nrigport: {rigport}\nfiles: {len(files)}, {jobs} at a time")
+    with tempfile.TemporaryDirectory(prefix="rigport-blender-tests-") as work:
+        mode = export_mode(rigport, work)
+        if mode != "run":
+            print(f"export round trip: {mode[len('skip:'):]}")
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(lambda f: run_file(blender, f, work, mode, env), files))
+        results.append(addon_checks(blender, work, env))
+    counts = {"pass": 0, "fail": 0, "skip": 0}
+    print_table(results, corpus)
+    for result in results:
+        for item in result["checks"]:
+            counts[item["status"]] += 1
+    print(f"\n{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped")
+    return 1 if counts["fail"] else 0
+
+
+def addon_checks(blender: str, work: str, env: dict) -> dict:
+    """The add-on's own behaviour (binary lookup, menus, failures), in one Blender process."""
+    result_path = os.path.join(work, "addon.json")
+    script = os.path.join(HERE, "blender_addon.py")
+    command = [blender, "-b", "--factory-startup", "--python", script, "--", result_path, work]
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=FILE_TIMEOUT, env=env, check=False)
+        log = proc.stdout[-600:] + proc.stderr[-600:]
+    except subprocess.TimeoutExpired:
+        log = "timed out"
+    checks = [{"check": "addon", "status": "fail", "detail": "no result: " + log}]
+    if os.path.isfile(result_path):
+        with open(result_path, encoding="utf-8") as text:
+            checks = json.load(text)["checks"]
+    checks.append(zip_check(blender, work, env))
+    return {"file": "(add-on behaviour)", "checks": checks}
+
+
+def zip_check(blender: str, work: str, env: dict) -> dict:
+    """Installs target/rigport_io.zip into an empty user-scripts folder and enables it."""
+    if not os.path.isfile(ADDON_ZIP):
+        return {"check": "zip_install", "status": "skip", "detail": "no target/rigport_io.zip (cargo xtask blender-addon)"}
+    result_path = os.path.join(work, "zip.json")
+    scripts = tempfile.mkdtemp(prefix="user-scripts-", dir=work)
+    command = [blender, "-b", "--factory-startup", "--python", os.path.join(HERE, "blender_zip.py")]
+    command += ["--", ADDON_ZIP, result_path]
+    try:
+        proc = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            timeout=FILE_TIMEOUT,
+            env=dict(env, BLENDER_USER_SCRIPTS=scripts),
+            check=False,
+        )
+        log = proc.stdout[-600:] + proc.stderr[-600:]
+    except subprocess.TimeoutExpired:
+        log = "timed out"
+    if os.path.isfile(result_path):
+        with open(result_path, encoding="utf-8") as text:
+            return json.load(text)
+    return {"check": "zip_install", "status": "fail", "detail": "no result: " + log}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

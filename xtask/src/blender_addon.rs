@@ -1,0 +1,80 @@
+//! `cargo xtask blender-addon`: the installable zip of the Blender add-on.
+//!
+//! Blender's "Install add-on" takes a zip whose top folder is the Python package, so the zip
+//! holds `rigport_io/*.py` plus the add-on README and both licence texts inside that folder.
+//! The archive is written by Python's `zipfile` (Python is already needed to run the add-on
+//! tests), which keeps a compression crate out of xtask's build.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Where the zip is written, under the workspace's `target/`.
+pub const ZIP_NAME: &str = "rigport_io.zip";
+
+/// The Python that writes the archive: `python3 - ZIP (SOURCE NAME)...`.
+const WRITE_ZIP: &str = r"
+import sys, zipfile
+args = sys.argv[1:]
+with zipfile.ZipFile(args[0], 'w', zipfile.ZIP_DEFLATED) as z:
+    for src, name in zip(args[1::2], args[2::2]):
+        z.write(src, name)
+";
+
+/// Builds `target/rigport_io.zip` from `integrations/blender`.
+pub fn run(root: &Path) -> Result<(), String> {
+    let addon = root.join("integrations/blender");
+    let package = addon.join("rigport_io");
+    let mut entries = python_files(&package)?;
+    entries.push((addon.join("README.md"), "rigport_io/README.md".to_string()));
+    for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
+        entries.push((root.join(licence), format!("rigport_io/{licence}")));
+    }
+    for (source, _) in &entries {
+        if !source.is_file() {
+            return Err(format!("{} is missing", source.display()));
+        }
+    }
+    let target = root.join("target");
+    std::fs::create_dir_all(&target).map_err(|e| format!("{}: {e}", target.display()))?;
+    let zip = target.join(ZIP_NAME);
+    let mut command = Command::new("python3");
+    command.arg("-c").arg(WRITE_ZIP).arg(&zip);
+    for (source, name) in &entries {
+        command.arg(source).arg(name);
+    }
+    let status = command
+        .status()
+        .map_err(|e| format!("cannot run python3 (needed to write the zip): {e}"))?;
+    if !status.success() {
+        return Err(format!(
+            "python3 could not write {}: {status}",
+            zip.display()
+        ));
+    }
+    println!("wrote {} ({} files)", zip.display(), entries.len());
+    Ok(())
+}
+
+/// The package's `.py` files (no caches), sorted, each with its name inside the zip.
+fn python_files(package: &Path) -> Result<Vec<(PathBuf, String)>, String> {
+    let listing = std::fs::read_dir(package).map_err(|e| format!("{}: {e}", package.display()))?;
+    let mut files = Vec::new();
+    for entry in listing {
+        let path = entry
+            .map_err(|e| format!("{}: {e}", package.display()))?
+            .path();
+        let is_python = path.extension().is_some_and(|ext| ext == "py");
+        if path.is_file() && is_python {
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .ok_or_else(|| format!("{}: file name is not UTF-8", path.display()))?;
+            files.push((path.clone(), format!("rigport_io/{name}")));
+        }
+    }
+    if files.is_empty() {
+        return Err(format!("no .py files in {}", package.display()));
+    }
+    files.sort();
+    Ok(files)
+}
