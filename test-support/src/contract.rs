@@ -1,5 +1,5 @@
-//! The contract every format crate keeps, as test macros: [`round_trip_test!`] (small models
-//! survive `from_model` → write → read → `to_model`) and [`format_contract!`] (that, plus:
+//! The contract every format crate keeps, as test macros: `round_trip_test!` (small models
+//! survive `from_model` → write → read → `to_model`) and `format_contract!` (that, plus:
 //! the crate recognizes its own output, a strict read accepts it, writing again gives the
 //! same bytes, and no cut of it makes a reader panic).
 //!
@@ -33,7 +33,7 @@ pub fn contract_model() -> Model {
     }
 }
 
-/// The lengths at which [`format_contract!`] cuts a file: every length for a short file,
+/// The lengths at which `format_contract!` cuts a file: every length for a short file,
 /// else about 512 spread evenly plus the last 16 (where a damaged tail starts).
 pub fn cut_lengths(len: usize) -> Vec<usize> {
     if len <= 1024 {
@@ -68,7 +68,7 @@ macro_rules! round_trip_test {
     };
 }
 
-/// Declares the whole contract of a format crate: [`round_trip_test!`] plus
+/// Declares the whole contract of a format crate: `round_trip_test!` plus
 /// `its_own_output_is_recognized_and_stable` and `no_cut_of_its_output_panics`. Use it in
 /// an integration test: `rigport_test_support::format_contract!(rigport_iqe);`.
 #[macro_export]

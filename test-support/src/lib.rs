@@ -4,9 +4,9 @@
 //! * [`corpus`]: where the real-file corpus is (`RIGPORT_CORPUS`), or a "skipped" note;
 //! * [`fixtures`]: the workspace's own small files under `fixtures/`;
 //! * [`synth`]: deterministic synthetic inputs (bench data, also written by `cargo xtask`);
-//! * [`contract`]: the format-contract macros [`round_trip_test!`] and [`format_contract!`];
+//! * [`contract`]: the format-contract macros `round_trip_test!` and `format_contract!`;
 //! * [`counting_alloc`]: a per-thread counting global allocator for memory bounds;
-//! * `bench` (feature `bench`): criterion settings, [`bench_main!`], [`format_bench!`];
+//! * `bench` (feature `bench`): criterion settings, `bench_main!`, `format_bench!`;
 //! * `exercise` and `fuzz` (feature `sweep`): the hostile-input checks through the facade and
 //!   every format crate, shared by the sweep, the fuzz targets and the regression replay.
 //!

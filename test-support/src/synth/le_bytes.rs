@@ -1,5 +1,5 @@
 //! A little-endian byte builder for MilkShape binary files, shared by the bench inputs
-//! ([`ms3d`](mod@super::ms3d)) and the ms3d fixtures (`crate::fixtures`). It shares no code
+//! ([`ms3d`](super::ms3d())) and xtask's ms3d fixtures. It shares no code
 //! with `rigport-ms3d-bin`, so that crate's reader is tested against an independent writer.
 
 /// Bytes under construction; every method appends and returns the builder for chaining.

@@ -219,7 +219,11 @@ fn print_report(input: &Path, written: &[PathBuf], report: &Report, detail: Deta
             for path in written {
                 println!("wrote {}", path.display());
             }
-            for notice in report.notices.iter().filter(|n| n.severity == Severity::Warning) {
+            for notice in report
+                .notices
+                .iter()
+                .filter(|n| n.severity == Severity::Warning)
+            {
                 println!("  {notice}");
             }
             if let Some(line) = count_line(report) {
@@ -266,7 +270,10 @@ mod tests {
         report.warn("w", "a warning is printed, not counted");
         assert_eq!(count_line(&report), None);
         report.loss("a", "x");
-        assert_eq!(count_line(&report).as_deref(), Some("1 loss: --verbose lists them"));
+        assert_eq!(
+            count_line(&report).as_deref(),
+            Some("1 loss: --verbose lists them")
+        );
         report.loss("b", "y");
         report.info("c", "z");
         assert_eq!(
