@@ -107,11 +107,17 @@ fn assert_same(name: &str, a: &ascii::File, b: &ascii::File) {
         );
         let (pa, ra) = (Vec3::from(ba.position), Vec3::from(ba.rotation));
         let (pb, rb) = (Vec3::from(bb.position), Vec3::from(bb.rotation));
-        assert_eq!(
-            ba.position_keys.len(),
-            bb.position_keys.len(),
-            "{name} `{bone}`"
-        );
+        // A bone without keys gains one identity key at the first frame in .ms3d (so assimp
+        // sees a channel for every joint); it changes nothing in the pose.
+        if ba.position_keys.is_empty() && bb.position_keys.len() == 1 {
+            assert_eq!(bb.position_keys[0].value, [0.0; 3], "{name} `{bone}`");
+        } else {
+            assert_eq!(
+                ba.position_keys.len(),
+                bb.position_keys.len(),
+                "{name} `{bone}`"
+            );
+        }
         for (ka, kb) in ba.position_keys.iter().zip(&bb.position_keys) {
             assert!(
                 (ka.frame - kb.frame).abs() < 1e-3,
@@ -123,11 +129,18 @@ fn assert_same(name: &str, a: &ascii::File, b: &ascii::File) {
             );
             assert!(near(wa, wb), "{name} `{bone}`: {wa} != {wb}");
         }
-        assert_eq!(
-            ba.rotation_keys.len(),
-            bb.rotation_keys.len(),
-            "{name} `{bone}`"
-        );
+        if ba.rotation_keys.is_empty() && bb.rotation_keys.len() == 1 {
+            // Identity up to the Euler round trip of the bind rotation (near-gimbal binds
+            // such as male1_soldier's shoulders leave ~4e-5 rad).
+            let key = Vec3::from(bb.rotation_keys[0].value);
+            assert!(key.abs().max_element() < 1e-3, "{name} `{bone}`: {key}");
+        } else {
+            assert_eq!(
+                ba.rotation_keys.len(),
+                bb.rotation_keys.len(),
+                "{name} `{bone}`"
+            );
+        }
         for (ka, kb) in ba.rotation_keys.iter().zip(&bb.rotation_keys) {
             assert!(
                 (ka.frame - kb.frame).abs() < 1e-3,
