@@ -16,7 +16,7 @@
 //!   back from the last vertex defined; with no face command anywhere, every 3 vertices of a
 //!   mesh are a triangle), the skeleton with its base pose and the animations' frames.
 //! * [`to_model`] and [`from_model`] convert to and from
-//!   [`rigport_model_core::Model`], with a [`Report`](rigport_model_core::Report) naming
+//!   [`rigport_model_core::Model`], with a [`Report`] naming
 //!   everything the target cannot hold. Files without `vn` get normals from
 //!   [`corner_normals`] (area-weighted; `smoothgroup`, `smoothangle`, `smoothuv`, `fs`, `vs`).
 //!
