@@ -4,9 +4,9 @@
 
 use criterion::{Criterion, Throughput};
 use rigport::document::Document;
-use rigport::export::gltf::{GltfOptions, GltfOutput, export};
 use rigport::formats::Format;
 use rigport::pipeline::{Settings, convert};
+use rigport_gltf::export::{ExportOptions, to_glb};
 use std::hint::black_box;
 use std::path::Path;
 
@@ -43,16 +43,14 @@ fn glb(c: &mut Criterion) {
         let (document, _) =
             Document::sniff_and_read(&bytes, &settings.read).expect("the bench input reads");
         let (model, _) = document.to_model().expect("the bench input converts");
-        let options = GltfOptions::default();
-        let glb_len = match export(&model, &options) {
-            Ok((GltfOutput::Glb(glb), _)) => glb.len(),
-            _ => panic!("the bench input exports as glb"),
-        };
+        let options = ExportOptions::default();
+        let (glb, _) = to_glb(&model, &options).expect("the bench input exports as glb");
+        let glb_len = glb.len();
 
         let mut group = c.benchmark_group(format!("glb/{name}"));
         group.throughput(Throughput::Bytes(glb_len as u64));
         group.bench_function("export (model to glb)", |b| {
-            b.iter(|| export(black_box(&model), &options))
+            b.iter(|| to_glb(black_box(&model), &options))
         });
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function("convert (file bytes to glb)", |b| {

@@ -1,9 +1,9 @@
 //! Model-level checks for `rigport validate`: problems a file can have even when every byte
 //! of it reads.
 
-use crate::export::gltf::uri::is_absolute_texture_path;
-use crate::export::gltf::winding::check_winding;
 use rigport_anim::skeleton::parent_first_order;
+use rigport_gltf::export::uri::is_absolute_texture_path;
+use rigport_gltf::export::winding::check_winding;
 use rigport_model_core::{Model, Severity};
 use rigport_ms3d_bin::limits;
 use std::path::Path;

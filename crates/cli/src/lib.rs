@@ -18,7 +18,6 @@ pub mod batch;
 pub mod checks;
 pub mod commands;
 pub mod document;
-pub mod export;
 pub mod formats;
 pub mod output;
 pub mod pipeline;

@@ -5,23 +5,12 @@
 //! step's [`Report`] is collected.
 
 use crate::document::Document;
-use crate::export::gltf::{self, GltfOptions, GltfOutput, Layout};
-use crate::export::obj;
 use crate::formats::Format;
+use rigport_gltf::export::{ExportOptions, bin_file_name_for, to_glb, to_gltf};
 use rigport_model_core::{Model, ReadOptions, Report};
-use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-/// Which pose an OBJ export shows.
-#[derive(Clone, Debug, Default)]
-pub struct PoseRequest {
-    /// Time in seconds.
-    pub time: Option<f32>,
-    /// Frame number (converted with the animation's fps).
-    pub frame: Option<f32>,
-    /// Animation name or index.
-    pub anim: Option<String>,
-}
+pub use rigport_obj::PoseRequest;
 
 /// Settings of one conversion.
 #[derive(Clone, Debug, Default)]
@@ -120,32 +109,20 @@ fn write_model(
             Ok(single(file.to_vec()))
         }
         Format::Glb => {
-            let options = GltfOptions::default();
-            match export_gltf(model, &options, report)? {
-                GltfOutput::Glb(bytes) => Ok(single(bytes)),
-                GltfOutput::Separate { .. } => {
-                    Err("glTF exporter returned the wrong layout".into())
-                }
-            }
+            let (bytes, r) = to_glb(model, &ExportOptions::default()).map_err(|e| e.to_string())?;
+            report.extend(r);
+            Ok(single(bytes))
         }
         Format::Gltf => {
-            let bin_name = gltf::bin_file_name_for(output);
-            let options = GltfOptions {
-                layout: Layout::Separate {
-                    bin_file_name: bin_name.clone(),
-                },
-                pretty: true,
-            };
-            match export_gltf(model, &options, report)? {
-                GltfOutput::Separate { json, bin } => {
-                    let mut files = single(json.into_bytes());
-                    if !bin.is_empty() {
-                        files.push((output.with_file_name(bin_name), bin));
-                    }
-                    Ok(files)
-                }
-                GltfOutput::Glb(_) => Err("glTF exporter returned the wrong layout".into()),
+            let bin_name = bin_file_name_for(output);
+            let options = ExportOptions::default().with_pretty(true);
+            let (separate, r) = to_gltf(model, &bin_name, &options).map_err(|e| e.to_string())?;
+            report.extend(r);
+            let mut files = single(separate.json.into_bytes());
+            if !separate.bin.is_empty() {
+                files.push((output.with_file_name(bin_name), separate.bin));
             }
+            Ok(files)
         }
         Format::Obj => write_obj(model, output, &settings.pose, report),
     }?;
@@ -161,16 +138,6 @@ fn write_model(
     Ok(files)
 }
 
-fn export_gltf(
-    model: &Model,
-    options: &GltfOptions,
-    report: &mut Report,
-) -> Result<GltfOutput, String> {
-    let (output, r) = gltf::export(model, options).map_err(|e| e.to_string())?;
-    report.extend(r);
-    Ok(output)
-}
-
 /// Poses the model as asked and writes OBJ text plus its material library.
 fn write_obj(
     model: &Model,
@@ -178,54 +145,16 @@ fn write_obj(
     pose: &PoseRequest,
     report: &mut Report,
 ) -> Result<Vec<(PathBuf, Vec<u8>)>, String> {
-    // The bind pose is the model itself; only a requested pose makes a (posed) copy.
-    let posed = match resolve_pose(model, pose)? {
-        Some((animation, time)) => {
-            let (posed, r) =
-                rigport_anim::pose_model(model, animation, time).map_err(|e| e.to_string())?;
-            report.extend(r);
-            Cow::Owned(posed)
-        }
-        None => Cow::Borrowed(model),
-    };
     let mtl_path = output.with_extension("mtl");
     let mtl_name = mtl_path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned());
-    let export = obj::write_obj(&posed, mtl_name.as_deref());
+    let export =
+        rigport_obj::write_posed(model, pose, mtl_name.as_deref()).map_err(|e| e.to_string())?;
     report.extend(export.report);
     let mut files = vec![(output.to_path_buf(), export.obj.into_bytes())];
     if !export.mtl.is_empty() {
         files.push((mtl_path, export.mtl.into_bytes()));
     }
     Ok(files)
-}
-
-/// Which animation and time (seconds) a pose request names; `None` means the bind pose.
-fn resolve_pose(model: &Model, pose: &PoseRequest) -> Result<Option<(usize, f32)>, String> {
-    if pose.time.is_none() && pose.frame.is_none() && pose.anim.is_none() {
-        return Ok(None);
-    }
-    let index = match &pose.anim {
-        None => 0,
-        Some(key) => model
-            .animations
-            .iter()
-            .position(|a| &a.name == key)
-            .or_else(|| key.parse::<usize>().ok())
-            .ok_or_else(|| format!("no animation named `{key}`"))?,
-    };
-    let animation = model.animations.get(index).ok_or_else(|| {
-        format!(
-            "animation {index} does not exist (the model has {})",
-            model.animations.len()
-        )
-    })?;
-    let time = match (pose.time, pose.frame) {
-        (Some(time), _) => time,
-        (None, Some(frame)) if animation.fps > 0.0 => frame / animation.fps,
-        (None, Some(_)) => return Err(format!("animation `{}` has no frame rate", animation.name)),
-        (None, None) => 0.0,
-    };
-    Ok(Some((index, time)))
 }

@@ -89,7 +89,7 @@ fn validator() -> Option<(PathBuf, String)> {
         );
         return None;
     };
-    let script = repo_root().join("crates/cli/tests/validate_gltf.mjs");
+    let script = repo_root().join("crates/gltf/tests/validate_gltf.mjs");
     Some((script, modules.to_string_lossy().into_owned()))
 }
 

@@ -12,10 +12,7 @@ use rigport_model_core::{
 
 /// Exports as GLB and splits the container back into its checked parts.
 fn glb(model: &Model) -> (json::Root, Vec<u8>, Report) {
-    let (output, report) = export(model, &GltfOptions::default()).expect("export");
-    let GltfOutput::Glb(bytes) = output else {
-        panic!("asked for GLB")
-    };
+    let (bytes, report) = to_glb(model, &ExportOptions::default()).expect("export");
     let (root, bin) = split_glb(&bytes);
     (root, bin, report)
 }
@@ -557,10 +554,7 @@ fn empty_meshes_and_animations_are_left_out_and_reported() {
 
 #[test]
 fn empty_model_is_a_valid_document_without_buffer() {
-    let (output, report) = export(&Model::default(), &GltfOptions::default()).unwrap();
-    let GltfOutput::Glb(bytes) = output else {
-        panic!()
-    };
+    let (bytes, report) = to_glb(&Model::default(), &ExportOptions::default()).unwrap();
     let (root, bin) = split_glb(&bytes);
     assert!(bin.is_empty() && root.buffers.is_empty());
     assert!(root.scenes.is_empty() && root.scene.is_none());
@@ -638,16 +632,9 @@ fn broken_values_are_repaired_for_the_validator() {
 
 #[test]
 fn separate_layout_names_its_buffer_file() {
-    let options = GltfOptions {
-        layout: Layout::Separate {
-            bin_file_name: bin_file_name_for(std::path::Path::new("out/my model.gltf")),
-        },
-        pretty: true,
-    };
-    let (output, _) = export(&static_model(), &options).unwrap();
-    let GltfOutput::Separate { json, bin } = output else {
-        panic!("asked for separate files")
-    };
+    let bin_name = bin_file_name_for(std::path::Path::new("out/my model.gltf"));
+    let options = ExportOptions::default().with_pretty(true);
+    let (SeparateFiles { json, bin }, _) = to_gltf(&static_model(), &bin_name, &options).unwrap();
     let root = json::Root::from_str(&json).unwrap();
     assert_eq!(root.buffers[0].uri.as_deref(), Some("my%20model.bin"));
     assert_eq!(root.buffers[0].byte_length.0 as usize, bin.len());
@@ -687,7 +674,7 @@ const TINY_PNG: [u8; 69] = [
     0x44, 0xAE, 0x42, 0x60, 0x82,
 ];
 
-/// Runs `crates/cli/tests/validate_gltf.mjs` on a GLB and returns its exit success and the
+/// Runs `crates/gltf/tests/validate_gltf.mjs` on a GLB and returns its exit success and the
 /// report it printed.
 fn run_validator(
     modules: &std::ffi::OsStr,
@@ -725,10 +712,7 @@ fn khronos_validator_accepts_every_test_model() {
         std::fs::write(with_images.path().join(image), TINY_PNG).unwrap();
     }
     for (name, model) in all_models() {
-        let (output, _) = export(&model, &GltfOptions::default()).unwrap();
-        let GltfOutput::Glb(bytes) = output else {
-            panic!()
-        };
+        let (bytes, _) = to_glb(&model, &ExportOptions::default()).unwrap();
         let path = with_images.path().join(format!("{name}.glb"));
         std::fs::write(&path, bytes).unwrap();
         let (success, report) = run_validator(&modules, &path, true);
@@ -739,16 +723,9 @@ fn khronos_validator_accepts_every_test_model() {
 
     // The same for `.gltf` + `.bin`, with a file name that needs percent-encoding.
     let gltf_path = with_images.path().join("skinned model.gltf");
-    let options = GltfOptions {
-        layout: Layout::Separate {
-            bin_file_name: bin_file_name_for(&gltf_path),
-        },
-        pretty: true,
-    };
-    let (GltfOutput::Separate { json, bin }, _) = export(&skinned_model(), &options).unwrap()
-    else {
-        panic!()
-    };
+    let options = ExportOptions::default().with_pretty(true);
+    let bin_name = bin_file_name_for(&gltf_path);
+    let (SeparateFiles { json, bin }, _) = to_gltf(&skinned_model(), &bin_name, &options).unwrap();
     std::fs::write(&gltf_path, json).unwrap();
     std::fs::write(with_images.path().join("skinned model.bin"), bin).unwrap();
     let (success, report) = run_validator(&modules, &gltf_path, true);
@@ -764,10 +741,7 @@ fn khronos_validator_accepts_every_test_model() {
 
     let without_images = tempfile::tempdir().unwrap();
     let path = without_images.path().join("static.glb");
-    let (GltfOutput::Glb(bytes), _) = export(&static_model(), &GltfOptions::default()).unwrap()
-    else {
-        panic!()
-    };
+    let (bytes, _) = to_glb(&static_model(), &ExportOptions::default()).unwrap();
     std::fs::write(&path, bytes).unwrap();
     let (success, report) = run_validator(&modules, &path, false);
     assert!(success, "a missing image is accepted: {report:#}");

@@ -6,8 +6,8 @@
 //! also needs all joints of a skin to share one ancestor, so several root joints (or the extra
 //! joint for unskinned vertices) are gathered under one untransformed node.
 
-use super::GltfError;
 use super::buffer::{Builder, Usage};
+use crate::Error;
 use glam::{Mat4, Quat, Vec3};
 use gltf_json as json;
 use json::accessor::Type;
@@ -32,7 +32,7 @@ pub(super) struct SkeletonNodes {
 
 /// The skeleton with every transform made finite and every rotation unit length, so the
 /// node TRS and the inverse bind matrices describe exactly the same pose.
-pub(super) fn sanitized(skeleton: &Skeleton, report: &mut Report) -> Result<Skeleton, GltfError> {
+pub(super) fn sanitized(skeleton: &Skeleton, report: &mut Report) -> Result<Skeleton, Error> {
     parent_first_order(skeleton)?;
     let mut fixed = 0usize;
     let mut clean = skeleton.clone();
@@ -76,7 +76,7 @@ pub(super) fn write_skeleton(
     need_unbound_joint: bool,
     builder: &mut Builder,
     report: &mut Report,
-) -> Result<SkeletonNodes, GltfError> {
+) -> Result<SkeletonNodes, Error> {
     let count = skeleton.joints.len();
     if count == 0 {
         return Ok(SkeletonNodes {

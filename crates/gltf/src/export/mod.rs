@@ -1,4 +1,5 @@
-//! glTF 2.0 export: a [`Model`] as a `.glb` file, or as `.gltf` JSON plus a `.bin` buffer.
+//! glTF 2.0 export: a [`Model`] as a `.glb` file ([`to_glb`]), or as `.gltf` JSON plus a
+//! `.bin` buffer ([`to_gltf`]).
 //!
 //! Built on the `gltf-json` crate; the output passes the Khronos glTF validator.
 //!
@@ -33,71 +34,36 @@ pub mod winding;
 #[cfg(test)]
 mod tests;
 
+use crate::Error;
 use buffer::Builder;
 use gltf_json as json;
-use rigport_anim::skeleton::HierarchyError;
 use rigport_model_core::{Model, Report, Severity};
 use weights::{WeightStats, influence, is_bound};
 
-/// How the glTF is packaged.
+/// Options of [`to_glb`] and [`to_gltf`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Layout {
-    /// One binary `.glb` file holding the JSON and the buffer.
-    #[default]
-    Glb,
-    /// A `.gltf` JSON file naming a separate buffer file.
-    Separate {
-        /// File name of the buffer, as it will sit beside the `.gltf` (not yet URI-encoded;
-        /// see [`bin_file_name_for`]).
-        bin_file_name: String,
-    },
-}
-
-/// Options of [`export`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GltfOptions {
-    /// `.glb` or `.gltf` + `.bin`.
-    pub layout: Layout,
+#[non_exhaustive]
+pub struct ExportOptions {
     /// Indent the JSON (useful for `.gltf`, which people read).
     pub pretty: bool,
 }
 
-/// The exported files.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GltfOutput {
-    /// The bytes of a complete `.glb` file.
-    Glb(Vec<u8>),
-    /// The `.gltf` text and the bytes of its buffer file. `bin` is empty exactly when the
-    /// model has no data at all; then the JSON names no buffer and no file must be written.
-    Separate {
-        /// JSON text of the `.gltf` file.
-        json: String,
-        /// Contents of the buffer file named in [`Layout::Separate`].
-        bin: Vec<u8>,
-    },
+impl ExportOptions {
+    /// These options with the JSON indented (`true`) or compact (`false`).
+    pub fn with_pretty(mut self, pretty: bool) -> Self {
+        self.pretty = pretty;
+        self
+    }
 }
 
-/// Why a model cannot be exported.
-#[derive(Debug, thiserror::Error)]
-pub enum GltfError {
-    /// A joint's parent does not exist or the parents form a cycle.
-    #[error("the skeleton cannot be written as a node tree: {0}")]
-    Hierarchy(#[from] HierarchyError),
-    /// glTF joint indices are at most 16 bits.
-    #[error("the skin needs {count} joints, but glTF joint indices hold at most 65536")]
-    TooManyJoints {
-        /// Joints the skin would need.
-        count: usize,
-    },
-    /// A GLB file has a 32-bit length.
-    #[error("the GLB would be {bytes} bytes, but the container holds at most 4 GiB")]
-    TooLarge {
-        /// Size it would have.
-        bytes: u64,
-    },
-    /// The JSON could not be written.
-    #[error("JSON serialization failed: {0}")]
-    Json(#[from] json::Error),
+/// A `.gltf` file and the buffer file it names, as returned by [`to_gltf`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeparateFiles {
+    /// JSON text of the `.gltf` file.
+    pub json: String,
+    /// Contents of the buffer file. Empty exactly when the model has no data at all; then
+    /// the JSON names no buffer and no file must be written.
+    pub bin: Vec<u8>,
 }
 
 /// The buffer file name for a `.gltf` path: its file stem plus `.bin`.
@@ -109,9 +75,32 @@ pub fn bin_file_name_for(gltf_path: &std::path::Path) -> String {
     format!("{stem}.bin")
 }
 
-/// Converts a model to glTF 2.0. The [`Report`] lists what glTF could not hold and every
-/// value that was repaired to pass the glTF validator.
-pub fn export(model: &Model, options: &GltfOptions) -> Result<(GltfOutput, Report), GltfError> {
+/// Converts a model to one binary `.glb` file. The [`Report`] lists what glTF could not
+/// hold and every value that was repaired to pass the glTF validator.
+pub fn to_glb(model: &Model, options: &ExportOptions) -> Result<(Vec<u8>, Report), Error> {
+    let (json, bin, report) = build(model, None, options)?;
+    Ok((glb::assemble(&json, bin)?, report))
+}
+
+/// Converts a model to `.gltf` JSON plus its buffer file, which will sit beside the `.gltf`
+/// as `bin_file_name` (see [`bin_file_name_for`]; the JSON gets it percent-encoded).
+pub fn to_gltf(
+    model: &Model,
+    bin_file_name: &str,
+    options: &ExportOptions,
+) -> Result<(SeparateFiles, Report), Error> {
+    let bin_uri = uri::percent_encode(bin_file_name);
+    let (json, bin, report) = build(model, Some(bin_uri), options)?;
+    Ok((SeparateFiles { json, bin }, report))
+}
+
+/// Converts a model to the glTF JSON text and the bytes of its one buffer; `bin_uri` is the
+/// buffer's URI for a separate `.bin`, `None` for the GLB's own binary chunk.
+fn build(
+    model: &Model,
+    bin_uri: Option<String>,
+    options: &ExportOptions,
+) -> Result<(String, Vec<u8>, Report), Error> {
     let mut report = Report::default();
     let mut builder = Builder::with_capacity(buffer::size_bound(model));
 
@@ -138,7 +127,7 @@ pub fn export(model: &Model, options: &GltfOptions) -> Result<(GltfOutput, Repor
     let need_unbound_joint = skinning.iter().any(|s| s.bound && s.unbound);
     let skin_joints = joint_count + usize::from(need_unbound_joint);
     if skin_joints > 1 << 16 {
-        return Err(GltfError::TooManyJoints { count: skin_joints });
+        return Err(Error::TooManyJoints { count: skin_joints });
     }
 
     let nodes = skeleton::write_skeleton(&skeleton, need_unbound_joint, &mut builder, &mut report)?;
@@ -195,24 +184,13 @@ pub fn export(model: &Model, options: &GltfOptions) -> Result<(GltfOutput, Repor
         builder.root.scene = Some(scene);
     }
     builder.root.asset.generator = Some(format!("rigport {}", env!("CARGO_PKG_VERSION")));
-    let bin_uri = match &options.layout {
-        Layout::Glb => None,
-        Layout::Separate { bin_file_name } => Some(uri::percent_encode(bin_file_name)),
-    };
     builder.finish_buffer(bin_uri);
     let text = if options.pretty {
         builder.root.to_string_pretty()?
     } else {
         builder.root.to_string()?
     };
-    let output = match options.layout {
-        Layout::Glb => GltfOutput::Glb(glb::assemble(&text, builder.bin)?),
-        Layout::Separate { .. } => GltfOutput::Separate {
-            json: text,
-            bin: builder.bin,
-        },
-    };
-    Ok((output, report))
+    Ok((text, builder.bin, report))
 }
 
 /// Whether a mesh has vertices bound to a joint, and vertices bound to none.

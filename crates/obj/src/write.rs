@@ -1,5 +1,4 @@
-//! Wavefront OBJ (+ MTL) export of a model's meshes — in the bind pose, or posed first with
-//! [`rigport_anim::pose_model`].
+//! The OBJ and MTL text of a model as it is (no posing; see `pose.rs` for that).
 //!
 //! Layout of the `.obj`:
 //! * a `#` header (and the model comment as `#` lines), `mtllib` when materials are written;

@@ -1,8 +1,8 @@
 //! The GLB container: a 12-byte header, the JSON chunk padded with spaces and the BIN chunk
 //! padded with zeros, each to a multiple of 4 bytes.
 
-use super::GltfError;
 use super::buffer::pad_to_4;
+use crate::Error;
 
 /// `glTF` in ASCII.
 const MAGIC: u32 = 0x4654_6C67;
@@ -18,13 +18,13 @@ const CHUNK_BIN: u32 = 0x004E_4942;
 ///
 /// The file is built inside the buffer's own allocation: the header and JSON chunk are
 /// inserted before the binary data, so a large export is never held twice.
-pub(super) fn assemble(json: &str, mut bin: Vec<u8>) -> Result<Vec<u8>, GltfError> {
+pub(super) fn assemble(json: &str, mut bin: Vec<u8>) -> Result<Vec<u8>, Error> {
     pad_to_4(&mut bin, 0);
     let json_len = json.len().next_multiple_of(4);
     let bin_header = if bin.is_empty() { 0 } else { 8 };
     let prefix_len = 12 + 8 + json_len + bin_header;
     let total = prefix_len + bin.len();
-    let too_large = |_| GltfError::TooLarge {
+    let too_large = |_| Error::TooLarge {
         bytes: total as u64,
     };
     let total32 = u32::try_from(total).map_err(too_large)?;
