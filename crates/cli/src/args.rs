@@ -1,6 +1,6 @@
 //! Command-line arguments.
 
-use crate::formats::Format;
+use crate::format_arg::FormatArg;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -60,7 +60,7 @@ pub struct ConvertArgs {
     pub paths: Vec<PathBuf>,
     /// Output format; by default taken from the output file's extension.
     #[arg(long, value_enum)]
-    pub to: Option<Format>,
+    pub to: Option<FormatArg>,
     /// Batch mode: write every converted file into this directory.
     #[arg(short = 'o', long = "out-dir")]
     pub out_dir: Option<PathBuf>,
@@ -79,6 +79,12 @@ pub struct ConvertArgs {
     /// Print the conversion report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// List every loss and note of the report, not only the warnings and a count.
+    #[arg(short, long, conflicts_with = "quiet")]
+    pub verbose: bool,
+    /// Print errors only.
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Reading options.
     #[command(flatten)]
     pub read: ReadArgs,

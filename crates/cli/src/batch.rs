@@ -39,7 +39,7 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
 }
 
 fn has_readable_extension(path: &Path) -> bool {
-    crate::formats::Format::from_extension(path).is_some_and(|f| f.is_readable())
+    rigport::Format::from_extension(path).is_some_and(|f| f.can_read())
 }
 
 /// What happened to one input.
@@ -51,12 +51,13 @@ pub struct Outcome {
 }
 
 /// Runs `convert` on every input in parallel, with a progress bar on a terminal and one
-/// plain line per file otherwise. Results come back in input order.
-pub fn run_parallel<F>(inputs: &[PathBuf], convert: F) -> Vec<Outcome>
+/// plain line per file otherwise (`quiet`: neither; failures are in the summary). Results
+/// come back in input order.
+pub fn run_parallel<F>(inputs: &[PathBuf], quiet: bool, convert: F) -> Vec<Outcome>
 where
     F: Fn(&Path) -> Result<(Vec<PathBuf>, usize), String> + Sync,
 {
-    let bar = if std::io::stderr().is_terminal() {
+    let bar = if std::io::stderr().is_terminal() && !quiet {
         let bar = ProgressBar::new(inputs.len() as u64);
         if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {wide_msg}") {
             bar.set_style(style);
@@ -70,7 +71,7 @@ where
         .par_iter()
         .map(|input| {
             let result = convert(input);
-            if plain {
+            if plain && !quiet {
                 match &result {
                     Ok((outputs, _)) => {
                         for output in outputs {

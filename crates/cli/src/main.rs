@@ -1,10 +1,16 @@
-//! `rigport`: inspect, validate and convert skeletal models.
+//! `rigport`: inspect, validate and convert skeletal models. A thin layer over the `rigport`
+//! library: arguments, output formatting, batch runs and safe file writing.
 //!
 //! Exit codes: 0 success, 1 bad input or a failed conversion, 2 usage error.
 #![forbid(unsafe_code)]
 
+mod args;
+mod batch;
+mod commands;
+mod format_arg;
+mod output;
+
 use clap::Parser;
-use rigport::{args, commands};
 use std::process::ExitCode;
 
 // mimalloc, not the system allocator: glibc hands large blocks back to the OS on free, so a

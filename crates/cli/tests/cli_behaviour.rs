@@ -189,7 +189,7 @@ fn batch_inputs_with_the_same_stem_do_not_overwrite_each_other() {
     let expected = rigport::pipeline::convert(
         &bytes,
         Path::new("x.glb"),
-        rigport::formats::Format::Glb,
+        rigport::Format::Glb,
         &Default::default(),
     )
     .unwrap();
@@ -212,4 +212,45 @@ fn companion_files_never_replace_the_output_and_pose_flags_need_obj() {
     let out = rigport(&["convert", input, &s(&glb), "--time", "1"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(!glb.exists());
+}
+
+#[test]
+fn convert_prints_warnings_and_a_count_by_default_every_notice_when_verbose() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let out = s(&dir.path().join(name));
+        let mut args = vec!["convert", "fixtures/ms3d/rig_full.ms3d", out.as_str()];
+        args.extend_from_slice(extra);
+        let output = rigport(&args);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        text(&output.stdout)
+    };
+    let verbose = run("v.glb", &["--verbose"]);
+    let default = run("d.glb", &[]);
+    let quiet = run("q.glb", &["--quiet"]);
+
+    // --verbose: the written path and one line per notice, as the report holds them.
+    let notices: Vec<&str> = verbose.lines().filter(|l| l.starts_with("  ")).collect();
+    let count = |severity: &str| {
+        let prefix = format!("  {severity}: ");
+        notices.iter().filter(|l| l.starts_with(&prefix)).count()
+    };
+    let (losses, notes, warnings) = (count("loss"), count("info"), count("warning"));
+    assert_eq!(losses + notes + warnings, notices.len(), "{verbose}");
+    assert!(losses > 1, "the fixture loses something in glTF: {verbose}");
+
+    // Default: the path, the warnings, and one line counting the rest.
+    assert!(default.starts_with("wrote "), "{default}");
+    let counted = match notes {
+        0 => format!("  {losses} losses: --verbose lists them"),
+        1 => format!("  {losses} losses, 1 note: --verbose lists them"),
+        n => format!("  {losses} losses, {n} notes: --verbose lists them"),
+    };
+    assert_eq!(default.lines().last(), Some(counted.as_str()), "{default}");
+    assert_eq!(default.lines().count(), 1 + warnings + 1, "{default}");
+
+    // --quiet: nothing on stdout, and the file is still written.
+    assert_eq!(quiet, "");
+    assert!(dir.path().join("q.glb").is_file());
+    assert!(rigport(&["convert", "a.ms3d", "b.glb", "-q", "-v"]).status.code() == Some(2));
 }

@@ -38,8 +38,7 @@ const EXPECTED: &[(&str, Counts)] = &[
     ),
 ];
 
-#[path = "../../../test-support/corpus.rs"]
-mod corpus;
+use rigport_test_support::corpus;
 
 fn corpus_dir() -> Option<PathBuf> {
     corpus::corpus_dir("iqe")

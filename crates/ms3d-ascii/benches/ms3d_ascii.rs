@@ -3,13 +3,7 @@
 //! kind). Run `cargo xtask bench-data` first; without it a 1 MB file is generated in
 //! process.
 
-#[allow(dead_code)] // shared with `cargo xtask bench-data`; this bench uses part of it
-#[path = "../../../xtask/src/bench_data/synth/mod.rs"]
-mod synth;
-
-#[macro_use]
-#[path = "../../../xtask/src/bench_data/bench_support.rs"]
-mod bench_support;
+use rigport_test_support::{format_bench, synth};
 
 format_bench!(
     rigport_ms3d_ascii,

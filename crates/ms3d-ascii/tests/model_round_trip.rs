@@ -1,5 +1,7 @@
-//! Small models within what every format holds (see `rigport_model_core::strategies`)
-//! written as MilkShape 3D ASCII by `from_model`, read back and converted by `to_model`, come back
-//! with the same meshes, triangle corners, materials and skeleton.
+//! The format contract every rigport format crate passes (`rigport_test_support::
+//! format_contract!`): small models within what every format holds come back from
+//! `from_model` → write → read → `to_model` with the same meshes, triangle corners,
+//! materials and skeleton; the crate recognizes its own output, reads it strictly without a
+//! warning and writes it back byte for byte; no cut of it makes a reader panic.
 
-rigport_model_core::round_trip_test!(rigport_ms3d_ascii);
+rigport_test_support::format_contract!(rigport_ms3d_ascii);

@@ -1,8 +1,8 @@
 //! `cargo xtask bench-data`: writes the large deterministic bench inputs into `bench-data/`
-//! at the workspace root (ignored by git). The generators live in [`synth`], which the
-//! criterion benches share.
+//! at the workspace root (ignored by git). The generators live in
+//! `rigport_test_support::synth`, which the criterion benches share.
 
-pub mod synth;
+use rigport_test_support::synth;
 #[cfg(test)]
 mod tests;
 

@@ -1,9 +1,9 @@
 //! The generators make what they promise: hand-computed counts, read back by the format
 //! crates, and the helper functions' invariants.
 
-use super::synth::rig::{euler_to_quat, noise};
-use super::synth::{self, Ms3dSpec, Rig};
 use rigport_model_core::ReadOptions;
+use rigport_test_support::synth::rig::{euler_to_quat, noise};
+use rigport_test_support::synth::{self, Ms3dSpec, Rig};
 
 #[test]
 fn noise_stays_in_range() {

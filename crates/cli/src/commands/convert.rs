@@ -3,9 +3,9 @@
 use super::Status;
 use crate::args::ConvertArgs;
 use crate::batch;
-use crate::formats::Format;
 use crate::output::{check_target, write_atomic};
-use crate::pipeline::{self, Converted, PoseRequest, Settings};
+use rigport::Format;
+use rigport::pipeline::{self, Converted, PoseRequest, Settings};
 use rigport_model_core::{ReadOptions, Report, Severity};
 use serde_json::json;
 use std::collections::HashMap;
@@ -25,9 +25,8 @@ pub fn run(args: &ConvertArgs) -> Status {
         },
     };
     let posing = args.time.is_some() || args.frame.is_some() || args.anim.is_some();
-    let target = args
-        .to
-        .or_else(|| args.paths.get(1).and_then(|p| Format::from_extension(p)));
+    let to = args.to.map(|arg| arg.0);
+    let target = to.or_else(|| args.paths.get(1).and_then(|p| Format::from_extension(p)));
     if posing && target != Some(Format::Obj) {
         eprintln!("error: --time, --frame and --anim pose the model for OBJ output only");
         return Status::Usage;
@@ -46,7 +45,11 @@ fn run_single(args: &ConvertArgs, settings: &Settings) -> Status {
         );
         return Status::Usage;
     };
-    let Some(target) = args.to.or_else(|| Format::from_extension(output)) else {
+    let Some(target) = args
+        .to
+        .map(|arg| arg.0)
+        .or_else(|| Format::from_extension(output))
+    else {
         eprintln!(
             "error: cannot tell the output format from {}; use --to",
             output.display()
@@ -55,7 +58,8 @@ fn run_single(args: &ConvertArgs, settings: &Settings) -> Status {
     };
     match convert_file(input, output, target, args.force, settings) {
         Ok((written, report)) => {
-            print_report(input, &written, &report, args.json);
+            let detail = Detail::from_args(args);
+            print_report(input, &written, &report, detail);
             Status::Success
         }
         Err(message) => {
@@ -72,7 +76,7 @@ fn run_single(args: &ConvertArgs, settings: &Settings) -> Status {
 }
 
 fn run_batch(args: &ConvertArgs, dir: &Path, settings: &Settings) -> Status {
-    let Some(target) = args.to else {
+    let Some(target) = args.to.map(|arg| arg.0) else {
         eprintln!("error: batch conversion (-o DIR) needs --to FORMAT");
         return Status::Usage;
     };
@@ -91,7 +95,8 @@ fn run_batch(args: &ConvertArgs, dir: &Path, settings: &Settings) -> Status {
             .entry(batch_output_path(input, dir, target))
             .or_insert(input);
     }
-    let outcomes = batch::run_parallel(&inputs, |input| {
+    let detail = Detail::from_args(args);
+    let outcomes = batch::run_parallel(&inputs, detail == Detail::Quiet, |input| {
         let output = batch_output_path(input, dir, target);
         match claimed.get(&output) {
             Some(owner) if *owner != input => Err(format!(
@@ -99,11 +104,23 @@ fn run_batch(args: &ConvertArgs, dir: &Path, settings: &Settings) -> Status {
                 output.display(),
                 owner.display()
             )),
-            _ => convert_file(input, &output, target, args.force, settings)
-                .map(|(written, report)| (written, warning_count(&report))),
+            _ => convert_file(input, &output, target, args.force, settings).map(
+                |(written, report)| {
+                    if detail == Detail::Verbose {
+                        // One block per file, so parallel runs do not interleave lines.
+                        eprint!("{}", notice_lines(input, &report));
+                    }
+                    (written, warning_count(&report))
+                },
+            ),
         }
     });
-    eprint!("{}", batch::summary(&outcomes));
+    let summary = batch::summary(&outcomes);
+    match detail {
+        // Errors only: the failure lines, not the counts.
+        Detail::Quiet => summary.lines().skip(1).for_each(|line| eprintln!("{line}")),
+        _ => eprint!("{summary}"),
+    }
     if outcomes.iter().any(|o| o.result.is_err()) {
         Status::Failure
     } else {
@@ -140,7 +157,8 @@ pub fn convert_file(
     // Refuse before the work, not after: a re-run without --force should not convert anything.
     check_target(output, &[input], force).map_err(|e| e.to_string())?;
     let bytes = std::fs::read(input).map_err(|e| format!("cannot read: {e}"))?;
-    let Converted { files, report } = pipeline::convert_owned(bytes, output, target, settings)?;
+    let Converted { files, report } =
+        pipeline::convert_owned(bytes, output, target, settings).map_err(|e| e.to_string())?;
     for (path, _) in &files {
         check_target(path, &[input], force).map_err(|e| e.to_string())?;
     }
@@ -150,24 +168,110 @@ pub fn convert_file(
     Ok((files.into_iter().map(|(path, _)| path).collect(), report))
 }
 
-fn print_report(input: &Path, written: &[PathBuf], report: &Report, as_json: bool) {
-    if as_json {
-        let notices: Vec<_> = report
-            .notices
-            .iter()
-            .map(|n| json!({ "severity": n.severity.to_string(), "code": n.code, "message": n.message }))
-            .collect();
-        let outputs: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
-        println!(
-            "{}",
-            json!({ "input": input.display().to_string(), "outputs": outputs, "report": notices })
-        );
-        return;
+/// How much of a conversion report the command prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Detail {
+    /// The report as one JSON object (`--json`).
+    Json,
+    /// Errors only (`--quiet`).
+    Quiet,
+    /// The written paths, the warnings and one line counting losses and notes.
+    Default,
+    /// Every notice (`--verbose`).
+    Verbose,
+}
+
+impl Detail {
+    fn from_args(args: &ConvertArgs) -> Detail {
+        match (args.json, args.quiet, args.verbose) {
+            (true, _, _) => Detail::Json,
+            (_, true, _) => Detail::Quiet,
+            (_, _, true) => Detail::Verbose,
+            _ => Detail::Default,
+        }
     }
-    for path in written {
-        println!("wrote {}", path.display());
+}
+
+fn print_report(input: &Path, written: &[PathBuf], report: &Report, detail: Detail) {
+    match detail {
+        Detail::Json => {
+            let notices: Vec<_> = report
+                .notices
+                .iter()
+                .map(|n| json!({ "severity": n.severity.to_string(), "code": n.code, "message": n.message }))
+                .collect();
+            let outputs: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+            println!(
+                "{}",
+                json!({ "input": input.display().to_string(), "outputs": outputs, "report": notices })
+            );
+        }
+        Detail::Quiet => {}
+        Detail::Verbose => {
+            for path in written {
+                println!("wrote {}", path.display());
+            }
+            for notice in &report.notices {
+                println!("  {notice}");
+            }
+        }
+        Detail::Default => {
+            for path in written {
+                println!("wrote {}", path.display());
+            }
+            for notice in report.notices.iter().filter(|n| n.severity == Severity::Warning) {
+                println!("  {notice}");
+            }
+            if let Some(line) = count_line(report) {
+                println!("  {line}");
+            }
+        }
     }
+}
+
+/// "12 losses, 1 note: --verbose lists them", or `None` when there are neither.
+fn count_line(report: &Report) -> Option<String> {
+    let plural = |n: usize, one: &str, many: &str| match n {
+        0 => None,
+        1 => Some(format!("1 {one}")),
+        n => Some(format!("{n} {many}")),
+    };
+    let parts: Vec<String> = [
+        plural(report.count(Severity::Loss), "loss", "losses"),
+        plural(report.count(Severity::Info), "note", "notes"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    (!parts.is_empty()).then(|| format!("{}: --verbose lists them", parts.join(", ")))
+}
+
+/// Every notice of one batch input, under its name.
+fn notice_lines(input: &Path, report: &Report) -> String {
+    let mut out = String::new();
     for notice in &report.notices {
-        println!("  {notice}");
+        out.push_str(&format!("  {}: {notice}\n", input.display()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_count_line_names_losses_and_notes_in_the_plural_they_need() {
+        let mut report = Report::default();
+        assert_eq!(count_line(&report), None);
+        report.warn("w", "a warning is printed, not counted");
+        assert_eq!(count_line(&report), None);
+        report.loss("a", "x");
+        assert_eq!(count_line(&report).as_deref(), Some("1 loss: --verbose lists them"));
+        report.loss("b", "y");
+        report.info("c", "z");
+        assert_eq!(
+            count_line(&report).as_deref(),
+            Some("2 losses, 1 note: --verbose lists them")
+        );
     }
 }

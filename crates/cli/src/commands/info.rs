@@ -2,7 +2,7 @@
 
 use super::Status;
 use crate::args::InfoArgs;
-use crate::document::Document;
+use rigport::Document;
 use rigport_model_core::{FileSummary, ReadOptions};
 use serde_json::json;
 use std::path::Path;
@@ -36,7 +36,8 @@ pub fn run(args: &InfoArgs) -> Status {
 /// Reads one file and summarizes it, with the read's warnings appended.
 pub fn summarize(path: &Path, options: &ReadOptions) -> Result<FileSummary, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
-    let (document, report) = Document::sniff_and_read(&bytes, options).map_err(|e| e.message)?;
+    let (document, report) =
+        Document::sniff_and_read(&bytes, options).map_err(|e| e.to_string())?;
     let mut summary = document.summary();
     summary
         .warnings

@@ -2,9 +2,8 @@
 
 use super::Status;
 use crate::args::ValidateArgs;
-use crate::checks::{Finding, FindingSeverity, check_model};
-use crate::document::Document;
-use rigport_model_core::ReadOptions;
+use rigport::Format;
+use rigport::checks::{Finding, FindingSeverity, validate};
 use serde_json::json;
 use std::path::Path;
 
@@ -50,41 +49,19 @@ pub fn run(args: &ValidateArgs) -> Status {
 }
 
 /// Validates one file: its format key (if detected) and everything found.
-pub fn validate_file(path: &Path) -> (Option<&'static str>, Vec<Finding>) {
-    let error = |code, message: String| {
-        vec![Finding {
-            severity: FindingSeverity::Error,
-            code,
-            message,
-        }]
-    };
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) => return (None, error("unreadable", format!("cannot read: {e}"))),
-    };
-    let Some(format) = crate::document::sniff(&bytes) else {
-        return (
-            None,
-            error("unknown-format", "no known file signature".into()),
-        );
-    };
-    // Strict: a damaged tail, a trailing byte or an out-of-range index is an error here.
-    let (document, _) = match Document::read(&bytes, format, &ReadOptions::strict()) {
-        Ok(read) => read,
-        Err(e) => return (Some(format.key()), error("read", e.message)),
-    };
-    let mut findings = Vec::new();
-    match document.to_model() {
-        Ok((model, report)) => {
-            findings.extend(report.notices.into_iter().map(|n| Finding {
-                severity: n.severity.into(),
-                code: n.code,
-                message: n.message,
-            }));
-            findings.extend(check_model(&model, path));
+fn validate_file(path: &Path) -> (Option<&'static str>, Vec<Finding>) {
+    match std::fs::read(path) {
+        Ok(bytes) => {
+            let (format, findings) = validate(&bytes, path);
+            (format.map(Format::key), findings)
         }
-        Err(e) => findings.extend(error("model", e.message)),
+        Err(e) => (
+            None,
+            vec![Finding {
+                severity: FindingSeverity::Error,
+                code: "unreadable",
+                message: format!("cannot read: {e}"),
+            }],
+        ),
     }
-    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
-    (Some(format.key()), findings)
 }

@@ -1,10 +1,6 @@
-//! Paths shared by the CLI integration tests.
+//! Paths and the binary runner shared by the CLI integration tests.
 #![allow(dead_code)] // each test binary uses a different subset
 
-#[path = "../../../../test-support/corpus.rs"]
-mod corpus;
-
-use rigport::formats::Format;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -29,31 +25,9 @@ pub fn fixtures(format: &str) -> Vec<PathBuf> {
     files
 }
 
-/// Fixtures that are expected to read (their names do not start with `fail_`).
-pub fn readable_fixtures() -> Vec<PathBuf> {
-    ["ms3d", "ms3d-ascii", "iqe"]
-        .iter()
-        .flat_map(|f| fixtures(f))
-        .filter(|p| !file_name(p).starts_with("fail_"))
-        .collect()
-}
-
 /// The file name as text.
 pub fn file_name(path: &Path) -> String {
     path.file_name().unwrap().to_string_lossy().into_owned()
-}
-
-/// Every corpus file, or `None` (after saying so) when `RIGPORT_CORPUS` is not set.
-pub fn corpus_files() -> Option<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    for format in ["ms3d", "ms3d-ascii", "iqe"] {
-        let dir = corpus::corpus_dir(format)?;
-        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-            files.push(entry.unwrap().path());
-        }
-    }
-    files.sort();
-    Some(files)
 }
 
 /// Runs the `rigport` binary in the repo root.
@@ -64,6 +38,3 @@ pub fn rigport(args: &[&str]) -> Output {
         .output()
         .expect("rigport runs")
 }
-
-/// Every output format, in the order the tests report them.
-pub const TARGETS: [Format; 6] = Format::ALL;

@@ -4,8 +4,7 @@
 
 use std::path::PathBuf;
 
-#[path = "../../../../test-support/corpus.rs"]
-mod corpus;
+use rigport_test_support::corpus;
 
 /// `$RIGPORT_CORPUS/ms3d-ascii`, or `None` (after saying so) when the variable is unset.
 pub fn corpus_dir() -> Option<PathBuf> {

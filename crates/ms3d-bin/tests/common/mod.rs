@@ -30,8 +30,7 @@ pub fn ms3d_files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     files
 }
 
-#[path = "../../../../test-support/corpus.rs"]
-mod corpus;
+use rigport_test_support::corpus;
 
 /// `$RIGPORT_CORPUS/ms3d`, or `None` (after saying so) when the variable is unset.
 pub fn corpus_dir() -> Option<PathBuf> {

@@ -1,14 +1,11 @@
-//! What the fuzz targets check, shared so each target is one line.
+//! What the fuzz targets check (feature `sweep`), shared so each target is one line and the
+//! facade's regression replay (`crates/rigport/tests/fuzz_regressions.rs`) runs the very same
+//! checks without nightly or libFuzzer.
 //!
 //! Every check panics on a bug: a reader or converter that panics by itself, a file that a
 //! writer produced and its reader then refused, or a faithful write that is not stable.
-#![forbid(unsafe_code)]
 
-/// The pipeline check shared with the hostile-input sweep and the regression replay in
-/// `crates/cli/tests` (one source, so the three agree).
-#[path = "../../crates/cli/tests/support/exercise.rs"]
-pub mod exercise;
-
+use crate::exercise;
 use rigport_model_core::ReadOptions;
 
 /// Lenient and strict read of one format; when a read succeeds: the summary, a faithful
@@ -60,7 +57,7 @@ pub fn pipeline(data: &[u8]) {
 
 /// Content sniffing agrees with the format crates' own `sniff` and never panics.
 pub fn sniff(data: &[u8]) {
-    use rigport::formats::Format;
+    use rigport::Format;
     let found = rigport::document::sniff(data);
     let claims = [
         (Format::Ms3d, rigport_ms3d_bin::sniff(data)),

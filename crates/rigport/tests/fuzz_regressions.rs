@@ -2,10 +2,8 @@
 //! the check of the target that found it and through the whole pipeline, so a bug the fuzzers
 //! found once stays fixed in an ordinary `cargo test` (no nightly, no libFuzzer).
 
-/// The fuzz targets' checks, compiled here from the same source (`fuzz/src/lib.rs`).
-#[allow(dead_code)]
-#[path = "../../../fuzz/src/lib.rs"]
-mod fuzz_checks;
+/// The fuzz targets' checks, the very functions the targets call.
+use rigport_test_support::fuzz as fuzz_checks;
 
 use std::path::PathBuf;
 

@@ -1,10 +1,9 @@
 //! Deterministic synthetic bench inputs: skinned grid meshes with a long animation, as
 //! MilkShape binary, MilkShape ASCII and IQE bytes.
 //!
-//! Std-only and free of `crate::` paths on purpose: `cargo xtask bench-data` writes these
-//! inputs to `bench-data/`, and the criterion benches include this module with `#[path]`
-//! to load them from there — or, when they have not been generated, to make a smaller
-//! input in process. One generator, so the benches and the files cannot drift apart.
+//! `cargo xtask bench-data` writes these inputs to `bench-data/`, and the criterion benches
+//! load them from there — or, when they have not been generated, make a smaller input in
+//! process. One generator, so the benches and the files cannot drift apart.
 
 mod iqe;
 pub mod le_bytes;
@@ -123,7 +122,6 @@ pub fn bench_data_dir(manifest_dir: &str) -> PathBuf {
 
 /// The bench input `name` from `bench-data/`, or, when it has not been generated, the
 /// smaller `fallback` made in process (with a note on stderr saying so).
-#[allow(dead_code)] // used by the benches that include this module, not by xtask itself
 pub fn load_or_generate(
     manifest_dir: &str,
     name: &str,

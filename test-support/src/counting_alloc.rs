@@ -1,9 +1,17 @@
 //! A global allocator that counts, per thread, the bytes currently allocated and their peak,
 //! so a test can measure what one conversion needed while other threads run other cases.
 //!
+//! Install it in the test binary that measures:
+//! `#[global_allocator] static ALLOC: rigport_test_support::counting_alloc::Counting = Counting;`
+//!
 //! Per thread, not process-wide, because the sweep spreads cases over worker threads and the
 //! test harness runs tests in parallel; everything rigport does for one input happens on the
 //! calling thread (the pipeline spawns no threads), so the per-thread peak is the case's peak.
+
+// The one place in the workspace that needs `unsafe`: a `GlobalAlloc` implementation is an
+// `unsafe impl` with `unsafe fn`s by definition. The crate root denies unsafe code (not
+// forbid, which no module could relax) and only this module allows it.
+#![allow(unsafe_code)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -1,13 +1,13 @@
 //! The real-file corpus through the whole converter: every file that reads converts to every
 //! format, and (when the Khronos validator is available) every glb validates.
 
-mod common;
-
-use common::{TARGETS, corpus_files, file_name, readable_fixtures, repo_root};
+use rigport::Format;
 use rigport::document::Document;
-use rigport::formats::Format;
 use rigport::pipeline::{Settings, convert};
 use rigport_model_core::ReadOptions;
+use rigport_test_support::exercise::TARGETS;
+use rigport_test_support::fixtures::{READABLE, file_name, readable_fixtures};
+use rigport_test_support::workspace_root as repo_root;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -16,7 +16,9 @@ const DAMAGED_CORE: [&str; 2] = ["assimp_Wuson_broken2018.ms3d", "icub_iCub_Head
 
 #[test]
 fn every_corpus_file_converts_to_every_format() {
-    let Some(files) = corpus_files() else { return };
+    let Some(files) = rigport_test_support::corpus::corpus_files(&READABLE) else {
+        return;
+    };
     let mut table = Vec::new();
     for path in &files {
         let name = file_name(path);
@@ -24,13 +26,13 @@ fn every_corpus_file_converts_to_every_format() {
         let read = Document::sniff_and_read(&bytes, &ReadOptions::default());
         if DAMAGED_CORE.contains(&name.as_str()) {
             let error = read.expect_err("a damaged core must not read");
-            assert!(error.message.contains("byte"), "{name}: {}", error.message);
+            assert!(error.to_string().contains("byte"), "{name}: {}", error);
             continue;
         }
-        let (document, _) = read.unwrap_or_else(|e| panic!("{name}: {}", e.message));
+        let (document, _) = read.unwrap_or_else(|e| panic!("{name}: {}", e));
         let (model, _) = document
             .to_model()
-            .unwrap_or_else(|e| panic!("{name}: {}", e.message));
+            .unwrap_or_else(|e| panic!("{name}: {}", e));
         for target in TARGETS {
             let output = Path::new("out").with_extension(target.extension());
             let result = convert(&bytes, &output, target, &Settings::default());
@@ -49,11 +51,7 @@ fn every_corpus_file_converts_to_every_format() {
                 let (back, _) =
                     Document::read(&converted.files[0].1, target, &ReadOptions::strict())
                         .unwrap_or_else(|e| {
-                            panic!(
-                                "{name} -> {} does not read back: {}",
-                                target.key(),
-                                e.message
-                            )
+                            panic!("{name} -> {} does not read back: {}", target.key(), e)
                         });
                 let (back_model, _) = back.to_model().unwrap();
                 assert_eq!(
@@ -157,6 +155,8 @@ fn glb_of_every_fixture_passes_the_khronos_validator() {
 
 #[test]
 fn glb_of_every_corpus_file_passes_the_khronos_validator() {
-    let Some(files) = corpus_files() else { return };
+    let Some(files) = rigport_test_support::corpus::corpus_files(&READABLE) else {
+        return;
+    };
     validate_all(&files);
 }

@@ -8,8 +8,7 @@
 //! Vertex records are compared as sets: both writers merge records that are equal in every
 //! field, so a file that lists the same record twice comes back with it once.
 
-#[path = "../../../test-support/corpus.rs"]
-mod corpus;
+use rigport_test_support::corpus;
 
 use rigport_anim::euler::euler_to_quat;
 use rigport_anim::milkshape::{absolute_rotation, absolute_translation};

@@ -18,14 +18,8 @@
 //! stores every frame, and its writer resamples up to 131 072 poses whatever the number of
 //! keys (`rigport_iqe::from_model`). A count in a header or a key time that made a reader
 //! or writer allocate for what the file does not hold breaks the bound at once.
-#![allow(unsafe_code)] // only the counting allocator in support/counting_alloc.rs
 
-#[path = "../../../test-support/corpus.rs"]
-mod corpus;
-#[path = "support/counting_alloc.rs"]
-mod counting_alloc;
-#[path = "support/exercise.rs"]
-mod exercise;
+use rigport_test_support::{corpus, counting_alloc, exercise};
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -339,8 +333,8 @@ fn a_megabyte_line_gives_short_messages() {
     let root = workspace_root().join("fixtures");
     let mut errors = 0;
     for (dir, format) in [
-        ("iqe", rigport::formats::Format::Iqe),
-        ("ms3d-ascii", rigport::formats::Format::Ms3dAscii),
+        ("iqe", rigport::Format::Iqe),
+        ("ms3d-ascii", rigport::Format::Ms3dAscii),
     ] {
         for (name, original) in files_under(&root.join(dir)) {
             let Some(line_start) = original
@@ -367,9 +361,9 @@ fn a_megabyte_line_gives_short_messages() {
             if let Err(error) = read {
                 errors += 1;
                 assert!(
-                    error.message.contains("--> "),
+                    error.to_string().contains("--> "),
                     "{name}: the error names no line:\n{}",
-                    error.message
+                    error
                 );
             }
         }
@@ -437,7 +431,10 @@ fn promised_counts_fail_at_once() {
         // `exercise` checked above.
         if what.contains("count") || what.contains("Meshes") {
             let error = read.expect_err(what);
-            assert!(error.message.len() <= exercise::MAX_MESSAGE_BYTES, "{what}");
+            assert!(
+                error.to_string().len() <= exercise::MAX_MESSAGE_BYTES,
+                "{what}"
+            );
         }
     }
 }
@@ -449,9 +446,8 @@ fn promised_counts_fail_at_once() {
 fn the_largest_free_resampling_fits_the_constant() {
     let text = b"// MilkShape 3D ASCII\nFrames: 131000\nFrame: 1\nMeshes: 0\nMaterials: 0\n\
                  Bones: 1\n\"root\"\n\"\"\n8 0 0 0 0 0 0\n2\n1 0 0 0\n131000 0 1 0\n0\n";
-    let (outcome, peak) = counting_alloc::peak_during(|| {
-        exercise::convert_and_read_back(text, rigport::formats::Format::Iqe)
-    });
+    let (outcome, peak) =
+        counting_alloc::peak_during(|| exercise::convert_and_read_back(text, rigport::Format::Iqe));
     assert_eq!(
         outcome,
         Ok(true),
@@ -460,7 +456,7 @@ fn the_largest_free_resampling_fits_the_constant() {
     let iqe = rigport::pipeline::convert(
         text,
         Path::new("out.iqe"),
-        rigport::formats::Format::Iqe,
+        rigport::Format::Iqe,
         &Default::default(),
     )
     .expect("converts");

@@ -1,7 +1,7 @@
-//! What the criterion benches share, included by each of them with `#[path]` next to
-//! [`synth`](super::synth) (not compiled into xtask, which does not depend on criterion):
-//! the short measurement settings, criterion's entry point, and the read / `to_model` /
-//! `from_model` / write group that every format crate runs through its API contract.
+//! What the criterion benches share (feature `bench`, so xtask and the tests do not build
+//! criterion): the short measurement settings, criterion's entry point, and the read /
+//! `to_model` / `from_model` / write group that every format crate runs through its API
+//! contract.
 
 use criterion::Criterion;
 use std::time::Duration;
@@ -16,12 +16,13 @@ pub fn config() -> Criterion {
 
 /// Criterion's `main`, running the bench function `$target` with [`config`]. The generated
 /// group lives in a private module so it needs no docs.
+#[macro_export]
 macro_rules! bench_main {
     ($target:ident) => {
         mod entry {
             criterion::criterion_group! {
                 name = benches;
-                config = crate::bench_support::config();
+                config = $crate::bench::config();
                 targets = super::$target
             }
         }
@@ -33,7 +34,7 @@ macro_rules! bench_main {
 /// `from_model` and `File::to_vec` on the input `$file` of `bench-data/` (or, when it has
 /// not been generated, on the bytes `$generate` makes), in the criterion group `$group`.
 /// Readers and conversions count the input's bytes; the writer counts the bytes it writes.
-#[allow(unused_macros)] // the CLI bench uses only `bench_main!`
+#[macro_export]
 macro_rules! format_bench {
     ($krate:ident, $group:literal, $file:literal, $generate:expr) => {
         fn format(c: &mut criterion::Criterion) {
@@ -41,7 +42,8 @@ macro_rules! format_bench {
             use std::hint::black_box;
             use $krate::{ConvertOptions, File, from_model, to_model};
 
-            let bytes = synth::load_or_generate(env!("CARGO_MANIFEST_DIR"), $file, || $generate);
+            let bytes =
+                $crate::synth::load_or_generate(env!("CARGO_MANIFEST_DIR"), $file, || $generate);
             let options = ConvertOptions::default();
             let file = File::from_slice(&bytes).expect("the bench input reads");
             let (model, _) = to_model(&file, &options).expect("the bench input converts");
@@ -60,6 +62,6 @@ macro_rules! format_bench {
             group.finish();
         }
 
-        bench_main!(format);
+        $crate::bench_main!(format);
     };
 }

@@ -3,20 +3,14 @@
 //! Run `cargo xtask bench-data` first; without it smaller inputs are generated in process.
 
 use criterion::{Criterion, Throughput};
+use rigport::Format;
 use rigport::document::Document;
-use rigport::formats::Format;
 use rigport::pipeline::{Settings, convert};
 use rigport_gltf::export::{ExportOptions, to_glb};
 use std::hint::black_box;
 use std::path::Path;
 
-#[allow(dead_code)] // shared with `cargo xtask bench-data`; this bench uses part of it
-#[path = "../../../xtask/src/bench_data/synth/mod.rs"]
-mod synth;
-
-#[macro_use]
-#[path = "../../../xtask/src/bench_data/bench_support.rs"]
-mod bench_support;
+use rigport_test_support::{bench_main, synth};
 
 /// The inputs: a name for the bench and the bytes.
 fn inputs() -> Vec<(&'static str, Vec<u8>)> {

@@ -1,12 +1,12 @@
-//! Everything rigport does with an untrusted input, in one call, for the hostile-input sweep,
-//! the fuzz-regression replay and the `pipeline` fuzz target (which includes this file by
-//! path, so the three check exactly the same things).
+//! Everything rigport does with an untrusted input, in one call (feature `sweep`), for the
+//! hostile-input sweep, the fuzz-regression replay and the `pipeline` fuzz target, so the
+//! three check exactly the same things.
 //!
 //! A panic anywhere is a bug (the caller sees it); so is an [`Err`] from [`exercise`]: a
 //! converted file that rigport cannot read back, or an error message too long to show.
 
+use rigport::Format;
 use rigport::document::{Document, sniff};
-use rigport::formats::Format;
 use rigport::pipeline::{Settings, convert};
 use rigport_model_core::{ReadOptions, Report};
 use std::path::Path;
@@ -28,7 +28,7 @@ pub fn exercise(input: &[u8]) -> Result<usize, String> {
                 let _ = document.summary();
                 check_report("read", &report)?;
             }
-            Err(e) => check_message("read", &e.message)?,
+            Err(e) => check_message("read", &e.to_string())?,
         }
     }
     let mut converted = 0;
@@ -44,7 +44,7 @@ pub fn convert_and_read_back(input: &[u8], target: Format) -> Result<bool, Strin
     let output = format!("out.{}", target.extension());
     let converted = match convert(input, Path::new(&output), target, &Settings::default()) {
         Ok(converted) => converted,
-        Err(message) => return check_message("convert", &message).map(|()| false),
+        Err(error) => return check_message("convert", &error.to_string()).map(|()| false),
     };
     check_report("convert", &converted.report)?;
     let (_, main) = converted
@@ -63,9 +63,9 @@ fn read_back(bytes: &[u8], target: Format) -> Result<(), String> {
             if sniff(bytes) != Some(target) {
                 return Err(format!("sniffed as {:?}", sniff(bytes)));
             }
-            let (document, _) =
-                Document::read(bytes, target, &ReadOptions::default()).map_err(|e| e.message)?;
-            document.to_model().map(|_| ()).map_err(|e| e.message)
+            let (document, _) = Document::read(bytes, target, &ReadOptions::default())
+                .map_err(|e| e.to_string())?;
+            document.to_model().map(|_| ()).map_err(|e| e.to_string())
         }
         Format::Glb => validate_gltf_json(glb_json_chunk(bytes)?),
         Format::Gltf => validate_gltf_json(bytes),

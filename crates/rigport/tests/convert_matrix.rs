@@ -1,13 +1,13 @@
 //! Every readable fixture converted to every format, in memory through the library: what each
 //! conversion reports, and what the written file reads back as (for formats rigport reads).
 
-mod common;
-
-use common::{TARGETS, file_name, readable_fixtures, repo_root};
+use rigport::Format;
 use rigport::document::Document;
-use rigport::formats::Format;
 use rigport::pipeline::{Settings, convert};
 use rigport_model_core::{ReadOptions, Severity};
+use rigport_test_support::exercise::TARGETS;
+use rigport_test_support::fixtures::{file_name, readable_fixtures};
+use rigport_test_support::workspace_root as repo_root;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -19,7 +19,11 @@ fn describe(input: &[u8], source: Format) -> String {
         let _ = write!(out, "{} -> {}: ", source.key(), target.key());
         match convert(input, &output, target, &Settings::default()) {
             Err(message) => {
-                let _ = writeln!(out, "error: {}", message.lines().next().unwrap_or_default());
+                let _ = writeln!(
+                    out,
+                    "error: {}",
+                    message.to_string().lines().next().unwrap_or_default()
+                );
             }
             Ok(converted) => {
                 let files: Vec<String> = converted
@@ -47,7 +51,7 @@ fn describe(input: &[u8], source: Format) -> String {
                     };
                     let (document, _) =
                         Document::read(bytes, target, &options).unwrap_or_else(|e| {
-                            panic!("{} output does not read back: {}", target.key(), e.message)
+                            panic!("{} output does not read back: {}", target.key(), e)
                         });
                     let s = document.summary();
                     let _ = write!(

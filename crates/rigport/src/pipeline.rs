@@ -5,12 +5,29 @@
 //! step's [`Report`] is collected.
 
 use crate::document::Document;
-use crate::formats::Format;
-use rigport_gltf::export::{ExportOptions, bin_file_name_for, to_glb, to_gltf};
+use crate::error::Error;
+#[cfg(any(feature = "ms3d", feature = "ms3d-ascii", feature = "iqe"))]
+use crate::error::FormatError;
+use crate::format::Format;
 use rigport_model_core::{Model, ReadOptions, Report};
 use std::path::{Path, PathBuf};
 
+/// Which pose an OBJ export shows (all `None`: the bind pose).
+#[cfg(feature = "obj")]
 pub use rigport_obj::PoseRequest;
+
+/// Which pose an OBJ export shows (all `None`: the bind pose). This build has no OBJ
+/// writer; the type stays so settings look the same whatever the features.
+#[cfg(not(feature = "obj"))]
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PoseRequest {
+    /// Time in seconds.
+    pub time: Option<f32>,
+    /// Frame number.
+    pub frame: Option<f32>,
+    /// Animation name or index.
+    pub anim: Option<String>,
+}
 
 /// Settings of one conversion.
 #[derive(Clone, Debug, Default)]
@@ -36,9 +53,8 @@ pub fn convert(
     output: &Path,
     target: Format,
     settings: &Settings,
-) -> Result<Converted, String> {
-    let (document, report) =
-        Document::sniff_and_read(input, &settings.read).map_err(|e| e.message)?;
+) -> Result<Converted, Error> {
+    let (document, report) = Document::sniff_and_read(input, &settings.read)?;
     convert_document(document, report, output, target, settings)
 }
 
@@ -50,9 +66,8 @@ pub fn convert_owned(
     output: &Path,
     target: Format,
     settings: &Settings,
-) -> Result<Converted, String> {
-    let (document, report) =
-        Document::sniff_and_read(&input, &settings.read).map_err(|e| e.message)?;
+) -> Result<Converted, Error> {
+    let (document, report) = Document::sniff_and_read(&input, &settings.read)?;
     drop(input);
     convert_document(document, report, output, target, settings)
 }
@@ -65,14 +80,14 @@ fn convert_document(
     output: &Path,
     target: Format,
     settings: &Settings,
-) -> Result<Converted, String> {
+) -> Result<Converted, Error> {
     if document.format() == target {
         return Ok(Converted {
             files: vec![(output.to_path_buf(), document.to_vec())],
             report,
         });
     }
-    let (model, to_model_report) = document.to_model().map_err(|e| e.message)?;
+    let (model, to_model_report) = document.to_model()?;
     // The faithful file is no longer needed: free it before the writer allocates its output.
     drop(document);
     report.extend(to_model_report);
@@ -87,70 +102,85 @@ fn write_model(
     target: Format,
     settings: &Settings,
     report: &mut Report,
-) -> Result<Vec<(PathBuf, Vec<u8>)>, String> {
+) -> Result<Vec<(PathBuf, Vec<u8>)>, Error> {
+    let _ = (model, settings, &report); // unused when no writer is built in
     let single = |bytes: Vec<u8>| vec![(output.to_path_buf(), bytes)];
-    let files = match target {
+    let files: Vec<(PathBuf, Vec<u8>)> = match target {
+        #[cfg(feature = "ms3d")]
         Format::Ms3d => {
             let (file, r) = rigport_ms3d_bin::from_model(model, &Default::default())
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| from_model_error(target, FormatError::Ms3d(e)))?;
             report.extend(r);
-            Ok(single(file.to_vec()))
+            single(file.to_vec())
         }
+        #[cfg(feature = "ms3d-ascii")]
         Format::Ms3dAscii => {
             let (file, r) = rigport_ms3d_ascii::from_model(model, &Default::default())
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| from_model_error(target, FormatError::Ms3dAscii(e)))?;
             report.extend(r);
-            Ok(single(file.to_vec()))
+            single(file.to_vec())
         }
+        #[cfg(feature = "iqe")]
         Format::Iqe => {
-            let (file, r) =
-                rigport_iqe::from_model(model, &Default::default()).map_err(|e| e.to_string())?;
+            let (file, r) = rigport_iqe::from_model(model, &Default::default())
+                .map_err(|e| from_model_error(target, FormatError::Iqe(e)))?;
             report.extend(r);
-            Ok(single(file.to_vec()))
+            single(file.to_vec())
         }
+        #[cfg(feature = "gltf")]
         Format::Glb => {
-            let (bytes, r) = to_glb(model, &ExportOptions::default()).map_err(|e| e.to_string())?;
+            use rigport_gltf::export::{ExportOptions, to_glb};
+            let (bytes, r) = to_glb(model, &ExportOptions::default())?;
             report.extend(r);
-            Ok(single(bytes))
+            single(bytes)
         }
+        #[cfg(feature = "gltf")]
         Format::Gltf => {
+            use rigport_gltf::export::{ExportOptions, bin_file_name_for, to_gltf};
             let bin_name = bin_file_name_for(output);
             let options = ExportOptions::default().with_pretty(true);
-            let (separate, r) = to_gltf(model, &bin_name, &options).map_err(|e| e.to_string())?;
+            let (separate, r) = to_gltf(model, &bin_name, &options)?;
             report.extend(r);
             let mut files = single(separate.json.into_bytes());
             if !separate.bin.is_empty() {
                 files.push((output.with_file_name(bin_name), separate.bin));
             }
-            Ok(files)
+            files
         }
-        Format::Obj => write_obj(model, output, &settings.pose, report),
-    }?;
+        #[cfg(feature = "obj")]
+        Format::Obj => write_obj(model, output, &settings.pose, report)?,
+        #[allow(unreachable_patterns)] // reached only when a format's feature is off
+        _ => return Err(Error::NotEnabled { format: target }),
+    };
     // `out.mtl --to obj` or `out.bin --to gltf` would make the companion file replace the
     // main one; refuse instead of writing one of them silently.
     if files.iter().skip(1).any(|(path, _)| path == output) {
-        return Err(format!(
-            "{} would also be the name of its companion file; choose an output ending in .{}",
-            output.display(),
-            target.extension()
-        ));
+        return Err(Error::CompanionClash {
+            output: output.to_path_buf(),
+            format: target,
+        });
     }
     Ok(files)
 }
 
+#[cfg(any(feature = "ms3d", feature = "ms3d-ascii", feature = "iqe"))]
+fn from_model_error(format: Format, source: FormatError) -> Error {
+    Error::FromModel { format, source }
+}
+
 /// Poses the model as asked and writes OBJ text plus its material library.
+#[cfg(feature = "obj")]
 fn write_obj(
     model: &Model,
     output: &Path,
     pose: &PoseRequest,
     report: &mut Report,
-) -> Result<Vec<(PathBuf, Vec<u8>)>, String> {
+) -> Result<Vec<(PathBuf, Vec<u8>)>, Error> {
     let mtl_path = output.with_extension("mtl");
     let mtl_name = mtl_path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned());
-    let export =
-        rigport_obj::write_posed(model, pose, mtl_name.as_deref()).map_err(|e| e.to_string())?;
+    let export = rigport_obj::write_posed(model, pose, mtl_name.as_deref())?;
     report.extend(export.report);
     let mut files = vec![(output.to_path_buf(), export.obj.into_bytes())];
     if !export.mtl.is_empty() {

@@ -1,12 +1,10 @@
-//! Where the real-file corpus is, for the tests of every crate (each includes this file with
-//! `#[path]`, as the benches share `xtask/src/bench_data`).
+//! Where the real-file corpus is, for the tests of every crate.
 //!
 //! `RIGPORT_CORPUS` may be relative (`RIGPORT_CORPUS=../shared/corpus`, as the README and CI
 //! give it); it is taken from the workspace root, because cargo runs each crate's tests in
 //! that crate's own directory.
-#![allow(dead_code)] // each test binary uses one of the two functions
-
-use std::path::{Path, PathBuf};
+use crate::workspace_root;
+use std::path::PathBuf;
 
 /// `$RIGPORT_CORPUS/<format>`, or `None` after printing that the test skipped.
 pub fn corpus_dir(format: &str) -> Option<PathBuf> {
@@ -21,12 +19,27 @@ pub fn corpus_root() -> Option<PathBuf> {
     };
     let root = PathBuf::from(root);
     let root = if root.is_relative() {
-        // Every crate sits at crates/<name>, two levels below the workspace root.
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../..")
-            .join(root)
+        workspace_root().join(root)
     } else {
         root
     };
     Some(root)
+}
+
+/// Every file of `$RIGPORT_CORPUS/<format>` for each of `formats`, sorted, or `None` (after
+/// saying so) when `RIGPORT_CORPUS` is not set.
+pub fn corpus_files(formats: &[&str]) -> Option<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for format in formats {
+        let dir = corpus_dir(format)?;
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            files.push(
+                entry
+                    .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+                    .path(),
+            );
+        }
+    }
+    files.sort();
+    Some(files)
 }

@@ -62,4 +62,8 @@ impl LeBytes {
     pub fn len(&self) -> usize {
         self.0.len()
     }
+    /// Whether nothing is written yet.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }

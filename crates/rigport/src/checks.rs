@@ -1,11 +1,13 @@
 //! Model-level checks for `rigport validate`: problems a file can have even when every byte
 //! of it reads.
+//!
+//! Two checks borrow the glTF exporter's rules (front-face winding, absolute texture paths)
+//! and run only with the `gltf` feature; the MilkShape limits come from `rigport-ms3d-bin`
+//! and are checked only with the `ms3d` feature.
 
+use crate::document::{Document, sniff};
 use rigport_anim::skeleton::parent_first_order;
-use rigport_gltf::export::uri::is_absolute_texture_path;
-use rigport_gltf::export::winding::check_winding;
-use rigport_model_core::{Model, Severity};
-use rigport_ms3d_bin::limits;
+use rigport_model_core::{Model, ReadOptions, Severity};
 use std::path::Path;
 
 /// One problem found, with where it is.
@@ -51,12 +53,13 @@ impl From<Severity> for FindingSeverity {
 }
 
 /// Limits of MilkShape 3D binary, the most restrictive target (its crate's constants).
+#[cfg(feature = "ms3d")]
 const MS3D_LIMITS: [(&str, usize); 5] = [
-    ("vertices", limits::MAX_VERTICES),
-    ("triangles", limits::MAX_TRIANGLES),
-    ("groups", limits::MAX_GROUPS),
-    ("materials", limits::MAX_MATERIALS),
-    ("joints", limits::MAX_JOINTS),
+    ("vertices", rigport_ms3d_bin::limits::MAX_VERTICES),
+    ("triangles", rigport_ms3d_bin::limits::MAX_TRIANGLES),
+    ("groups", rigport_ms3d_bin::limits::MAX_GROUPS),
+    ("materials", rigport_ms3d_bin::limits::MAX_MATERIALS),
+    ("joints", rigport_ms3d_bin::limits::MAX_JOINTS),
 ];
 
 /// How far a weight sum may be from 1 before it is reported (MilkShape stores percents).
@@ -154,7 +157,9 @@ pub fn check_model(model: &Model, model_path: &Path) -> Vec<Finding> {
                 ),
             );
         }
-        let winding = check_winding(mesh);
+        #[cfg(feature = "gltf")]
+        let winding = rigport_gltf::export::winding::check_winding(mesh);
+        #[cfg(feature = "gltf")]
         if winding.disagree > 0 {
             push(
                 FindingSeverity::Warning,
@@ -173,7 +178,7 @@ pub fn check_model(model: &Model, model_path: &Path) -> Vec<Finding> {
 }
 
 fn check_rotations(model: &Model, push: &mut impl FnMut(FindingSeverity, &'static str, String)) {
-    let off_unit = |q: glam::Quat| (q.length() - 1.0).abs() > UNIT_TOLERANCE;
+    let off_unit = |q: rigport_model_core::glam::Quat| (q.length() - 1.0).abs() > UNIT_TOLERANCE;
     for joint in &model.skeleton.joints {
         if off_unit(joint.rotation) {
             push(
@@ -233,7 +238,7 @@ fn check_textures(
             [one] => format!("material `{one}`"),
             many => format!("{} materials", many.len()),
         };
-        if is_absolute_texture_path(texture) {
+        if is_absolute(texture) {
             push(
                 FindingSeverity::Warning,
                 "absolute-texture-path",
@@ -249,10 +254,22 @@ fn check_textures(
     }
 }
 
+/// The glTF exporter's rule for an absolute texture path; without glTF, none is reported.
+fn is_absolute(texture: &str) -> bool {
+    #[cfg(feature = "gltf")]
+    return rigport_gltf::export::uri::is_absolute_texture_path(texture);
+    #[cfg(not(feature = "gltf"))]
+    {
+        let _ = texture;
+        false
+    }
+}
+
 fn check_other_format_limits(
     model: &Model,
     push: &mut impl FnMut(FindingSeverity, &'static str, String),
 ) {
+    #[cfg(feature = "ms3d")]
     let counts = [
         model.vertex_count(),
         model.triangle_count(),
@@ -260,6 +277,7 @@ fn check_other_format_limits(
         model.materials.len(),
         model.skeleton.joints.len(),
     ];
+    #[cfg(feature = "ms3d")]
     for ((what, limit), count) in MS3D_LIMITS.iter().zip(counts) {
         if count > *limit {
             push(
@@ -294,10 +312,48 @@ fn check_other_format_limits(
     }
 }
 
+/// Validates one file's bytes: a strict read (a damaged tail, a trailing byte or an
+/// out-of-range index is an error here), the conversion report, then [`check_model`].
+/// Returns the detected format and the findings, errors first. `model_path` locates the
+/// textures.
+pub fn validate(bytes: &[u8], model_path: &Path) -> (Option<crate::Format>, Vec<Finding>) {
+    let error = |code, message: String| {
+        vec![Finding {
+            severity: FindingSeverity::Error,
+            code,
+            message,
+        }]
+    };
+    let Some(format) = sniff(bytes) else {
+        return (
+            None,
+            error("unknown-format", "no known file signature".into()),
+        );
+    };
+    let (document, _) = match Document::read(bytes, format, &ReadOptions::strict()) {
+        Ok(read) => read,
+        Err(e) => return (Some(format), error("read", e.to_string())),
+    };
+    let mut findings = Vec::new();
+    match document.to_model() {
+        Ok((model, report)) => {
+            findings.extend(report.notices.into_iter().map(|n| Finding {
+                severity: n.severity.into(),
+                code: n.code,
+                message: n.message,
+            }));
+            findings.extend(check_model(&model, model_path));
+        }
+        Err(e) => findings.extend(error("model", e.to_string())),
+    }
+    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    (Some(format), findings)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glam::{Quat, Vec3};
+    use rigport_model_core::glam::{Quat, Vec3};
     use rigport_model_core::{Joint, JointId, Material, Mesh, Vertex};
 
     fn codes(findings: &[Finding]) -> Vec<&'static str> {

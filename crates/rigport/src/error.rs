@@ -1,0 +1,122 @@
+//! Why a file could not be read, converted or written — one enum for the whole facade, whose
+//! read and conversion variants carry the format crate's own error.
+
+use crate::format::Format;
+use std::path::PathBuf;
+
+/// Why a file could not be read, converted or written.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// No readable format's signature is at the start of the bytes.
+    #[error(
+        "not a MilkShape 3D (binary or ASCII) or Inter-Quake Export file: \
+         no known signature at the start"
+    )]
+    Unrecognized,
+    /// The format is export-only (glTF, OBJ).
+    #[error("rigport cannot read {0} files")]
+    NotReadable(Format),
+    /// This build of the `rigport` crate leaves the format's cargo feature out.
+    #[error("this build of rigport leaves out {format} (cargo feature `{}`)", .format.feature())]
+    NotEnabled {
+        /// The format asked for.
+        format: Format,
+    },
+    /// The file does not read as its format. `rendered` is the message as a person should
+    /// see it: for text formats the offending line with a caret under the column.
+    #[error("{rendered}")]
+    Read {
+        /// The format the file was read as.
+        format: Format,
+        /// The format crate's error, with its byte offset or span.
+        #[source]
+        source: FormatError,
+        /// The error rendered against the input (line:column and the line, for text).
+        rendered: String,
+    },
+    /// The file read, but cannot become a neutral model.
+    #[error("{source}")]
+    ToModel {
+        /// The format of the file.
+        format: Format,
+        /// The format crate's error.
+        #[source]
+        source: FormatError,
+    },
+    /// The model cannot be written in the target format (a format limit, never a silent
+    /// truncation).
+    #[error("{source}")]
+    FromModel {
+        /// The target format.
+        format: Format,
+        /// The format crate's error.
+        #[source]
+        source: FormatError,
+    },
+    /// The glTF exporter refused the model.
+    #[cfg(feature = "gltf")]
+    #[error(transparent)]
+    Gltf(#[from] rigport_gltf::Error),
+    /// The OBJ pose could not be resolved or applied.
+    #[cfg(feature = "obj")]
+    #[error(transparent)]
+    Obj(#[from] rigport_obj::Error),
+    /// The output's companion file (`.bin` beside a `.gltf`, `.mtl` beside an `.obj`) would
+    /// have the output's own name.
+    #[error(
+        "{} would also be the name of its companion file; choose an output ending in .{}",
+        .output.display(),
+        .format.extension()
+    )]
+    CompanionClash {
+        /// The output path asked for.
+        output: PathBuf,
+        /// The target format.
+        format: Format,
+    },
+}
+
+/// The error of one format crate, as it came (offsets and spans included).
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum FormatError {
+    /// From `rigport-ms3d-bin`.
+    #[cfg(feature = "ms3d")]
+    Ms3d(rigport_ms3d_bin::Error),
+    /// From `rigport-ms3d-ascii`.
+    #[cfg(feature = "ms3d-ascii")]
+    Ms3dAscii(rigport_ms3d_ascii::Error),
+    /// From `rigport-iqe`.
+    #[cfg(feature = "iqe")]
+    Iqe(rigport_iqe::Error),
+}
+
+// Written by hand, not derived: with no format feature the enum is empty, and the matches
+// below must then have no arms. It is a transparent wrapper: Display is the inner error's,
+// and so is the source chain.
+impl std::fmt::Display for FormatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            #[cfg(feature = "ms3d")]
+            FormatError::Ms3d(ref e) => e.fmt(f),
+            #[cfg(feature = "ms3d-ascii")]
+            FormatError::Ms3dAscii(ref e) => e.fmt(f),
+            #[cfg(feature = "iqe")]
+            FormatError::Iqe(ref e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match *self {
+            #[cfg(feature = "ms3d")]
+            FormatError::Ms3d(ref e) => e.source(),
+            #[cfg(feature = "ms3d-ascii")]
+            FormatError::Ms3dAscii(ref e) => e.source(),
+            #[cfg(feature = "iqe")]
+            FormatError::Iqe(ref e) => e.source(),
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! The format registry: names, extensions, and which formats can be read or written in
+//! this build (each format is a cargo feature).
+
+use std::path::Path;
+
+/// Every format rigport knows, whether or not this build includes it (see
+/// [`Format::is_enabled`]): the names stay stable whatever the features.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// MilkShape 3D binary (`.ms3d`).
+    Ms3d,
+    /// MilkShape 3D ASCII (`.txt`).
+    Ms3dAscii,
+    /// Inter-Quake Export (`.iqe`).
+    Iqe,
+    /// glTF 2.0 binary (`.glb`).
+    Glb,
+    /// glTF 2.0 JSON with a `.bin` beside it (`.gltf`).
+    Gltf,
+    /// Wavefront OBJ with an `.mtl` beside it (`.obj`), posed.
+    Obj,
+}
+
+impl Format {
+    /// Every format, readable ones first (the order of the enum).
+    pub const ALL: [Format; 6] = [
+        Format::Ms3d,
+        Format::Ms3dAscii,
+        Format::Iqe,
+        Format::Glb,
+        Format::Gltf,
+        Format::Obj,
+    ];
+
+    /// The key used in `--to` and in `info --json`'s `format`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Format::Ms3d => "ms3d",
+            Format::Ms3dAscii => "ms3d-ascii",
+            Format::Iqe => "iqe",
+            Format::Glb => "glb",
+            Format::Gltf => "gltf",
+            Format::Obj => "obj",
+        }
+    }
+
+    /// The usual file extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Ms3d => "ms3d",
+            Format::Ms3dAscii => "txt",
+            Format::Iqe => "iqe",
+            Format::Glb => "glb",
+            Format::Gltf => "gltf",
+            Format::Obj => "obj",
+        }
+    }
+
+    /// The format an output path asks for by its extension (case-insensitive).
+    pub fn from_extension(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "ms3d" => Format::Ms3d,
+            "txt" => Format::Ms3dAscii,
+            "iqe" => Format::Iqe,
+            "glb" => Format::Glb,
+            "gltf" => Format::Gltf,
+            "obj" => Format::Obj,
+            _ => return None,
+        })
+    }
+
+    /// A one-line description for people, e.g. in a command's help.
+    pub fn description(self) -> &'static str {
+        match self {
+            Format::Ms3d => "MilkShape 3D binary (`.ms3d`)",
+            Format::Ms3dAscii => "MilkShape 3D ASCII (`.txt`)",
+            Format::Iqe => "Inter-Quake Export (`.iqe`)",
+            Format::Glb => "glTF 2.0 binary (`.glb`)",
+            Format::Gltf => "glTF 2.0 JSON with a `.bin` beside it (`.gltf`)",
+            Format::Obj => "Wavefront OBJ with an `.mtl` beside it (`.obj`), posed",
+        }
+    }
+
+    /// The format a `--to` style key names ([`Format::key`]), exactly.
+    pub fn from_key(key: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.key() == key)
+    }
+
+    /// The cargo feature of the `rigport` crate that brings this format in.
+    pub fn feature(self) -> &'static str {
+        match self {
+            Format::Ms3d => "ms3d",
+            Format::Ms3dAscii => "ms3d-ascii",
+            Format::Iqe => "iqe",
+            Format::Glb | Format::Gltf => "gltf",
+            Format::Obj => "obj",
+        }
+    }
+
+    /// Whether this build includes the format's feature.
+    pub fn is_enabled(self) -> bool {
+        match self {
+            Format::Ms3d => cfg!(feature = "ms3d"),
+            Format::Ms3dAscii => cfg!(feature = "ms3d-ascii"),
+            Format::Iqe => cfg!(feature = "iqe"),
+            Format::Glb | Format::Gltf => cfg!(feature = "gltf"),
+            Format::Obj => cfg!(feature = "obj"),
+        }
+    }
+
+    /// Whether rigport reads this format at all (the others are export-only), whatever the
+    /// features of this build.
+    pub fn is_readable(self) -> bool {
+        matches!(self, Format::Ms3d | Format::Ms3dAscii | Format::Iqe)
+    }
+
+    /// Whether this build can read the format: readable and enabled.
+    pub fn can_read(self) -> bool {
+        self.is_readable() && self.is_enabled()
+    }
+
+    /// Whether this build can write the format (every format is writable when enabled).
+    pub fn can_write(self) -> bool {
+        self.is_enabled()
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extensions_map_both_ways() {
+        for format in Format::ALL {
+            let path = format!("model.{}", format.extension().to_uppercase());
+            assert_eq!(Format::from_extension(Path::new(&path)), Some(format));
+            assert_eq!(Format::from_key(format.key()), Some(format));
+        }
+        assert_eq!(Format::from_extension(Path::new("model.fbx")), None);
+        assert_eq!(Format::from_extension(Path::new("noext")), None);
+        assert_eq!(Format::from_key("MS3D"), None, "keys are exact");
+    }
+
+    #[test]
+    fn features_decide_what_this_build_reads_and_writes() {
+        assert_eq!(Format::Iqe.can_read(), cfg!(feature = "iqe"));
+        assert_eq!(Format::Glb.can_write(), cfg!(feature = "gltf"));
+        assert!(!Format::Obj.can_read() && !Format::Gltf.can_read());
+        assert_eq!(Format::Ms3dAscii.feature(), "ms3d-ascii");
+    }
+}

@@ -1,0 +1,72 @@
+//! rigport as a library: one entry point over every rigport format crate. It knows the
+//! formats ([`Format`]: keys, extensions, what this build reads and writes), detects an
+//! input's format from its content ([`sniff`]), reads any readable file faithfully
+//! ([`Document`]), converts in memory ([`pipeline::convert`]) with every loss in a
+//! [`Report`], and runs the checks behind `rigport validate` ([`checks`]). Failures are one
+//! typed [`Error`] whose read and conversion variants carry the format crate's own error.
+//!
+//! The `rigport-cli` package builds the `rigport` command on top of this crate; the format
+//! crates can also be used alone. Each format is a cargo feature, all on by default:
+//!
+//! | feature      | crate                | reads | writes            |
+//! |--------------|----------------------|-------|-------------------|
+//! | `ms3d`       | `rigport-ms3d-bin`   | yes   | `.ms3d`           |
+//! | `ms3d-ascii` | `rigport-ms3d-ascii` | yes   | `.txt`            |
+//! | `iqe`        | `rigport-iqe`        | yes   | `.iqe`            |
+//! | `gltf`       | `rigport-gltf`       | no    | `.glb`, `.gltf`   |
+//! | `obj`        | `rigport-obj`        | no    | `.obj` (posed)    |
+//!
+//! ```
+//! use rigport::pipeline::{Settings, convert};
+//! use rigport::{Format, sniff};
+//! use std::path::Path;
+//!
+//! let iqe = b"# Inter-Quake Export\nmesh tri\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nfm 0 1 2\n";
+//! assert_eq!(sniff(iqe), Some(Format::Iqe));
+//! let out = convert(iqe, Path::new("tri.glb"), Format::Glb, &Settings::default()).unwrap();
+//! assert_eq!(&out.files[0].1[..4], b"glTF");
+//!
+//! // Errors are typed; a text format's read error names line:column.
+//! let err = convert(b"# Inter-Quake Export\nvp 0 x 0\n", Path::new("x.glb"), Format::Glb,
+//!     &Settings::default()).unwrap_err();
+//! assert!(matches!(err, rigport::Error::Read { format: Format::Iqe, .. }));
+//! ```
+#![forbid(unsafe_code)]
+// A build that reads no format (only `gltf` and/or `obj`, or nothing) has a `Document` with
+// no variants: the code that reads, converts and writes documents is then unreachable by
+// design, and the lints about it say nothing useful.
+#![cfg_attr(
+    not(any(feature = "ms3d", feature = "ms3d-ascii", feature = "iqe")),
+    allow(
+        unused_imports,
+        unused_variables,
+        unreachable_code,
+        dead_code,
+        clippy::drop_non_drop
+    )
+)]
+
+pub mod checks;
+pub mod document;
+mod error;
+mod format;
+pub mod pipeline;
+
+pub use document::{Document, sniff};
+pub use error::{Error, FormatError};
+pub use format::Format;
+pub use rigport_model_core::{FileSummary, Model, ReadOptions, Report, Severity};
+
+/// The format crates this build includes, under short names.
+pub mod formats {
+    #[cfg(feature = "gltf")]
+    pub use rigport_gltf as gltf;
+    #[cfg(feature = "iqe")]
+    pub use rigport_iqe as iqe;
+    #[cfg(feature = "ms3d-ascii")]
+    pub use rigport_ms3d_ascii as ms3d_ascii;
+    #[cfg(feature = "ms3d")]
+    pub use rigport_ms3d_bin as ms3d;
+    #[cfg(feature = "obj")]
+    pub use rigport_obj as obj;
+}

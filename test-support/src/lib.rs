@@ -1,0 +1,44 @@
+//! What rigport's tests, benches, fuzz targets and `cargo xtask` share, in one crate used as
+//! a dev-dependency (publish = false), instead of files included by `#[path]`:
+//!
+//! * [`corpus`]: where the real-file corpus is (`RIGPORT_CORPUS`), or a "skipped" note;
+//! * [`fixtures`]: the workspace's own small files under `fixtures/`;
+//! * [`synth`]: deterministic synthetic inputs (bench data, also written by `cargo xtask`);
+//! * [`contract`]: the format-contract macros [`round_trip_test!`] and [`format_contract!`];
+//! * [`counting_alloc`]: a per-thread counting global allocator for memory bounds;
+//! * `bench` (feature `bench`): criterion settings, [`bench_main!`], [`format_bench!`];
+//! * `exercise` and `fuzz` (feature `sweep`): the hostile-input checks through the facade and
+//!   every format crate, shared by the sweep, the fuzz targets and the regression replay.
+//!
+//! ```
+//! use rigport_test_support::{fixtures, workspace_root};
+//!
+//! let rig = fixtures::fixture("ms3d", "rig_full.ms3d");
+//! assert!(rig.starts_with(workspace_root()) && rig.is_file());
+//! let bytes = rigport_test_support::synth::ms3d(&rigport_test_support::synth::small_ms3d());
+//! assert!(bytes.starts_with(b"MS3D000000"));
+//! ```
+// `deny`, not `forbid`: `counting_alloc` must implement `GlobalAlloc`, which is unsafe by
+// definition, and is the one module that allows it.
+#![deny(unsafe_code)]
+
+#[cfg(feature = "bench")]
+pub mod bench;
+pub mod contract;
+pub mod corpus;
+pub mod counting_alloc;
+#[cfg(feature = "sweep")]
+pub mod exercise;
+pub mod fixtures;
+#[cfg(feature = "sweep")]
+pub mod fuzz;
+pub mod synth;
+
+use std::path::{Path, PathBuf};
+
+/// The workspace root (this crate sits one level below it, in `test-support/`).
+pub fn workspace_root() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = here.parent().unwrap_or(here);
+    root.canonicalize().unwrap_or_else(|_| root.to_path_buf())
+}
