@@ -252,5 +252,10 @@ fn convert_prints_warnings_and_a_count_by_default_every_notice_when_verbose() {
     // --quiet: nothing on stdout, and the file is still written.
     assert_eq!(quiet, "");
     assert!(dir.path().join("q.glb").is_file());
-    assert!(rigport(&["convert", "a.ms3d", "b.glb", "-q", "-v"]).status.code() == Some(2));
+    assert!(
+        rigport(&["convert", "a.ms3d", "b.glb", "-q", "-v"])
+            .status
+            .code()
+            == Some(2)
+    );
 }

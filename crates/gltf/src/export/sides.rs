@@ -35,7 +35,7 @@ pub(super) struct MaterialPlan {
 }
 
 /// Plans the materials. `windings` and `written` (whether the mesh has a triangle to write)
-/// are per model mesh. Warns once per inconsistent mesh.
+/// are per model mesh. One warning lists the inconsistent meshes.
 pub(super) fn plan(
     model: &Model,
     windings: &[Winding],
@@ -72,6 +72,7 @@ pub(super) fn plan(
     // Variant index per model material (or the default material), made on first need.
     let mut variant_of: Vec<Option<u32>> = vec![None; material_count];
     let mut default_variant: Option<u32> = None;
+    let mut listed = Vec::new();
     for ((mesh, use_), winding) in model.meshes.iter().zip(&uses).zip(windings) {
         let Some((material, inconsistent)) = *use_ else {
             plan.mesh_material.push(None);
@@ -96,26 +97,34 @@ pub(super) fn plan(
             }
         };
         if inconsistent {
-            report.warn(
-                "gltf-double-sided",
-                format!(
-                    "mesh `{}`: {} of its {} judged triangles ({:.0} %) face away from their stored normals (more than {INCONSISTENT_PERCENT} %); drawn double-sided{}",
-                    mesh.name,
-                    winding.disagree,
-                    winding.checked,
-                    winding.disagree as f64 * 100.0 / winding.checked as f64,
-                    match (material, chosen) {
-                        (Some(m), Some(c)) if c as usize != m => format!(
-                            " with a double-sided copy of material `{}` (shared with consistent meshes)",
-                            model.materials[m].name
-                        ),
-                        (None, _) => " with a double-sided default material".to_owned(),
-                        _ => String::new(),
-                    }
-                ),
-            );
+            let how = match (material, chosen) {
+                (Some(m), Some(c)) if c as usize != m => {
+                    format!(", copy of `{}`", model.materials[m].name)
+                }
+                (None, _) => ", default material".to_owned(),
+                _ => String::new(),
+            };
+            listed.push(format!(
+                "`{}` {:.0} % ({}/{}{how})",
+                mesh.name,
+                winding.disagree as f64 * 100.0 / winding.checked as f64,
+                winding.disagree,
+                winding.checked,
+            ));
         }
         plan.mesh_material.push(chosen);
+    }
+    if !listed.is_empty() {
+        // One warning per file, however many meshes: the list says which and how badly.
+        report.warn(
+            "gltf-double-sided",
+            format!(
+                "{} of {} meshes have more than {INCONSISTENT_PERCENT} % of their triangles facing away from their stored normals; drawn double-sided (a double-sided copy where the material is shared with consistent meshes): {}",
+                listed.len(),
+                model.meshes.len(),
+                listed.join(", ")
+            ),
+        );
     }
     plan
 }
@@ -174,11 +183,19 @@ mod tests {
             .iter()
             .filter(|n| n.code == "gltf-double-sided")
             .collect();
-        assert_eq!(warnings.len(), 4, "{report}");
+        assert_eq!(warnings.len(), 1, "{report}");
+        let message = &warnings[0].message;
+        assert!(message.starts_with("4 of 6 meshes"), "{message}");
         assert!(
-            warnings[1].message.contains("copy of material `b`"),
-            "{report}"
+            message.contains("`m1` 6 % (6/100, copy of `b`)"),
+            "{message}"
         );
+        assert!(
+            message.contains("`m3` 6 % (6/100, default material)"),
+            "{message}"
+        );
+        assert!(message.contains("`m0` 6 % (6/100)"), "{message}");
+        assert!(!message.contains("`m2`"), "{message}");
     }
 
     #[test]
