@@ -76,6 +76,10 @@ pub struct ConvertArgs {
     /// Animation to pose, by name or index (default: the first).
     #[arg(long)]
     pub anim: Option<String>,
+    /// glTF output: keep texture references as URIs instead of embedding the images found
+    /// beside the input (.glb) or writing them as PNG/JPEG beside the output (.gltf).
+    #[arg(long)]
+    pub no_embed_textures: bool,
     /// Print the conversion report as JSON.
     #[arg(long)]
     pub json: bool,

@@ -36,6 +36,23 @@ pub struct Settings {
     pub read: ReadOptions,
     /// Pose for OBJ output.
     pub pose: PoseRequest,
+    /// Folder of the source model, where glTF export looks for texture images to embed
+    /// (`None`: no image is read and textures stay URIs).
+    pub source_dir: Option<PathBuf>,
+    /// Keep texture references as URIs in glTF output instead of embedding the images
+    /// (`--no-embed-textures`).
+    pub keep_texture_uris: bool,
+}
+
+impl Settings {
+    /// The glTF export options these settings ask for.
+    #[cfg(feature = "gltf")]
+    fn gltf_options(&self) -> rigport_gltf::export::ExportOptions {
+        let mut options = rigport_gltf::export::ExportOptions::default()
+            .with_embed_textures(!self.keep_texture_uris);
+        options.source_dir = self.source_dir.clone();
+        options
+    }
 }
 
 /// The files one conversion produces (a `.gltf` has a `.bin` beside it, an `.obj` an `.mtl`).
@@ -129,21 +146,24 @@ fn write_model(
         }
         #[cfg(feature = "gltf")]
         Format::Glb => {
-            use rigport_gltf::export::{ExportOptions, to_glb};
-            let (bytes, r) = to_glb(model, &ExportOptions::default())?;
+            let (bytes, r) = rigport_gltf::export::to_glb(model, &settings.gltf_options())?;
             report.extend(r);
             single(bytes)
         }
         #[cfg(feature = "gltf")]
         Format::Gltf => {
-            use rigport_gltf::export::{ExportOptions, bin_file_name_for, to_gltf};
+            use rigport_gltf::export::{bin_file_name_for, to_gltf};
             let bin_name = bin_file_name_for(output);
-            let options = ExportOptions::default().with_pretty(true);
+            let options = settings.gltf_options().with_pretty(true);
             let (separate, r) = to_gltf(model, &bin_name, &options)?;
             report.extend(r);
             let mut files = single(separate.json.into_bytes());
             if !separate.bin.is_empty() {
                 files.push((output.with_file_name(bin_name), separate.bin));
+            }
+            // Texture images the .gltf names, written beside it like the .bin.
+            for image in separate.images {
+                files.push((output.with_file_name(image.name), image.bytes));
             }
             files
         }

@@ -23,6 +23,9 @@ pub fn run(args: &ConvertArgs) -> Status {
             frame: args.frame,
             anim: args.anim.clone(),
         },
+        keep_texture_uris: args.no_embed_textures,
+        // Set per input by `convert_file`: textures are looked for beside each model.
+        source_dir: None,
     };
     let posing = args.time.is_some() || args.frame.is_some() || args.anim.is_some();
     let to = args.to.map(|arg| arg.0);
@@ -157,8 +160,16 @@ pub fn convert_file(
     // Refuse before the work, not after: a re-run without --force should not convert anything.
     check_target(output, &[input], force).map_err(|e| e.to_string())?;
     let bytes = std::fs::read(input).map_err(|e| format!("cannot read: {e}"))?;
+    let folder = match input.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let settings = Settings {
+        source_dir: Some(folder),
+        ..settings.clone()
+    };
     let Converted { files, report } =
-        pipeline::convert_owned(bytes, output, target, settings).map_err(|e| e.to_string())?;
+        pipeline::convert_owned(bytes, output, target, &settings).map_err(|e| e.to_string())?;
     for (path, _) in &files {
         check_target(path, &[input], force).map_err(|e| e.to_string())?;
     }

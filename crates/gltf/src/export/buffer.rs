@@ -132,6 +132,23 @@ impl Builder {
         self.finish_accessor::<C>(offset, components / width, ty, usage, bounds)
     }
 
+    /// Appends raw bytes (an embedded image) as a buffer view without target, starting at a
+    /// 4-byte boundary.
+    pub fn raw_view(&mut self, bytes: &[u8]) -> json::Index<json::buffer::View> {
+        let offset = self.start_view(bytes.len());
+        self.bin.extend_from_slice(bytes);
+        self.root.push(json::buffer::View {
+            buffer: json::Index::new(0),
+            byte_length: USize64::from(bytes.len()),
+            byte_offset: Some(USize64::from(offset)),
+            byte_stride: None,
+            name: None,
+            target: None,
+            extensions: None,
+            extras: Default::default(),
+        })
+    }
+
     /// Pads the buffer to 4 bytes and makes room for `bytes` more; returns where they start.
     fn start_view(&mut self, bytes: usize) -> usize {
         pad_to_4(&mut self.bin, 0);

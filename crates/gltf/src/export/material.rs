@@ -1,28 +1,58 @@
 //! Materials: the classic diffuse/opacity/emissive/texture set onto glTF's metallic-roughness
-//! model. One glTF material per model material, in the same order, so material ids carry over.
+//! model. One glTF material per model material, in the same order, so material ids carry over;
+//! double-sided copies (see [`super::sides`]) come after them.
 
 use super::buffer::Builder;
-use super::uri::{image_uri, is_core_image};
+use super::sides::MaterialPlan;
+use super::textures::Textures;
 use gltf_json as json;
 use json::material::{
     AlphaMode, EmissiveFactor, PbrBaseColorFactor, PbrMetallicRoughness, StrengthFactor,
 };
 use json::validation::Checked;
 use rigport_model_core::{Material, Model, Report};
-use std::collections::HashMap;
 
-/// Writes every material of the model (and its texture, images shared by URI).
-pub(super) fn write_materials(model: &Model, builder: &mut Builder, report: &mut Report) {
-    let mut textures: HashMap<String, json::Index<json::Texture>> = HashMap::new();
+/// Writes every material of the model in order, then the double-sided variants the plan
+/// asks for (textures shared by reference).
+pub(super) fn write_materials(
+    model: &Model,
+    plan: &MaterialPlan,
+    textures: &mut Textures,
+    builder: &mut Builder,
+    report: &mut Report,
+) {
     let mut clamped = 0usize;
-    for material in &model.materials {
-        let texture = material
+    let mut texture_of = |material: &Material, builder: &mut Builder, report: &mut Report| {
+        material
             .texture
             .as_deref()
-            .and_then(|path| texture_for(path, &material.name, builder, &mut textures, report));
-        let (gltf_material, was_clamped) = convert(material, texture);
+            .and_then(|path| textures.texture_for(path, &material.name, builder, report))
+    };
+    for (material, &double_sided) in model.materials.iter().zip(&plan.double_sided) {
+        let texture = texture_of(material, builder, report);
+        let (mut gltf_material, was_clamped) = convert(material, texture);
+        gltf_material.double_sided = double_sided;
         clamped += usize::from(was_clamped);
         builder.root.push(gltf_material);
+    }
+    for &source in &plan.variants {
+        let gltf_material = match source.and_then(|m| model.materials.get(m)) {
+            Some(material) => {
+                let texture = texture_of(material, builder, report);
+                let (mut copy, _) = convert(material, texture);
+                copy.name = Some(format!("{} (double-sided)", material.name));
+                copy
+            }
+            // glTF's default material, which is single-sided, made double-sided.
+            None => json::Material {
+                name: Some("default (double-sided)".to_owned()),
+                ..Default::default()
+            },
+        };
+        builder.root.push(json::Material {
+            double_sided: true,
+            ..gltf_material
+        });
     }
     if clamped > 0 {
         report.warn(
@@ -91,65 +121,6 @@ pub(super) fn unit(value: f32) -> f32 {
     } else {
         value.clamp(0.0, 1.0)
     }
-}
-
-/// The texture for a stored path: one image and texture per distinct URI.
-fn texture_for(
-    stored: &str,
-    material_name: &str,
-    builder: &mut Builder,
-    textures: &mut HashMap<String, json::Index<json::Texture>>,
-    report: &mut Report,
-) -> Option<json::Index<json::Texture>> {
-    let Some(image) = image_uri(stored) else {
-        if !stored.trim().is_empty() {
-            report.loss(
-                "gltf-texture-no-file",
-                format!(
-                    "material `{material_name}`: texture path `{stored}` names no file; left out"
-                ),
-            );
-        }
-        return None;
-    };
-    if image.was_absolute {
-        report.warn(
-            "gltf-texture-absolute",
-            format!(
-                "material `{material_name}`: absolute texture path `{stored}` written as `{}` (place the image beside the model)",
-                image.uri
-            ),
-        );
-    }
-    if let Some(&index) = textures.get(&image.uri) {
-        return Some(index);
-    }
-    if !is_core_image(&image.uri) {
-        report.warn(
-            "gltf-texture-format",
-            format!(
-                "material `{material_name}`: texture `{}` is not PNG or JPEG, which glTF viewers need; convert the image",
-                image.uri
-            ),
-        );
-    }
-    let source = builder.root.push(json::Image {
-        buffer_view: None,
-        mime_type: None,
-        name: None,
-        uri: Some(image.uri.clone()),
-        extensions: None,
-        extras: Default::default(),
-    });
-    let texture = builder.root.push(json::Texture {
-        name: None,
-        sampler: None,
-        source,
-        extensions: None,
-        extras: Default::default(),
-    });
-    textures.insert(image.uri, texture);
-    Some(texture)
 }
 
 /// Names the material properties glTF has no place for, with how many materials used them.

@@ -8,7 +8,7 @@ use super::buffer::{Builder, Usage};
 use super::material::unit;
 use super::report_counts;
 use super::weights::Influence;
-use super::winding::{Winding, check_winding};
+use super::winding::Winding;
 use glam::Vec3;
 use gltf_json as json;
 use json::accessor::Type;
@@ -19,8 +19,6 @@ use std::collections::BTreeMap;
 
 /// What every mesh needs to know about the rest of the document.
 pub(super) struct MeshContext {
-    /// Number of materials written (material ids at or past it are dangling).
-    pub material_count: usize,
     /// The skin skinned meshes use.
     pub skin: Option<json::Index<json::Skin>>,
     /// Skin joint index given to vertices of a skinned mesh bound to no joint.
@@ -44,19 +42,23 @@ pub(super) struct MeshStats {
     pub without_normals: usize,
     /// Vertex colours clamped to 0..1.
     pub colours_clamped: usize,
-    /// Meshes naming a material that does not exist.
+    /// Meshes naming a material that does not exist (counted by the material plan).
     pub bad_material: usize,
     /// Front-face agreement over all meshes.
     pub winding: Winding,
 }
 
 /// Writes one mesh and the node that places it, or `None` (counted in `stats`) when no
-/// triangle is left to write. `influences` is set for a skinned mesh (one per vertex).
+/// triangle is left to write. `material` is the glTF material chosen by
+/// [`super::sides::plan`], `winding` the mesh's front-face counts; `influences` is set for a
+/// skinned mesh (one per vertex).
 ///
 /// Every attribute is written straight from the model's vertices into the buffer, so no
 /// copy of a whole attribute is ever held.
 pub(super) fn write_mesh(
     mesh: &Mesh,
+    material: Option<u32>,
+    winding: Winding,
     influences: Option<&[Option<Influence>]>,
     context: &MeshContext,
     builder: &mut Builder,
@@ -70,7 +72,6 @@ pub(super) fn write_mesh(
         stats.skipped.push((mesh.name.clone(), vertex_count));
         return None;
     }
-    let winding = check_winding(mesh);
     stats.winding.checked += winding.checked;
     stats.winding.disagree += winding.disagree;
 
@@ -137,11 +138,7 @@ pub(super) fn write_mesh(
         builder.accessor_from(triangles.copied(), Type::Scalar, Usage::Index)
     };
 
-    let material = mesh.material.and_then(|id| {
-        let valid = id.index() < context.material_count;
-        stats.bad_material += usize::from(!valid);
-        valid.then(|| json::Index::new(id.0))
-    });
+    let material = material.map(json::Index::new);
     let gltf_mesh = builder.root.push(json::Mesh {
         extensions: None,
         extras: Default::default(),

@@ -10,8 +10,17 @@
 //!   the winding they have; triangles facing away from their vertex normals are counted in
 //!   the report.
 //! * Materials: base colour from the diffuse colour, its alpha times the opacity (`BLEND`
-//!   below 1), emissive colour, the texture as a relative, percent-encoded image URI (an
-//!   absolute path keeps only its file name, with a warning). Metallic 0, roughness 1.
+//!   below 1), emissive colour, metallic 0, roughness 1. A mesh whose triangles disagree
+//!   with its stored normals in more than 5 % of cases gets a double-sided material (a
+//!   double-sided copy when the material is shared with consistent meshes) and a warning.
+//! * Textures: with [`ExportOptions::source_dir`] set (or an [`ImageSource`] given), each
+//!   material's image is found beside the source model by
+//!   [`rigport_model_core::texture::find_beside`]; PNG and JPEG pass through, BMP and TGA
+//!   become PNG, and the image is embedded in the `.glb` (a buffer view with its MIME type)
+//!   or returned as a companion file for the `.gltf` ([`SeparateFiles::images`]). An image
+//!   not found, or [`ExportOptions::embed_textures`] off, leaves the reference as a
+//!   relative, percent-encoded URI (an absolute path keeps only its file name, with a
+//!   warning).
 //! * Skeleton: joint `i` is node `i` with the bind transform as TRS; one skin whose inverse
 //!   bind matrices come from [`rigport_anim::skeleton::inverse_bind_matrices`] (last row
 //!   exactly `0 0 0 1`). Several roots get a common untransformed parent node.
@@ -24,9 +33,12 @@
 mod animation;
 mod buffer;
 mod glb;
+mod images;
 mod material;
 mod mesh;
+pub mod sides;
 mod skeleton;
+mod textures;
 pub mod uri;
 mod weights;
 pub mod winding;
@@ -38,14 +50,36 @@ use crate::Error;
 use buffer::Builder;
 use gltf_json as json;
 use rigport_model_core::{Model, Report, Severity};
+use std::path::PathBuf;
+use textures::{Placement, Textures};
 use weights::{WeightStats, influence, is_bound};
+use winding::{Winding, check_winding};
+
+pub use images::{FolderImages, ImageError, ImageSource, SourceImage};
+pub use textures::CompanionImage;
 
 /// Options of [`to_glb`] and [`to_gltf`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ExportOptions {
     /// Indent the JSON (useful for `.gltf`, which people read).
     pub pretty: bool,
+    /// The folder of the source model, where texture images are looked for. `None` (the
+    /// default): no image is read and every texture is written as a URI, as stored.
+    pub source_dir: Option<PathBuf>,
+    /// Embed the images found (in the `.glb`, or as companion files of a `.gltf`); `false`
+    /// writes every texture as a URI, as stored. Default `true`.
+    pub embed_textures: bool,
+}
+
+impl Default for ExportOptions {
+    fn default() -> Self {
+        Self {
+            pretty: false,
+            source_dir: None,
+            embed_textures: true,
+        }
+    }
 }
 
 impl ExportOptions {
@@ -53,6 +87,26 @@ impl ExportOptions {
     pub fn with_pretty(mut self, pretty: bool) -> Self {
         self.pretty = pretty;
         self
+    }
+
+    /// These options with texture images looked for in `dir`, the source model's folder.
+    pub fn with_source_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.source_dir = Some(dir.into());
+        self
+    }
+
+    /// These options embedding the images found (`true`) or keeping URIs (`false`).
+    pub fn with_embed_textures(mut self, embed: bool) -> Self {
+        self.embed_textures = embed;
+        self
+    }
+
+    /// The image source these options ask for: the source folder when embedding.
+    fn folder_images(&self) -> Option<FolderImages> {
+        self.source_dir
+            .as_ref()
+            .filter(|_| self.embed_textures)
+            .map(FolderImages::new)
     }
 }
 
@@ -64,6 +118,9 @@ pub struct SeparateFiles {
     /// Contents of the buffer file. Empty exactly when the model has no data at all; then
     /// the JSON names no buffer and no file must be written.
     pub bin: Vec<u8>,
+    /// Texture images to write beside the `.gltf` (PNG or JPEG), named
+    /// `{buffer stem}-{image stem}.png|jpg` so they never replace the source's own images.
+    pub images: Vec<CompanionImage>,
 }
 
 /// The buffer file name for a `.gltf` path: its file stem plus `.bin`.
@@ -77,32 +134,107 @@ pub fn bin_file_name_for(gltf_path: &std::path::Path) -> String {
 
 /// Converts a model to one binary `.glb` file. The [`Report`] lists what glTF could not
 /// hold and every value that was repaired to pass the glTF validator.
+///
+/// Texture images are read from [`ExportOptions::source_dir`] (see [`to_glb_with_images`]).
 pub fn to_glb(model: &Model, options: &ExportOptions) -> Result<(Vec<u8>, Report), Error> {
-    let (json, bin, report) = build(model, None, options)?;
+    match options.folder_images() {
+        Some(folder) => to_glb_with_images(model, options, &folder),
+        None => {
+            let (json, bin, report, _) = build(model, None, Placement::Reference, options)?;
+            Ok((glb::assemble(&json, bin)?, report))
+        }
+    }
+}
+
+/// [`to_glb`] with the texture images read from `images` (unless
+/// [`ExportOptions::embed_textures`] is off) and embedded in the file.
+pub fn to_glb_with_images(
+    model: &Model,
+    options: &ExportOptions,
+    images: &dyn ImageSource,
+) -> Result<(Vec<u8>, Report), Error> {
+    let placement = match options.embed_textures {
+        true => Placement::Embed(images),
+        false => Placement::Reference,
+    };
+    let (json, bin, report, _) = build(model, None, placement, options)?;
     Ok((glb::assemble(&json, bin)?, report))
 }
 
 /// Converts a model to `.gltf` JSON plus its buffer file, which will sit beside the `.gltf`
 /// as `bin_file_name` (see [`bin_file_name_for`]; the JSON gets it percent-encoded).
+///
+/// Texture images are read from [`ExportOptions::source_dir`] (see [`to_gltf_with_images`]).
 pub fn to_gltf(
     model: &Model,
     bin_file_name: &str,
     options: &ExportOptions,
 ) -> Result<(SeparateFiles, Report), Error> {
-    let bin_uri = uri::percent_encode(bin_file_name);
-    let (json, bin, report) = build(model, Some(bin_uri), options)?;
-    Ok((SeparateFiles { json, bin }, report))
+    match options.folder_images() {
+        Some(folder) => to_gltf_with_images(model, bin_file_name, options, &folder),
+        None => separate(model, bin_file_name, Placement::Reference, options),
+    }
 }
 
-/// Converts a model to the glTF JSON text and the bytes of its one buffer; `bin_uri` is the
-/// buffer's URI for a separate `.bin`, `None` for the GLB's own binary chunk.
+/// [`to_gltf`] with the texture images read from `images` (unless
+/// [`ExportOptions::embed_textures`] is off) and returned in [`SeparateFiles::images`].
+pub fn to_gltf_with_images(
+    model: &Model,
+    bin_file_name: &str,
+    options: &ExportOptions,
+    images: &dyn ImageSource,
+) -> Result<(SeparateFiles, Report), Error> {
+    let placement = match options.embed_textures {
+        true => Placement::Companion {
+            source: images,
+            stem: std::path::Path::new(bin_file_name)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "model".to_owned()),
+            taken: vec![bin_file_name.to_owned()],
+        },
+        false => Placement::Reference,
+    };
+    separate(model, bin_file_name, placement, options)
+}
+
+/// `.gltf` JSON, buffer and companion images.
+fn separate(
+    model: &Model,
+    bin_file_name: &str,
+    placement: Placement,
+    options: &ExportOptions,
+) -> Result<(SeparateFiles, Report), Error> {
+    let bin_uri = uri::percent_encode(bin_file_name);
+    let (json, bin, report, images) = build(model, Some(bin_uri), placement, options)?;
+    Ok((SeparateFiles { json, bin, images }, report))
+}
+
+/// Converts a model to the glTF JSON text, the bytes of its one buffer and the companion
+/// images; `bin_uri` is the buffer's URI for a separate `.bin`, `None` for the GLB's own
+/// binary chunk.
 fn build(
     model: &Model,
     bin_uri: Option<String>,
+    placement: Placement,
     options: &ExportOptions,
-) -> Result<(String, Vec<u8>, Report), Error> {
+) -> Result<(String, Vec<u8>, Report, Vec<CompanionImage>), Error> {
     let mut report = Report::default();
-    let mut builder = Builder::with_capacity(buffer::size_bound(model));
+    // The one place the exporter judges winding: the material plan and the report use it.
+    let windings: Vec<Winding> = model.meshes.iter().map(check_winding).collect();
+    let written: Vec<bool> = model
+        .meshes
+        .iter()
+        .map(|mesh| {
+            let count = mesh.vertices.len();
+            let in_range = |t: &[u32; 3]| t.iter().all(|&i| (i as usize) < count);
+            mesh.triangles.iter().any(in_range)
+        })
+        .collect();
+    let plan = sides::plan(model, &windings, &written, &mut report);
+    let mut textures = Textures::load(model, placement, &mut report);
+    let capacity = buffer::size_bound(model) + textures.embedded_bytes();
+    let mut builder = Builder::with_capacity(capacity);
 
     let skeleton = skeleton::sanitized(&model.skeleton, &mut report)?;
     let joint_count = skeleton.joints.len();
@@ -131,16 +263,19 @@ fn build(
     }
 
     let nodes = skeleton::write_skeleton(&skeleton, need_unbound_joint, &mut builder, &mut report)?;
-    material::write_materials(model, &mut builder, &mut report);
+    material::write_materials(model, &plan, &mut textures, &mut builder, &mut report);
     let context = mesh::MeshContext {
-        material_count: model.materials.len(),
         skin: nodes.skin,
         unbound_joint: joint_count as u32,
         joints_u8: nodes.skin_joints <= 256,
     };
     let mut scene_nodes = nodes.scene_roots;
-    let mut mesh_stats = mesh::MeshStats::default();
-    for (mesh, skinning) in model.meshes.iter().zip(&skinning) {
+    let mut mesh_stats = mesh::MeshStats {
+        bad_material: plan.bad_material,
+        ..Default::default()
+    };
+    let per_mesh = skinning.iter().zip(&windings).zip(&plan.mesh_material);
+    for (mesh, ((skinning, &winding), &material)) in model.meshes.iter().zip(per_mesh) {
         let influences: Option<Vec<_>> = skinning.bound.then(|| {
             // Counted in the first pass already.
             let mut counted = WeightStats::default();
@@ -151,6 +286,8 @@ fn build(
         });
         let node = mesh::write_mesh(
             mesh,
+            material,
+            winding,
             influences.as_deref(),
             &context,
             &mut builder,
@@ -190,7 +327,7 @@ fn build(
     } else {
         builder.root.to_string()?
     };
-    Ok((text, builder.bin, report))
+    Ok((text, builder.bin, report, textures.companions))
 }
 
 /// Whether a mesh has vertices bound to a joint, and vertices bound to none.

@@ -634,7 +634,8 @@ fn broken_values_are_repaired_for_the_validator() {
 fn separate_layout_names_its_buffer_file() {
     let bin_name = bin_file_name_for(std::path::Path::new("out/my model.gltf"));
     let options = ExportOptions::default().with_pretty(true);
-    let (SeparateFiles { json, bin }, _) = to_gltf(&static_model(), &bin_name, &options).unwrap();
+    let (SeparateFiles { json, bin, .. }, _) =
+        to_gltf(&static_model(), &bin_name, &options).unwrap();
     let root = json::Root::from_str(&json).unwrap();
     assert_eq!(root.buffers[0].uri.as_deref(), Some("my%20model.bin"));
     assert_eq!(root.buffers[0].byte_length.0 as usize, bin.len());
@@ -725,7 +726,8 @@ fn khronos_validator_accepts_every_test_model() {
     let gltf_path = with_images.path().join("skinned model.gltf");
     let options = ExportOptions::default().with_pretty(true);
     let bin_name = bin_file_name_for(&gltf_path);
-    let (SeparateFiles { json, bin }, _) = to_gltf(&skinned_model(), &bin_name, &options).unwrap();
+    let (SeparateFiles { json, bin, .. }, _) =
+        to_gltf(&skinned_model(), &bin_name, &options).unwrap();
     std::fs::write(&gltf_path, json).unwrap();
     std::fs::write(with_images.path().join("skinned model.bin"), bin).unwrap();
     let (success, report) = run_validator(&modules, &gltf_path, true);
