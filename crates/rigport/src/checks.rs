@@ -157,9 +157,7 @@ pub fn check_model(model: &Model, model_path: &Path) -> Vec<Finding> {
                 ),
             );
         }
-        #[cfg(feature = "gltf")]
-        let winding = rigport_gltf::export::winding::check_winding(mesh);
-        #[cfg(feature = "gltf")]
+        let winding = mesh.winding();
         if winding.disagree > 0 {
             push(
                 FindingSeverity::Warning,

@@ -168,20 +168,20 @@ fn for_each_channel(
     stats: &mut KeyStats,
     visitor: &mut impl ChannelVisitor,
 ) {
-    // Of several tracks for one joint the last wins, as in `rigport_anim::normalize_animation`
-    // (so OBJ poses and glTF animations of one file agree).
-    let mut last_track = vec![None; joint_count];
+    // Of several tracks for one joint the first wins, as in `Animation::track`, posing and
+    // every format writer (so OBJ poses, glTF and MilkShape/IQE outputs of one file agree).
+    let mut first_track = vec![None; joint_count];
     for (index, track) in animation.tracks.iter().enumerate() {
-        if let Some(slot) = last_track.get_mut(track.joint.index()) {
+        if let Some(slot @ None) = first_track.get_mut(track.joint.index()) {
             *slot = Some(index);
         }
     }
     for (index, track) in animation.tracks.iter().enumerate() {
-        let Some(last) = last_track.get(track.joint.index()) else {
+        let Some(first) = first_track.get(track.joint.index()) else {
             stats.missing_joint_tracks += 1;
             continue;
         };
-        if *last != Some(index) {
+        if *first != Some(index) {
             stats.duplicate_tracks += 1;
             continue;
         }

@@ -8,12 +8,12 @@ use super::buffer::{Builder, Usage};
 use super::material::unit;
 use super::report_counts;
 use super::weights::Influence;
-use super::winding::Winding;
 use glam::Vec3;
 use gltf_json as json;
 use json::accessor::Type;
 use json::mesh::{Mode, Primitive, Semantic};
 use json::validation::Checked;
+use rigport_model_core::Winding;
 use rigport_model_core::{Mesh, Report, Severity};
 use std::collections::BTreeMap;
 

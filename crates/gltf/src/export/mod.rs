@@ -41,7 +41,6 @@ mod skeleton;
 mod textures;
 pub mod uri;
 mod weights;
-pub mod winding;
 
 #[cfg(test)]
 mod tests;
@@ -49,11 +48,10 @@ mod tests;
 use crate::Error;
 use buffer::Builder;
 use gltf_json as json;
-use rigport_model_core::{Model, Report, Severity};
+use rigport_model_core::{Mesh, Model, Report, Severity, Winding};
 use std::path::PathBuf;
 use textures::{Placement, Textures};
 use weights::{WeightStats, influence, is_bound};
-use winding::{Winding, check_winding};
 
 pub use images::{FolderImages, ImageError, ImageSource, SourceImage};
 pub use textures::CompanionImage;
@@ -221,7 +219,7 @@ fn build(
 ) -> Result<(String, Vec<u8>, Report, Vec<CompanionImage>), Error> {
     let mut report = Report::default();
     // The one place the exporter judges winding: the material plan and the report use it.
-    let windings: Vec<Winding> = model.meshes.iter().map(check_winding).collect();
+    let windings: Vec<Winding> = model.meshes.iter().map(Mesh::winding).collect();
     let written: Vec<bool> = model
         .meshes
         .iter()

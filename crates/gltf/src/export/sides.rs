@@ -7,7 +7,7 @@
 //! every mesh using it is inconsistent, else a double-sided copy appended after the model's
 //! materials (so material ids still carry over).
 
-use super::winding::Winding;
+use rigport_model_core::Winding;
 use rigport_model_core::{Model, Report};
 
 /// A mesh is inconsistent when more than this share of its judged triangles (in percent)

@@ -757,8 +757,9 @@ fn khronos_validator_accepts_every_test_model() {
 }
 
 #[test]
-fn of_two_tracks_for_one_joint_the_last_wins() {
-    // The same rule as rigport_anim::normalize_animation, so OBJ poses and glTF agree.
+fn of_two_tracks_for_one_joint_the_first_wins() {
+    // The same rule as Animation::track, posing and every format writer, so OBJ poses, glTF
+    // and the MilkShape/IQE outputs of one model agree.
     let mut model = skinned_model();
     let mut first = Track::new(JointId(1));
     first.translations = vec![Key::new(0.0, Vec3::X), Key::new(1.0, Vec3::X)];
@@ -776,8 +777,8 @@ fn of_two_tracks_for_one_joint_the_last_wins() {
     );
     assert_eq!(
         &values[..3],
-        &[0.0, 0.0, 1.0],
-        "the second track's +Z, not the first's +X"
+        &[1.0, 0.0, 0.0],
+        "the first track's +X, not the second's +Z"
     );
     assert!(
         report.notices.iter().any(|n| n.message.contains("track")),
