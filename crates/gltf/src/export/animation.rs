@@ -72,9 +72,15 @@ pub(super) fn write_animations(model: &Model, builder: &mut Builder, report: &mu
             );
             continue;
         };
-        let hold = declared_length_hold(animation, last, report);
+        let wrap = loop_wrap(animation, last, report);
+        let hold = if wrap.is_some() {
+            None
+        } else {
+            declared_length_hold(animation, last, report)
+        };
         let mut writer = CurveWriter {
             animation,
+            wrap,
             hold,
             first: true,
             gltf: AnimationWriter::default(),
@@ -131,6 +137,8 @@ impl ChannelVisitor for LastKey {
 /// held at a time. The first curve gets the key that keeps a declared length, if needed.
 struct CurveWriter<'a, 'b> {
     animation: &'a Animation,
+    /// The period of a looping animation: every curve ends with its first value there.
+    wrap: Option<f32>,
     hold: Option<f32>,
     first: bool,
     gltf: AnimationWriter,
@@ -149,8 +157,9 @@ impl ChannelVisitor for CurveWriter<'_, '_> {
         let Some(mut curve) = curve(joint, property, keys, &mut self.stats) else {
             return;
         };
-        let hold_from = match self.hold {
-            Some(time) if self.first => Some(hold_curve(&mut curve, time)),
+        let hold_from = match (self.wrap, self.hold) {
+            (Some(period), _) => wrap_curve(&mut curve, period),
+            (None, Some(time)) if self.first => Some(hold_curve(&mut curve, time)),
             _ => None,
         };
         self.first = false;
@@ -316,6 +325,47 @@ fn declared_length_hold(animation: &Animation, last: f32, report: &mut Report) -
         format!("animation `{}` lasts {declared} s but its last key is at {last} s; a holding key keeps the length", animation.name),
     );
     Some(declared)
+}
+
+/// The period of a looping animation whose last key comes before it (`None` otherwise). A
+/// looping animation of N frames at F fps lasts N/F: after its last frame it blends back to
+/// the first, so glTF players that loop get a key at N/F equal to the first.
+fn loop_wrap(animation: &Animation, last: f32, report: &mut Report) -> Option<f32> {
+    let period = rigport_anim::sample::period(animation);
+    if !(animation.looping && period.is_finite() && period > last) {
+        return None;
+    }
+    report.info(
+        "gltf-animation-loop-wrap",
+        format!(
+            "looping animation `{}` lasts {period} s; each channel gets a key there equal to its first, so it blends back as it loops",
+            animation.name
+        ),
+    );
+    Some(period)
+}
+
+/// Appends a key at `period` equal to the curve's first value (a rotation on the last key's
+/// hemisphere, so the blend takes the short way). Returns the index of the new key's
+/// predecessor, like [`hold_curve`], or `None` when the curve already reaches the period.
+fn wrap_curve(curve: &mut Curve, period: f32) -> Option<usize> {
+    let last_time = *curve.times.last()?;
+    if last_time >= period {
+        return None;
+    }
+    let width = curve.width;
+    let mut first = curve.values[..width].to_vec();
+    let last = &curve.values[curve.values.len() - width..];
+    if curve.property == Property::Rotation {
+        let dot: f32 = first.iter().zip(last).map(|(a, b)| a * b).sum();
+        if dot < 0.0 {
+            first.iter_mut().for_each(|v| *v = -*v);
+        }
+    }
+    let from = curve.times.len() - 1;
+    curve.times.push(period);
+    curve.values.extend(first);
+    Some(from)
 }
 
 /// Appends a key at `time` holding the curve's last value. Returns the index of the held

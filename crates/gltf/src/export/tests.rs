@@ -507,7 +507,9 @@ fn cubic_animation_gets_catmull_rom_tangents() {
 
 #[test]
 fn declared_length_past_the_last_key_is_held() {
+    // A one-shot animation holds its last pose to the declared length (a looping one wraps).
     let mut model = skinned_model();
+    model.animations[0].looping = false;
     model.animations[0].duration = 2.5;
     let (root, bin, report) = glb(&model);
     let animation = &root.animations[0];
@@ -520,6 +522,35 @@ fn declared_length_past_the_last_key_is_held() {
         "the hold repeats the last value"
     );
     assert_eq!(report.with_code("gltf-animation-length-held").count(), 1);
+}
+
+#[test]
+fn looping_animation_blends_back_to_its_first_key() {
+    // N frames at F fps loop over N/F: every channel ends with its first value at the period
+    // (issue 16.1), instead of holding the last one.
+    let mut model = skinned_model();
+    model.animations[0].looping = true;
+    model.animations[0].duration = 2.0;
+    let (root, bin, report) = glb(&model);
+    let animation = &root.animations[0];
+    assert!(!animation.channels.is_empty());
+    for channel in &animation.channels {
+        let sampler = &animation.samplers[channel.sampler.value()];
+        let times = floats(&root, &bin, sampler.input);
+        assert_eq!(times.last(), Some(&2.0), "{times:?}");
+        let values = floats(&root, &bin, sampler.output);
+        let width = values.len() / times.len();
+        let (first, last) = (&values[..width], &values[values.len() - width..]);
+        let dot: f32 = first.iter().zip(last).map(|(a, b)| a * b).sum();
+        let same = first.iter().zip(last).all(|(a, b)| (a - b).abs() < 1e-6);
+        let negated = first.iter().zip(last).all(|(a, b)| (a + b).abs() < 1e-6);
+        assert!(
+            same || (width == 4 && negated && dot < 0.0),
+            "{first:?} {last:?}"
+        );
+    }
+    assert_eq!(report.with_code("gltf-animation-loop-wrap").count(), 1);
+    assert_eq!(report.with_code("gltf-animation-length-held").count(), 0);
 }
 
 #[test]
