@@ -229,6 +229,6 @@ mod tests {
                 assert!((-1.0..=65.0).contains(&p.x), "{view} {p:?}");
             }
         }
-        assert!(Camera::fit(View::Front, || std::iter::empty(), 10, 10).is_none());
+        assert!(Camera::fit(View::Front, std::iter::empty, 10, 10).is_none());
     }
 }

@@ -116,13 +116,27 @@ impl<'a> Scene<'a> {
             _ => Cow::Borrowed(&self.model.meshes),
         };
 
-        let (mut total, mut skipped) = (0usize, 0usize);
+        // Per mesh: the drawable triangles, and which vertices they use (the camera fits
+        // those, so a stray unused vertex cannot shrink the picture).
+        let mut total = 0usize;
+        let mut drawable: Vec<Vec<[u32; 3]>> = Vec::with_capacity(meshes.len());
+        let mut used: Vec<Vec<bool>> = Vec::with_capacity(meshes.len());
         for mesh in meshes.iter() {
-            for t in &mesh.triangles {
-                total += 1;
-                skipped += usize::from(corners(mesh, t).is_none());
+            total += mesh.triangles.len();
+            let mut mask = vec![false; mesh.vertices.len()];
+            let list: Vec<[u32; 3]> = mesh
+                .triangles
+                .iter()
+                .filter(|t| corners(mesh, t).is_some())
+                .copied()
+                .collect();
+            for &i in list.iter().flatten() {
+                mask[i as usize] = true;
             }
+            drawable.push(list);
+            used.push(mask);
         }
+        let skipped = total - drawable.iter().map(Vec::len).sum::<usize>();
         if skipped == total {
             return Err(RenderError::NoDrawableTriangles { skipped });
         }
@@ -137,27 +151,32 @@ impl<'a> Scene<'a> {
 
         let (width, height) = (options.width * SUPERSAMPLE, options.height * SUPERSAMPLE);
         let points = || {
-            meshes.iter().flat_map(|m| {
-                m.triangles
+            meshes.iter().zip(&used).flat_map(|(m, mask)| {
+                m.vertices
                     .iter()
-                    .filter_map(|t| corners(m, t))
-                    .flat_map(|c| c.map(|v| v.position))
+                    .zip(mask)
+                    .filter(|(_, used)| **used)
+                    .map(|(v, _)| v.position)
             })
         };
         let camera = Camera::fit(options.view, points, width, height)
             .ok_or(RenderError::NoDrawableTriangles { skipped })?;
-        let mut target = Target::new(width, height, options.background.0);
-        for mesh in meshes.iter() {
-            self.fill_mesh(&mut target, &camera, mesh);
-        }
-        if options.wire {
-            for mesh in meshes.iter() {
-                let screen: Vec<Projected> = mesh
-                    .vertices
+        let screens: Vec<Vec<Projected>> = meshes
+            .iter()
+            .map(|m| {
+                m.vertices
                     .iter()
                     .map(|v| camera.project(v.position))
-                    .collect();
-                for t in mesh.triangles.iter().filter(|t| corners(mesh, t).is_some()) {
+                    .collect()
+            })
+            .collect();
+        let mut target = Target::new(width, height, options.background.0);
+        for ((mesh, triangles), screen) in meshes.iter().zip(&drawable).zip(&screens) {
+            self.fill_mesh(&mut target, &camera, mesh, triangles, screen);
+        }
+        if options.wire {
+            for (triangles, screen) in drawable.iter().zip(&screens) {
+                for t in triangles {
                     let [a, b, c] = t.map(|i| screen[i as usize]);
                     target.line(a, b, WIRE);
                     target.line(b, c, WIRE);
@@ -171,7 +190,15 @@ impl<'a> Scene<'a> {
         })
     }
 
-    fn fill_mesh(&self, target: &mut Target, camera: &Camera, mesh: &Mesh) {
+    /// Fills `triangles` (all drawable) of `mesh`, whose vertices are at `screen`.
+    fn fill_mesh(
+        &self,
+        target: &mut Target,
+        camera: &Camera,
+        mesh: &Mesh,
+        triangles: &[[u32; 3]],
+        screen: &[Projected],
+    ) {
         let material_index = mesh.material.map(|id| id.index());
         let fallback = Material::default();
         let material = material_index
@@ -181,13 +208,8 @@ impl<'a> Scene<'a> {
             .filter(|_| mesh.has_uvs)
             .and_then(|i| self.images.get(i))
             .and_then(Option::as_ref);
-        let screen: Vec<Projected> = mesh
-            .vertices
-            .iter()
-            .map(|v| camera.project(v.position))
-            .collect();
         let diffuse = material.diffuse.truncate();
-        for t in &mesh.triangles {
+        for t in triangles {
             let Some(vertices) = corners(mesh, t) else {
                 continue;
             };

@@ -6,18 +6,24 @@
 //! work is at most pixels × primitives whatever the coordinates.
 
 use crate::camera::Projected;
-use image::{Rgba, RgbaImage};
+use image::RgbaImage;
 
 /// Nearness a line pixel may lie behind the surface and still be drawn (keys span 0..1).
 const LINE_DEPTH_SLACK: f32 = 0.005;
 
-/// Colour and depth buffers, one sample per pixel (the supersampled resolution).
+/// One sample: nearness of the closest surface so far (larger is closer) and its colour,
+/// side by side so the depth test and the colour write touch one cache line.
+#[derive(Clone, Copy)]
+struct Sample {
+    depth: f32,
+    colour: [u8; 3],
+}
+
+/// Colour and depth, one sample per pixel (the supersampled resolution).
 pub(crate) struct Target {
     width: u32,
     height: u32,
-    colour: Vec<[u8; 3]>,
-    /// Nearness of the closest surface so far; larger is closer.
-    depth: Vec<f32>,
+    samples: Vec<Sample>,
 }
 
 /// A linear colour in `0..=1` to 8 bits.
@@ -31,11 +37,14 @@ impl Target {
     /// A target filled with `background`, depth empty.
     pub fn new(width: u32, height: u32, background: [u8; 3]) -> Self {
         let n = width as usize * height as usize;
+        let empty = Sample {
+            depth: f32::NEG_INFINITY,
+            colour: background,
+        };
         Self {
             width,
             height,
-            colour: vec![background; n],
-            depth: vec![f32::NEG_INFINITY; n],
+            samples: vec![empty; n],
         }
     }
 
@@ -50,51 +59,88 @@ impl Target {
         }
         let (min_x, max_x) = (a.x.min(b.x).min(c.x), a.x.max(b.x).max(c.x));
         let (min_y, max_y) = (a.y.min(b.y).min(c.y), a.y.max(b.y).max(c.y));
-        // Pixel centres i + 0.5 inside [min, max], clamped to the target.
-        let last_x = (self.width - 1) as f32;
-        let last_y = (self.height - 1) as f32;
-        let x0 = (min_x - 0.5).ceil().max(0.0);
-        let x1 = (max_x - 0.5).floor().min(last_x);
-        let y0 = (min_y - 0.5).ceil().max(0.0);
-        let y1 = (max_y - 0.5).floor().min(last_y);
-        if !(x0 <= x1 && y0 <= y1) {
+        // Rows and columns whose pixel centres (i + 0.5) may lie inside, clamped to the
+        // target; the edge functions decide exactly. `as` truncates (a floor here, as the
+        // values are clamped to be non-negative) without a libm call.
+        if max_x < 0.5 || max_y < 0.5 || min_x > self.width as f32 || min_y > self.height as f32 {
             return;
         }
-        let (x0, x1, y0, y1) = (x0 as usize, x1 as usize, y0 as usize, y1 as usize);
+        let last_x = self.width as usize - 1;
+        let last_y = self.height as usize - 1;
+        let x0 = ((min_x - 0.5).max(0.0) as usize).min(last_x);
+        let x1 = ((max_x - 0.5).max(0.0) as usize).min(last_x);
+        let y0 = ((min_y - 0.5).max(0.0) as usize).min(last_y);
+        let y1 = ((max_y - 0.5).max(0.0) as usize).min(last_y);
         let inv_area = area.recip();
-        // Barycentric weight of each corner = edge function of the opposite edge / area.
-        // edge(p; s, e) = (e.x - s.x)(p.y - s.y) - (e.y - s.y)(p.x - s.x)
+        // Barycentric weight of each corner = edge function of the opposite edge / area:
+        // edge(p; s, e) = (e.x - s.x)(p.y - s.y) - (e.y - s.y)(p.x - s.x), linear in x.
         let edges = [(b, c), (c, a), (a, b)];
-        let step_x = edges.map(|(s, e)| -(e.y - s.y) * inv_area);
+        let step = edges.map(|(s, e)| -(e.y - s.y) * inv_area);
+        let inv_step = step.map(|d| if d != 0.0 { d.recip() } else { 0.0 });
         let inv_w = [a.inv_w, b.inv_w, c.inv_w];
+        let perspective = inv_w[0] != inv_w[1] || inv_w[1] != inv_w[2];
         let keys = [a.key, b.key, c.key];
+        let key_step = step[0] * keys[0] + step[1] * keys[1] + step[2] * keys[2];
         let width = self.width as usize;
+        let span = (x1 - x0) as f32;
+        let px = x0 as f32 + 0.5;
         for y in y0..=y1 {
             let py = y as f32 + 0.5;
-            let px = x0 as f32 + 0.5;
-            let mut l = edges
-                .map(|(s, e)| ((e.x - s.x) * (py - s.y) - (e.y - s.y) * (px - s.x)) * inv_area);
-            let row = y * width;
-            for x in x0..=x1 {
-                if l[0] >= 0.0 && l[1] >= 0.0 && l[2] >= 0.0 {
-                    let key = l[0] * keys[0] + l[1] * keys[1] + l[2] * keys[2];
-                    let i = row + x;
-                    if key > self.depth[i] {
-                        self.depth[i] = key;
-                        let p = [l[0] * inv_w[0], l[1] * inv_w[1], l[2] * inv_w[2]];
+            let l0 = [0, 1, 2].map(|k| {
+                let (s, e) = edges[k];
+                ((e.x - s.x) * (py - s.y) - (e.y - s.y) * (px - s.x)) * inv_area
+            });
+            // The columns k (from x0) where every l_i(k) = l0_i + step_i k >= 0.
+            let (mut lo, mut hi) = (0.0_f32, span);
+            for i in 0..3 {
+                if step[i] > 0.0 {
+                    lo = lo.max(-l0[i] * inv_step[i]);
+                } else if step[i] < 0.0 {
+                    hi = hi.min(-l0[i] * inv_step[i]);
+                } else if l0[i] < 0.0 {
+                    hi = -1.0;
+                }
+            }
+            if lo.partial_cmp(&hi).is_none_or(|o| o.is_gt()) {
+                continue;
+            }
+            let k_lo = ceil_non_negative(lo);
+            let k_hi = hi as usize; // floor: hi >= lo >= 0
+            if k_lo > k_hi {
+                continue;
+            }
+            let row = y * width + x0;
+            let kf = k_lo as f32;
+            let mut l = [
+                l0[0] + step[0] * kf,
+                l0[1] + step[1] * kf,
+                l0[2] + step[2] * kf,
+            ];
+            let mut key = l[0] * keys[0] + l[1] * keys[1] + l[2] * keys[2];
+            for i in row + k_lo..=row + k_hi {
+                let sample = &mut self.samples[i];
+                if key > sample.depth {
+                    sample.depth = key;
+                    // Rounding at the span's ends can leave a weight a hair below zero.
+                    let w = l.map(|x| x.max(0.0));
+                    let p = if perspective {
+                        let p = [w[0] * inv_w[0], w[1] * inv_w[1], w[2] * inv_w[2]];
                         let sum = p[0] + p[1] + p[2];
-                        let p = if sum > 0.0 {
+                        if sum > 0.0 {
                             let r = sum.recip();
                             [p[0] * r, p[1] * r, p[2] * r]
                         } else {
-                            l
-                        };
-                        self.colour[i] = shade(p).map(to_u8);
-                    }
+                            w
+                        }
+                    } else {
+                        w
+                    };
+                    sample.colour = shade(p).map(to_u8);
                 }
-                l[0] += step_x[0];
-                l[1] += step_x[1];
-                l[2] += step_x[2];
+                l[0] += step[0];
+                l[1] += step[1];
+                l[2] += step[2];
+                key += key_step;
             }
         }
     }
@@ -121,13 +167,13 @@ impl Target {
             let t = t0 + (t1 - t0) * (i as f32 / steps as f32);
             let (x, y, key) = lerp(t);
             let (x, y) = (x.max(0.0) as usize, y.max(0.0) as usize);
-            if x >= w || y >= h || key < self.depth[y * w + x] - LINE_DEPTH_SLACK {
+            if x >= w || y >= h || key < self.samples[y * w + x].depth - LINE_DEPTH_SLACK {
                 continue;
             }
             for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
                 let (x, y) = (x + dx, y + dy);
                 if x < w && y < h {
-                    self.colour[y * w + x] = colour;
+                    self.samples[y * w + x].colour = colour;
                 }
             }
         }
@@ -136,28 +182,40 @@ impl Target {
     /// Whether a sample is covered by a triangle.
     #[cfg(test)]
     pub fn covered(&self, x: u32, y: u32) -> bool {
-        self.depth[(y * self.width + x) as usize] > f32::NEG_INFINITY
+        self.samples[(y * self.width + x) as usize].depth > f32::NEG_INFINITY
     }
 
     /// The picture: each output pixel the mean of `factor`×`factor` samples.
     pub fn resolve(&self, factor: u32) -> RgbaImage {
         let (w, h) = (self.width / factor, self.height / factor);
-        let n = (factor * factor) as u32;
-        RgbaImage::from_fn(w, h, |x, y| {
-            let mut sum = [0u32; 3];
-            for sy in 0..factor {
-                let row = ((y * factor + sy) * self.width) as usize;
-                for sx in 0..factor {
-                    let c = self.colour[row + (x * factor + sx) as usize];
-                    sum[0] += u32::from(c[0]);
-                    sum[1] += u32::from(c[1]);
-                    sum[2] += u32::from(c[2]);
+        let (f, sw) = (factor as usize, self.width as usize);
+        let n = factor * factor;
+        let mut out = Vec::with_capacity(w as usize * h as usize * 4);
+        for y in 0..h as usize {
+            let rows = &self.samples[y * f * sw..(y * f + f) * sw];
+            for x in 0..w as usize {
+                let mut sum = [0u32; 3];
+                for row in rows.chunks_exact(sw) {
+                    for sample in &row[x * f..x * f + f] {
+                        let c = sample.colour;
+                        sum[0] += u32::from(c[0]);
+                        sum[1] += u32::from(c[1]);
+                        sum[2] += u32::from(c[2]);
+                    }
                 }
+                let avg = sum.map(|s| ((s + n / 2) / n) as u8);
+                out.extend_from_slice(&[avg[0], avg[1], avg[2], 255]);
             }
-            let avg = sum.map(|s| ((s + n / 2) / n) as u8);
-            Rgba([avg[0], avg[1], avg[2], 255])
-        })
+        }
+        RgbaImage::from_raw(w, h, out).unwrap_or_else(|| RgbaImage::new(w, h))
     }
+}
+
+/// The smallest whole number at or above `v >= 0`, without a libm call.
+#[inline]
+fn ceil_non_negative(v: f32) -> usize {
+    let t = v as usize;
+    if (t as f32) < v { t + 1 } else { t }
 }
 
 /// Liang–Barsky: the parameter range of segment a→b inside `[0, w) × [0, h)`, if any.
