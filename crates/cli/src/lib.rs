@@ -1,6 +1,6 @@
 //! The library behind the `rigport` command: a format registry that detects inputs by
 //! content, the conversion pipeline between MilkShape 3D (binary and ASCII), Inter-Quake
-//! Export, glTF 2.0 and OBJ, and the subcommands themselves.
+//! Export, glTF 2.0 and OBJ, pictures of posed models, and the subcommands themselves.
 //!
 //! ```
 //! use rigport::formats::Format;
@@ -21,4 +21,5 @@ pub mod document;
 pub mod export;
 pub mod formats;
 pub mod output;
+pub mod picture;
 pub mod pipeline;
