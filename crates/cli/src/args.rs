@@ -162,9 +162,11 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
 }
 
 fn parse_view(s: &str) -> Result<View, String> {
-    s.parse().map_err(|e: rigport_render::RenderError| e.to_string())
+    s.parse()
+        .map_err(|e: rigport_render::RenderError| e.to_string())
 }
 
 fn parse_rgb(s: &str) -> Result<Rgb, String> {
-    s.parse().map_err(|e: rigport_render::RenderError| e.to_string())
+    s.parse()
+        .map_err(|e: rigport_render::RenderError| e.to_string())
 }

@@ -202,7 +202,10 @@ fn write_obj(
 }
 
 /// Which animation and time (seconds) a pose request names; `None` means the bind pose.
-pub(crate) fn resolve_pose(model: &Model, pose: &PoseRequest) -> Result<Option<(usize, f32)>, String> {
+pub(crate) fn resolve_pose(
+    model: &Model,
+    pose: &PoseRequest,
+) -> Result<Option<(usize, f32)>, String> {
     if pose.time.is_none() && pose.frame.is_none() && pose.anim.is_none() {
         return Ok(None);
     }

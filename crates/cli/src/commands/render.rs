@@ -74,7 +74,9 @@ fn run_batch(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status 
     // it, the others fail instead of racing (as in `convert`).
     let mut claimed: HashMap<PathBuf, &Path> = HashMap::new();
     for input in &inputs {
-        claimed.entry(batch_output_path(input, dir)).or_insert(input);
+        claimed
+            .entry(batch_output_path(input, dir))
+            .or_insert(input);
     }
     let outcomes = batch::run_parallel(&inputs, |input| {
         let output = batch_output_path(input, dir);
@@ -106,7 +108,10 @@ fn warning_count(report: &Report) -> usize {
 
 /// `DIR/<input stem>.png`.
 fn batch_output_path(input: &Path, dir: &Path) -> PathBuf {
-    let mut name = input.file_stem().unwrap_or(input.as_os_str()).to_os_string();
+    let mut name = input
+        .file_stem()
+        .unwrap_or(input.as_os_str())
+        .to_os_string();
     name.push(".png");
     dir.join(name)
 }
