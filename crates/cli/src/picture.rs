@@ -4,7 +4,10 @@
 use crate::document::Document;
 use crate::pipeline::{PoseRequest, resolve_pose};
 use rigport_model_core::{ReadOptions, Report};
-use rigport_render::{FolderTextures, PoseAt, RenderOptions, render, render_sheet};
+use rigport_render::{FolderTextures, PoseAt, render, render_sheet};
+
+/// The renderer's options and views, re-exported so callers need not depend on it.
+pub use rigport_render::{RenderOptions, Rgb, View};
 use std::path::Path;
 
 /// What to draw.

@@ -3,7 +3,7 @@
 
 use crate::camera::{Camera, Projected};
 use crate::raster::Target;
-use crate::texture::{TextureSource, sample};
+use crate::texture::{TextureError, TextureSource, sample};
 use crate::{PoseAt, RenderError, RenderOptions};
 use image::RgbaImage;
 use rigport_model_core::{Material, Mesh, Model, Report};
@@ -66,32 +66,39 @@ impl<'a> Scene<'a> {
                 .iter()
                 .any(|m| m.has_uvs && m.material.is_some_and(|id| id.index() == index))
         };
-        let images = model
-            .materials
-            .iter()
-            .enumerate()
-            .map(|(index, material)| {
-                let reference = material
-                    .texture
-                    .as_deref()
-                    .filter(|r| !r.trim().is_empty())?;
-                if !used(index) {
-                    return None;
-                }
-                match textures.load(reference) {
-                    Ok(image) => Some(image),
-                    Err(e) => {
-                        report.warn(
-                            "texture-unavailable",
-                            format!(
-                                "material {index} `{}`: {e}; drawn with its colours",
-                                material.name
-                            ),
-                        );
-                        None
+        // Each reference is loaded once and, when it fails, reported once with the number
+        // of materials naming it (real files repeat one image over dozens of materials).
+        let mut loaded: Vec<(&str, Result<Arc<RgbaImage>, TextureError>, usize)> = Vec::new();
+        let mut slots: Vec<Option<usize>> = Vec::with_capacity(model.materials.len());
+        for (index, material) in model.materials.iter().enumerate() {
+            let reference = material
+                .texture
+                .as_deref()
+                .filter(|r| !r.trim().is_empty() && used(index));
+            slots.push(reference.map(|reference| {
+                match loaded.iter().position(|(r, _, _)| *r == reference) {
+                    Some(slot) => {
+                        loaded[slot].2 += 1;
+                        slot
+                    }
+                    None => {
+                        loaded.push((reference, textures.load(reference), 1));
+                        loaded.len() - 1
                     }
                 }
-            })
+            }));
+        }
+        for (_, result, count) in &loaded {
+            if let Err(e) = result {
+                report.warn(
+                    "texture-unavailable",
+                    format!("{e} (named by {count} material(s)); drawn with their colours"),
+                );
+            }
+        }
+        let images = slots
+            .into_iter()
+            .map(|slot| slot.and_then(|i| loaded[i].1.as_ref().ok().cloned()))
             .collect();
         Ok(Self {
             model,
