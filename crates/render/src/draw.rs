@@ -46,6 +46,9 @@ pub fn render(
     Ok(picture)
 }
 
+/// What a texture source gave for one reference.
+type Loaded = Result<Arc<RgbaImage>, TextureError>;
+
 /// A model with its materials' images resolved, ready to be drawn at any pose.
 pub(crate) struct Scene<'a> {
     model: &'a Model,
@@ -68,7 +71,7 @@ impl<'a> Scene<'a> {
         };
         // Each reference is loaded once and, when it fails, reported once with the number
         // of materials naming it (real files repeat one image over dozens of materials).
-        let mut loaded: Vec<(&str, Result<Arc<RgbaImage>, TextureError>, usize)> = Vec::new();
+        let mut loaded: Vec<(&str, Loaded, usize)> = Vec::new();
         let mut slots: Vec<Option<usize>> = Vec::with_capacity(model.materials.len());
         for (index, material) in model.materials.iter().enumerate() {
             let reference = material
