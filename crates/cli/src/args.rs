@@ -32,7 +32,7 @@ pub enum Command {
     /// Draw a posed frame, or a contact sheet of an animation, as a PNG.
     ///
     /// `rigport render IN OUT.png` draws one file; `rigport render INPUTS... -o DIR` draws
-    /// files and directories (recursed) in parallel, one DIR/<name>.png each.
+    /// files and directories (recursed) in parallel, one `DIR/<name>.png` each.
     ///
     /// Cameras: `front` is an orthographic projection onto the XY plane, looking down -Z
     /// with +Y up (+X to the right), fitted to the posed model's bounds at that time with a
