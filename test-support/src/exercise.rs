@@ -1,12 +1,13 @@
-//! Everything rigport does with an untrusted input, in one call (feature `sweep`), for the
-//! hostile-input sweep, the fuzz-regression replay and the `pipeline` fuzz target, so the
-//! three check exactly the same things.
+//! Everything rigport does with an untrusted input (including drawing it), in one call
+//! (feature `sweep`), for the hostile-input sweep, the fuzz-regression replay and the
+//! `pipeline` fuzz target, so the three check exactly the same things.
 //!
 //! A panic anywhere is a bug (the caller sees it); so is an [`Err`] from [`exercise`]: a
 //! converted file that rigport cannot read back, or an error message too long to show.
 
 use rigport::Format;
 use rigport::document::{Document, sniff};
+use rigport::picture::{PictureRequest, RenderOptions, render_png};
 use rigport::pipeline::{Settings, convert};
 use rigport_model_core::{ReadOptions, Report};
 use std::path::Path;
@@ -35,7 +36,37 @@ pub fn exercise(input: &[u8]) -> Result<usize, String> {
     for target in TARGETS {
         converted += usize::from(convert_and_read_back(input, target)?);
     }
+    render_small(input)?;
     Ok(converted)
+}
+
+/// Draws `input` small, once as a picture with the wire and once as a 3-frame sheet; a
+/// refusal must come with a short message. The texture folder does not exist, so nothing
+/// outside the input is read.
+fn render_small(input: &[u8]) -> Result<(), String> {
+    let no_folder = Path::new("/nonexistent-rigport-texture-folder");
+    for sheet in [None, Some(3)] {
+        let request = PictureRequest {
+            options: RenderOptions {
+                width: 48,
+                height: 32,
+                wire: sheet.is_none(),
+                ..RenderOptions::default()
+            },
+            sheet,
+            ..PictureRequest::default()
+        };
+        match render_png(input, no_folder, &request) {
+            Ok((png, report)) => {
+                check_report("render", &report)?;
+                if !png.starts_with(b"\x89PNG") {
+                    return Err("render produced no PNG".into());
+                }
+            }
+            Err(error) => check_message("render", &error.to_string())?,
+        }
+    }
+    Ok(())
 }
 
 /// Converts `input` to `target` and reads the result back; `Ok(false)` when the conversion

@@ -1,6 +1,7 @@
 //! Project automation, run as `cargo xtask <command>` (alias in `.cargo/config.toml`).
 //!
-//! * `golden` — regenerate the fixtures made from code and the insta snapshots.
+//! * `golden` — regenerate the fixtures made from code, the insta snapshots and the render
+//!   goldens (PNGs).
 //! * `golden --check` — fail if a generated fixture on disk differs from what the code makes
 //!   (snapshots are checked by every `cargo test` run under `CI=true`).
 //! * `golden --fixtures-only` — rewrite the generated fixtures without running the tests.
@@ -101,6 +102,8 @@ fn golden(mode: Mode) -> Result<(), String> {
         .args(["test", "--workspace", "--no-fail-fast"])
         .env("INSTA_UPDATE", "always")
         .env("INSTA_FORCE_PASS", "1")
+        // The render goldens (PNG pictures of the fixtures and the README's contact sheet).
+        .env("RIGPORT_UPDATE_GOLDENS", "1")
         .env_remove("CI")
         .status()
         .map_err(|e| format!("cannot run cargo test: {e}"))?;

@@ -26,6 +26,7 @@ fn main() -> ExitCode {
         args::Command::Info(a) => commands::info::run(a),
         args::Command::Convert(a) => commands::convert::run(a),
         args::Command::Validate(a) => commands::validate::run(a),
+        args::Command::Render(a) => commands::render::run(a),
     };
     status.into()
 }

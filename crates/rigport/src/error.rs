@@ -58,10 +58,19 @@ pub enum Error {
     #[cfg(feature = "gltf")]
     #[error(transparent)]
     Gltf(#[from] rigport_gltf::Error),
-    /// The OBJ pose could not be resolved or applied.
+    /// The pose (of an OBJ export or a picture) could not be resolved, or the OBJ pose not
+    /// applied.
     #[cfg(feature = "obj")]
     #[error(transparent)]
     Obj(#[from] rigport_obj::Error),
+    /// The picture could not be drawn (no triangles, bad size, no animation for a sheet…).
+    #[cfg(feature = "render")]
+    #[error(transparent)]
+    Render(#[from] rigport_render::RenderError),
+    /// The drawn picture could not be encoded as PNG.
+    #[cfg(feature = "render")]
+    #[error("cannot encode the PNG: {0}")]
+    Png(#[source] rigport_render::image::ImageError),
     /// The output's companion file (`.bin` beside a `.gltf`, `.mtl` beside an `.obj`) would
     /// have the output's own name.
     #[error(

@@ -16,6 +16,9 @@
 //! | `gltf`       | `rigport-gltf`       | no    | `.glb`, `.gltf`   |
 //! | `obj`        | `rigport-obj`        | no    | `.obj` (posed)    |
 //!
+//! Feature `render` (on by default, takes `obj` along) adds [`picture`]: PNG pictures of a
+//! posed model or contact sheets of an animation, drawn by `rigport-render`.
+//!
 //! ```
 //! use rigport::pipeline::{Settings, convert};
 //! use rigport::{Format, sniff};
@@ -50,6 +53,8 @@ pub mod checks;
 pub mod document;
 mod error;
 mod format;
+#[cfg(feature = "render")]
+pub mod picture;
 pub mod pipeline;
 
 pub use document::{Document, sniff};

@@ -1,7 +1,8 @@
 //! Hostile input sweep: every fixture and every corpus file, cut at 64 evenly spaced offsets
 //! and mutated 64 times with a seeded generator, goes through everything rigport does with an
 //! input (sniff, lenient and strict read, summary, `convert` to every format and reading the
-//! result back; see `support/exercise.rs`). Each case must
+//! result back, drawing a small picture and a contact sheet; see `support/exercise.rs`).
+//! Each case must
 //!
 //! - return (a panic is caught and reported with the case that caused it),
 //! - keep its messages short ([`exercise::MAX_MESSAGE_BYTES`]),

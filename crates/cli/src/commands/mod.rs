@@ -2,6 +2,7 @@
 
 pub mod convert;
 pub mod info;
+pub mod render;
 pub mod validate;
 
 /// How a command ended, as the process exit code.

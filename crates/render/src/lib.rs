@@ -1,0 +1,56 @@
+//! Pictures of rigport models: a small software rasterizer that draws a posed frame, or a
+//! contact sheet of an animation, into an RGBA image (PNG via the `image` crate).
+//!
+//! * Cameras ([`View`]): `front` is an orthographic projection onto the XY plane looking
+//!   down −Z with +Y up, fitted to the posed model's bounds at that time with a 5 % margin,
+//!   aspect kept, centred; `back`, `left`, `right` and `top` are the same camera turned;
+//!   `iso` is a three-quarter perspective view.
+//! * Drawing: z-buffer, both faces drawn (real files' winding is inconsistent), Lambert
+//!   shading from a light at the camera plus ambient; the material's texture where its image
+//!   is found, else vertex colours, else the material's diffuse colour; 2× supersampling;
+//!   an optional wire overlay of the triangles' edges.
+//! * Files stay outside the rasterizer: images come from a [`TextureSource`];
+//!   [`FolderTextures`] finds them beside the model with
+//!   [`find_beside`](rigport_model_core::texture::find_beside).
+//! * No model makes it panic or hang: triangles with indices out of range or positions
+//!   that are not finite are skipped (and counted in the report), and every triangle's
+//!   work is bounded by the picture's size.
+//!
+//! ```
+//! use rigport_model_core::{Mesh, Model, Vertex};
+//! use rigport_model_core::glam::Vec3;
+//! use rigport_render::{NoTextures, RenderOptions, View, render};
+//!
+//! let mut mesh = Mesh::new("triangle");
+//! for p in [Vec3::ZERO, Vec3::X, Vec3::Y] {
+//!     mesh.vertices.push(Vertex { position: p, normal: Vec3::Z, ..Vertex::default() });
+//! }
+//! mesh.triangles.push([0, 1, 2]);
+//! let model = Model { meshes: vec![mesh], ..Model::default() };
+//!
+//! let options = RenderOptions { width: 64, height: 64, view: View::Front, ..RenderOptions::default() };
+//! let picture = render(&model, &options, &NoTextures)?;
+//! assert_eq!(picture.image.dimensions(), (64, 64));
+//! // The triangle's right angle sits at the bottom left; the top right is background.
+//! assert_ne!(picture.image.get_pixel(10, 53), picture.image.get_pixel(53, 10));
+//! // picture.image.save("triangle.png") writes a PNG.
+//! # Ok::<(), rigport_render::RenderError>(())
+//! ```
+#![forbid(unsafe_code)]
+
+mod camera;
+mod draw;
+mod error;
+mod options;
+mod raster;
+mod sheet;
+mod texture;
+
+pub use draw::{Picture, SUPERSAMPLE, render};
+pub use error::RenderError;
+pub use options::{MAX_SHEET_PIXELS, MAX_SIDE, PoseAt, RenderOptions, Rgb, View, parse_size};
+pub use sheet::{render_sheet, sheet_grid, sheet_times};
+pub use texture::{FolderTextures, NoTextures, TextureError, TextureSource};
+
+/// Re-export of the image crate used in the public API ([`image::RgbaImage`]).
+pub use image;

@@ -1,0 +1,184 @@
+//! Where a material's pixels come from. The rasterizer asks a [`TextureSource`] and never
+//! touches files itself, so it can be tested with images made in code; [`FolderTextures`]
+//! is the source for a model read from disk.
+
+use image::RgbaImage;
+use rigport_model_core::texture::find_beside;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Why a texture reference gave no image.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TextureError {
+    /// No file matches the reference.
+    #[error("texture `{0}` not found")]
+    NotFound(String),
+    /// The file exists but could not be decoded.
+    #[error("texture `{reference}` ({path}) cannot be decoded: {reason}")]
+    Decode {
+        /// The reference as the material stores it.
+        reference: String,
+        /// The file found for it.
+        path: String,
+        /// The decoder's message.
+        reason: String,
+    },
+}
+
+/// Gives the image a material's texture reference names.
+pub trait TextureSource: Sync {
+    /// The decoded image for `reference` (the path exactly as the material stores it).
+    fn load(&self, reference: &str) -> Result<Arc<RgbaImage>, TextureError>;
+}
+
+/// No textures at all: every material falls back to its colours.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTextures;
+
+impl TextureSource for NoTextures {
+    fn load(&self, reference: &str) -> Result<Arc<RgbaImage>, TextureError> {
+        Err(TextureError::NotFound(reference.to_owned()))
+    }
+}
+
+/// Images given by reference, for tests and for callers that already hold the pixels.
+impl TextureSource for HashMap<String, Arc<RgbaImage>> {
+    fn load(&self, reference: &str) -> Result<Arc<RgbaImage>, TextureError> {
+        self.get(reference)
+            .cloned()
+            .ok_or_else(|| TextureError::NotFound(reference.to_owned()))
+    }
+}
+
+/// Largest texture side decoded; a header asking for more is refused before allocating.
+const MAX_TEXTURE_SIDE: u32 = 16384;
+/// Most bytes one texture's decoder may allocate.
+const MAX_TEXTURE_BYTES: u64 = 512 << 20;
+
+/// Textures found beside a model by [`find_beside`] (the one lookup rule rigport has) and
+/// decoded with the `image` crate (PNG, JPEG, BMP, TGA), each file once.
+#[derive(Debug)]
+pub struct FolderTextures {
+    dir: PathBuf,
+    cache: Mutex<HashMap<String, Result<Arc<RgbaImage>, TextureError>>>,
+}
+
+impl FolderTextures {
+    /// Textures beside a model in folder `dir`.
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Self {
+            dir: dir.into(),
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The folder searched.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn decode(&self, reference: &str) -> Result<Arc<RgbaImage>, TextureError> {
+        let path = find_beside(&self.dir, reference)
+            .ok_or_else(|| TextureError::NotFound(reference.to_owned()))?;
+        let fail = |reason: String| TextureError::Decode {
+            reference: reference.to_owned(),
+            path: path.display().to_string(),
+            reason,
+        };
+        let mut reader = image::ImageReader::open(&path)
+            .map_err(|e| fail(e.to_string()))?
+            .with_guessed_format()
+            .map_err(|e| fail(e.to_string()))?;
+        if reader.format().is_none() {
+            // TGA has no signature: fall back to the extension.
+            if let Ok(format) = image::ImageFormat::from_path(&path) {
+                reader.set_format(format);
+            }
+        }
+        let mut limits = image::Limits::default();
+        limits.max_image_width = Some(MAX_TEXTURE_SIDE);
+        limits.max_image_height = Some(MAX_TEXTURE_SIDE);
+        limits.max_alloc = Some(MAX_TEXTURE_BYTES);
+        reader.limits(limits);
+        let image = reader.decode().map_err(|e| fail(e.to_string()))?;
+        Ok(Arc::new(image.into_rgba8()))
+    }
+}
+
+impl TextureSource for FolderTextures {
+    fn load(&self, reference: &str) -> Result<Arc<RgbaImage>, TextureError> {
+        let cached = self
+            .cache
+            .lock()
+            .ok()
+            .and_then(|cache| cache.get(reference).cloned());
+        if let Some(result) = cached {
+            return result;
+        }
+        let result = self.decode(reference);
+        if let Ok(mut cache) = self.cache.lock() {
+            cache.insert(reference.to_owned(), result.clone());
+        }
+        result
+    }
+}
+
+/// An image sampled with texture coordinates whose origin is the top-left (as glTF,
+/// MilkShape and IQE store them), repeating outside `0..1`, nearest texel (the 2×
+/// supersampling smooths minified textures).
+pub(crate) fn sample(image: &RgbaImage, u: f32, v: f32) -> [f32; 3] {
+    let (w, h) = image.dimensions();
+    if w == 0 || h == 0 {
+        return [1.0; 3];
+    }
+    // `as` turns NaN into 0 and saturates infinities; `min` keeps the index in range.
+    let x = ((u.rem_euclid(1.0) * w as f32) as u32).min(w - 1);
+    let y = ((v.rem_euclid(1.0) * h as f32) as u32).min(h - 1);
+    let p = image.get_pixel(x, y).0;
+    [
+        f32::from(p[0]) / 255.0,
+        f32::from(p[1]) / 255.0,
+        f32::from(p[2]) / 255.0,
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samples_from_the_top_left_and_repeats() {
+        let mut image = RgbaImage::new(2, 2);
+        image.put_pixel(0, 0, image::Rgba([255, 0, 0, 255]));
+        image.put_pixel(1, 1, image::Rgba([0, 0, 255, 255]));
+        assert_eq!(sample(&image, 0.25, 0.25), [1.0, 0.0, 0.0]);
+        assert_eq!(sample(&image, 0.75, 0.75), [0.0, 0.0, 1.0]);
+        assert_eq!(sample(&image, 1.25, -0.75), [1.0, 0.0, 0.0]);
+        // Not a number: some texel, no panic.
+        let _ = sample(&image, f32::NAN, f32::INFINITY);
+    }
+
+    #[test]
+    fn folder_textures_find_decode_and_report() {
+        let dir = std::env::temp_dir().join(format!("rigport-render-tex-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let image = RgbaImage::from_pixel(3, 2, image::Rgba([10, 20, 30, 255]));
+        image.save(dir.join("SKIN.PNG")).unwrap();
+        std::fs::write(dir.join("broken.png"), b"\x89PNG\r\n\x1a\nnot really").unwrap();
+        let source = FolderTextures::new(&dir);
+        // Absolute Windows path of another machine, another case: found by file name.
+        let found = source.load(r"C:\art\skin.png").unwrap();
+        assert_eq!(found.dimensions(), (3, 2));
+        assert_eq!(found.get_pixel(2, 1).0, [10, 20, 30, 255]);
+        assert!(matches!(
+            source.load("missing.bmp"),
+            Err(TextureError::NotFound(_))
+        ));
+        assert!(matches!(
+            source.load(r".\broken.png"),
+            Err(TextureError::Decode { .. })
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

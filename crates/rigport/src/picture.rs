@@ -1,0 +1,106 @@
+//! Pictures of posed models (feature `render`): any readable file to a PNG of the posed
+//! model, or a contact sheet of an animation, with textures looked up beside the source file.
+//!
+//! ```
+//! use rigport::picture::{PictureRequest, RenderOptions, render_png};
+//! use std::path::Path;
+//!
+//! let iqe = b"# Inter-Quake Export\nmesh tri\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nfm 0 1 2\n";
+//! let request = PictureRequest {
+//!     options: RenderOptions { width: 32, height: 16, ..RenderOptions::default() },
+//!     ..PictureRequest::default()
+//! };
+//! let (png, _report) = render_png(iqe, Path::new("."), &request).unwrap();
+//! assert!(png.starts_with(b"\x89PNG"));
+//! ```
+
+use crate::document::Document;
+use crate::error::Error;
+use crate::pipeline::PoseRequest;
+use rigport_model_core::{ReadOptions, Report};
+use rigport_render::{FolderTextures, PoseAt, render, render_sheet};
+use std::path::Path;
+
+/// The renderer's options, views, colours and errors, re-exported so callers need not
+/// depend on it.
+pub use rigport_render::{MAX_SIDE, RenderError, RenderOptions, Rgb, View, parse_size};
+
+/// What to draw.
+#[derive(Clone, Debug, Default)]
+pub struct PictureRequest {
+    /// Reading options.
+    pub read: ReadOptions,
+    /// Size, view, background, wire (its `pose` is replaced by what `pose` asks for).
+    pub options: RenderOptions,
+    /// Animation and time; nothing asked means the renderer's default pose.
+    pub pose: PoseRequest,
+    /// Draw a contact sheet of this many frames instead of one pose.
+    pub sheet: Option<u32>,
+}
+
+/// Reads `input` (any readable format, detected from the content), poses and draws it, and
+/// encodes the picture as PNG. Textures are looked up in `source_dir`, the folder the input
+/// came from. Returns the PNG bytes and everything the reader, the conversion and the
+/// renderer warned about.
+pub fn render_png(
+    input: &[u8],
+    source_dir: &Path,
+    request: &PictureRequest,
+) -> Result<(Vec<u8>, Report), Error> {
+    let (document, mut report) = Document::sniff_and_read(input, &request.read)?;
+    let (model, to_model_report) = document.to_model()?;
+    drop(document);
+    report.extend(to_model_report);
+
+    let mut options = request.options;
+    options.pose = match rigport_obj::resolve(&model, &request.pose)? {
+        Some((index, time)) => PoseAt::Animation { index, time },
+        None => PoseAt::Auto,
+    };
+    let textures = FolderTextures::new(source_dir);
+    let picture = match request.sheet {
+        Some(frames) => render_sheet(&model, &options, frames, &textures),
+        None => render(&model, &options, &textures),
+    }?;
+    report.extend(picture.report);
+    let mut png = Vec::new();
+    picture
+        .image
+        .write_to(
+            &mut std::io::Cursor::new(&mut png),
+            rigport_render::image::ImageFormat::Png,
+        )
+        .map_err(Error::Png)?;
+    Ok((png, report))
+}
+
+#[cfg(all(test, feature = "iqe"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iqe_triangle_to_png_and_skeleton_only_error() {
+        let iqe = b"# Inter-Quake Export\nmesh tri\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nfm 0 1 2\n";
+        let request = PictureRequest {
+            options: RenderOptions {
+                width: 32,
+                height: 16,
+                ..RenderOptions::default()
+            },
+            ..PictureRequest::default()
+        };
+        let (png, _) = render_png(iqe, Path::new("."), &request).unwrap();
+        let image = rigport_render::image::load_from_memory(&png).unwrap();
+        assert_eq!((image.width(), image.height()), (32, 16));
+
+        let bones = b"# Inter-Quake Export\njoint root -1\npq 0 0 0 0 0 0 1\n";
+        let err = render_png(bones, Path::new("."), &request).unwrap_err();
+        assert!(
+            matches!(err, Error::Render(RenderError::NoTriangles)),
+            "{err}"
+        );
+        assert!(err.to_string().contains("no triangles"), "{err}");
+        let err = render_png(b"junk", Path::new("."), &request).unwrap_err();
+        assert!(matches!(err, Error::Unrecognized), "{err}");
+    }
+}
