@@ -1,6 +1,6 @@
 //! A skeleton posed at a time: local, world and skinning matrices, reused between samples.
 
-use crate::sample::{Transform, sample_animation_track};
+use crate::sample::{Transform, period, sample_animation_track_in};
 use crate::skeleton::{
     HierarchyError, inverse_bind_matrices, parent_first_order, world_matrices_into,
 };
@@ -67,11 +67,12 @@ impl Pose {
     pub fn sample(&mut self, animation: &Animation, time: f32) {
         self.local.clear();
         self.local.extend_from_slice(&self.bind);
+        let period = period(animation);
         // Backwards, so that of several tracks of one joint the first is written last.
         for track in animation.tracks.iter().rev() {
             let joint = track.joint.index();
             if let (Some(local), Some(bind)) = (self.local.get_mut(joint), self.bind.get(joint)) {
-                *local = sample_animation_track(animation, track, time, bind);
+                *local = sample_animation_track_in(animation, period, track, time, bind);
             }
         }
         self.update();

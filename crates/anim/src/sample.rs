@@ -219,7 +219,18 @@ pub fn sample_track(track: &Track, time: f32, mode: Interpolation, bind: &Transf
 /// (N−1)/F and it blends back to frame 0 by N/F (engines play frame (k+1) mod N after k);
 /// see [`sample_animation_track`].
 pub fn period(animation: &Animation) -> f32 {
-    animation.end_time()
+    let last = |times: [Option<f32>; 3]| times.into_iter().flatten().fold(0.0_f32, f32::max);
+    animation
+        .tracks
+        .iter()
+        .map(|t| {
+            last([
+                t.translations.last().map(|k| k.time),
+                t.rotations.last().map(|k| k.time),
+                t.scales.last().map(|k| k.time),
+            ])
+        })
+        .fold(animation.duration, f32::max)
 }
 
 /// A channel of a looping animation at `time` (already wrapped into `[0, period)`): as
@@ -265,9 +276,20 @@ pub fn sample_animation_track(
     time: f32,
     bind: &Transform,
 ) -> Transform {
+    sample_animation_track_in(animation, period(animation), track, time, bind)
+}
+
+/// [`sample_animation_track`] with the animation's [`period`] computed once by the caller:
+/// sampling every track at every frame must not look at every track again for each sample.
+pub fn sample_animation_track_in(
+    animation: &Animation,
+    period: f32,
+    track: &Track,
+    time: f32,
+    bind: &Transform,
+) -> Transform {
     let mode = animation.interpolation;
-    let time = animation_time(animation, time);
-    let period = period(animation);
+    let time = wrap_time(animation, period, time);
     if !(animation.looping && period > 0.0 && period.is_finite()) {
         return sample_track(track, time, mode, bind);
     }
@@ -282,10 +304,14 @@ pub fn sample_animation_track(
 /// animation wraps into `[0, period)`; a non-looping one is unchanged (sampling holds its
 /// end keys). A time that is not finite means 0.
 pub fn animation_time(animation: &Animation, time: f32) -> f32 {
+    wrap_time(animation, period(animation), time)
+}
+
+/// [`animation_time`] with the period already known.
+fn wrap_time(animation: &Animation, period: f32, time: f32) -> f32 {
     if !time.is_finite() {
         return 0.0;
     }
-    let period = period(animation);
     if animation.looping && period > 0.0 && period.is_finite() {
         time.rem_euclid(period)
     } else {

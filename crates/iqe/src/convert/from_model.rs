@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::file::File;
 use crate::write::is_bare_word;
 use rigport_anim::normalize_animation;
-use rigport_anim::sample::{Transform, sample_animation_track};
+use rigport_anim::sample::{Transform, period, sample_animation_track_in};
 use rigport_model_core::codes;
 use rigport_model_core::diagnostic::excerpt;
 use rigport_model_core::glam::{Quat, Vec3};
@@ -282,12 +282,15 @@ fn add_animation(
             ),
         );
     }
+    let period = period(animation);
     for frame in 0..frames {
         let time = frame as f32 / fps;
         commands.push(&Command::Frame(Some(frame.to_string().into_bytes())))?;
         for (joint, track) in model.skeleton.joints.iter().zip(&first_track) {
             let bind = Transform::of_joint(joint);
-            let local = track.map_or(bind, |t| sample_animation_track(animation, t, time, &bind));
+            let local = track.map_or(bind, |t| {
+                sample_animation_track_in(animation, period, t, time, &bind)
+            });
             commands.push(&pose(local.translation, local.rotation, local.scale))?;
         }
     }
