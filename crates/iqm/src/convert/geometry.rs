@@ -1,0 +1,177 @@
+//! What the SDK's compiler derives from the geometry: welded vertices, tangents, triangle
+//! adjacency and per-frame bounds.
+
+use rigport_model_core::glam::{Mat4, Vec2, Vec3, Vec4};
+use std::collections::HashMap;
+
+/// A vertex as written: every attribute the file stores, blend weights already quantized.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Written {
+    pub position: Vec3,
+    pub uv: Vec2,
+    pub normal: Vec3,
+    pub color: [u8; 4],
+    pub joints: [u32; 4],
+    pub weights: [u8; 4],
+}
+
+impl Written {
+    /// Bit-exact identity, for welding (`-0.0` and `0.0` stay apart, as their bits differ).
+    fn key(&self) -> [u32; 16] {
+        let b = |f: f32| f.to_bits();
+        [
+            b(self.position.x),
+            b(self.position.y),
+            b(self.position.z),
+            b(self.uv.x),
+            b(self.uv.y),
+            b(self.normal.x),
+            b(self.normal.y),
+            b(self.normal.z),
+            u32::from_le_bytes(self.color),
+            self.joints[0],
+            self.joints[1],
+            self.joints[2],
+            self.joints[3],
+            u32::from_le_bytes(self.weights),
+            0,
+            0,
+        ]
+    }
+}
+
+/// Welds identical vertices: returns the distinct vertices in first-use order and, for
+/// each input vertex, its index among them.
+pub(crate) fn weld(vertices: &[Written]) -> (Vec<Written>, Vec<u32>) {
+    let mut seen: HashMap<[u32; 16], u32> = HashMap::with_capacity(vertices.len());
+    let mut kept = Vec::with_capacity(vertices.len());
+    let remap = vertices
+        .iter()
+        .map(|v| {
+            *seen.entry(v.key()).or_insert_with(|| {
+                kept.push(*v);
+                (kept.len() - 1) as u32
+            })
+        })
+        .collect();
+    (kept, remap)
+}
+
+/// Per-vertex tangents `x y z w` from texture coordinates (`w` = the bitangent's sign),
+/// orthogonalized against the normal; triangles index `vertices` in file order.
+pub(crate) fn tangents(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[f32; 4]> {
+    let mut tangent = vec![Vec3::ZERO; vertices.len()];
+    let mut bitangent = vec![Vec3::ZERO; vertices.len()];
+    for t in triangles {
+        let [a, b, c] = t.map(|i| vertices[i as usize]);
+        let (e1, e2) = (b.position - a.position, c.position - a.position);
+        let (d1, d2) = (b.uv - a.uv, c.uv - a.uv);
+        let det = d1.x * d2.y - d2.x * d1.y;
+        if det == 0.0 || !det.is_finite() {
+            continue;
+        }
+        let r = 1.0 / det;
+        let s = (e1 * d2.y - e2 * d1.y) * r;
+        let u = (e2 * d1.x - e1 * d2.x) * r;
+        for &i in t {
+            tangent[i as usize] += s;
+            bitangent[i as usize] += u;
+        }
+    }
+    vertices
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let n = v.normal;
+            let t = (tangent[i] - n * n.dot(tangent[i]))
+                .try_normalize()
+                .unwrap_or(Vec3::ZERO);
+            let w = if n.cross(t).dot(bitangent[i]) < 0.0 {
+                -1.0
+            } else {
+                1.0
+            };
+            [t.x, t.y, t.z, w]
+        })
+        .collect()
+}
+
+/// For each edge `k` (from corner `k` to corner `k + 1`) of each triangle, the one other
+/// triangle sharing it, or `u32::MAX` when none or more than one does. Edges are compared
+/// by position and blend, as the SDK does, so vertices split by normals or UVs still join.
+pub(crate) fn adjacency(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
+    let mut ids: HashMap<[u32; 11], u32> = HashMap::new();
+    let id: Vec<u32> = vertices
+        .iter()
+        .map(|v| {
+            let k = v.key();
+            let key = [k[0], k[1], k[2], k[9], k[10], k[11], k[12], k[13], 0, 0, 0];
+            let next = ids.len() as u32;
+            *ids.entry(key).or_insert(next)
+        })
+        .collect();
+    let edge = |t: &[u32; 3], k: usize| {
+        let (a, b) = (id[t[k] as usize], id[t[(k + 1) % 3] as usize]);
+        (a.min(b), a.max(b))
+    };
+    const NONE: u32 = u32::MAX;
+    let mut shared: HashMap<(u32, u32), [u32; 2]> = HashMap::with_capacity(triangles.len() * 2);
+    for (i, t) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            let i = i as u32;
+            shared
+                .entry(edge(t, k))
+                .and_modify(|pair| {
+                    if pair[1] != NONE {
+                        *pair = [NONE, NONE];
+                    } else if pair[0] != NONE {
+                        pair[1] = i;
+                    }
+                })
+                .or_insert([i, NONE]);
+        }
+    }
+    triangles
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let i = i as u32;
+            [0, 1, 2].map(|k| {
+                let pair = shared[&edge(t, k)];
+                if pair[0] == i { pair[1] } else { pair[0] }
+            })
+        })
+        .collect()
+}
+
+/// Box and radii of positions skinned by `skinning` (`G(t)·Gb⁻¹` per joint). A vertex with
+/// no weight stays where it is.
+pub(crate) fn bounds(vertices: &[Written], skinning: &[Mat4]) -> ([f32; 3], [f32; 3], f32, f32) {
+    let mut min = Vec3::splat(f32::INFINITY);
+    let mut max = Vec3::splat(f32::NEG_INFINITY);
+    let (mut xy, mut r) = (0f32, 0f32);
+    for v in vertices {
+        let p = if v.weights == [0; 4] {
+            v.position
+        } else {
+            let mut m = Mat4::ZERO;
+            for k in 0..4 {
+                if v.weights[k] > 0 {
+                    if let Some(s) = skinning.get(v.joints[k] as usize) {
+                        m += *s * (f32::from(v.weights[k]) / 255.0);
+                    }
+                }
+            }
+            (m * Vec4::from((v.position, 1.0))).truncate()
+        };
+        min = min.min(p);
+        max = max.max(p);
+        let d = p.x * p.x + p.y * p.y;
+        xy = xy.max(d);
+        r = r.max(d + p.z * p.z);
+    }
+    if vertices.is_empty() {
+        (min, max) = (Vec3::ZERO, Vec3::ZERO);
+    }
+    (min.to_array(), max.to_array(), xy.sqrt(), r.sqrt())
+}
