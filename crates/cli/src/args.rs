@@ -76,6 +76,11 @@ pub struct ConvertArgs {
     /// Animation to pose, by name or index (default: the first).
     #[arg(long)]
     pub anim: Option<String>,
+    /// Attach the animations of FILE (any readable format, e.g. an animation-only .iqm) to
+    /// the model's skeleton; joints are matched by name, or by index when FILE names none
+    /// and the joint counts agree. Repeatable.
+    #[arg(long = "with-anims", value_name = "FILE")]
+    pub with_anims: Vec<PathBuf>,
     /// Print the conversion report as JSON.
     #[arg(long)]
     pub json: bool,

@@ -15,6 +15,8 @@ pub enum Document {
     Ms3dAscii(rigport_ms3d_ascii::File),
     /// Inter-Quake Export.
     Iqe(rigport_iqe::File),
+    /// Inter-Quake Model.
+    Iqm(rigport_iqm::File),
 }
 
 /// Why a file could not be read or converted. The message names the offset or line:column.
@@ -29,6 +31,8 @@ pub struct ReadError {
 pub fn sniff(bytes: &[u8]) -> Option<Format> {
     if rigport_ms3d_bin::sniff(bytes) {
         Some(Format::Ms3d)
+    } else if rigport_iqm::sniff(bytes) {
+        Some(Format::Iqm)
     } else if rigport_iqe::sniff(bytes) {
         Some(Format::Iqe)
     } else if rigport_ms3d_ascii::sniff(bytes) {
@@ -61,6 +65,11 @@ impl Document {
                 .map_err(|e| ReadError {
                     message: e.render(bytes),
                 }),
+            Format::Iqm => rigport_iqm::File::from_slice_with(bytes, options)
+                .map(|(f, r)| (Document::Iqm(f), r))
+                .map_err(|e| ReadError {
+                    message: e.to_string(),
+                }),
             other => Err(ReadError {
                 message: format!("rigport cannot read {} files", other.key()),
             }),
@@ -73,7 +82,7 @@ impl Document {
         options: &ReadOptions,
     ) -> Result<(Document, Report), ReadError> {
         let format = sniff(bytes).ok_or_else(|| ReadError {
-            message: "not a MilkShape 3D (binary or ASCII) or Inter-Quake Export file: \
+            message: "not a MilkShape 3D (binary or ASCII), Inter-Quake Export or Inter-Quake Model file: \
                       no known signature at the start"
                 .to_owned(),
         })?;
@@ -86,6 +95,7 @@ impl Document {
             Document::Ms3d(_) => Format::Ms3d,
             Document::Ms3dAscii(_) => Format::Ms3dAscii,
             Document::Iqe(_) => Format::Iqe,
+            Document::Iqm(_) => Format::Iqm,
         }
     }
 
@@ -95,6 +105,7 @@ impl Document {
             Document::Ms3d(f) => f.summary(),
             Document::Ms3dAscii(f) => f.summary(),
             Document::Iqe(f) => f.summary(),
+            Document::Iqm(f) => f.summary(),
         }
     }
 
@@ -104,6 +115,7 @@ impl Document {
             Document::Ms3d(f) => f.to_vec(),
             Document::Ms3dAscii(f) => f.to_vec(),
             Document::Iqe(f) => f.to_vec(),
+            Document::Iqm(f) => f.to_vec(),
         }
     }
 
@@ -118,6 +130,9 @@ impl Document {
                 .map_err(|e| wrap(e.to_string())),
             Document::Iqe(f) => {
                 rigport_iqe::to_model(f, &Default::default()).map_err(|e| wrap(e.to_string()))
+            }
+            Document::Iqm(f) => {
+                rigport_iqm::to_model(f, &Default::default()).map_err(|e| wrap(e.to_string()))
             }
         }
     }

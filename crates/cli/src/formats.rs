@@ -13,6 +13,8 @@ pub enum Format {
     Ms3dAscii,
     /// Inter-Quake Export (`.iqe`).
     Iqe,
+    /// Inter-Quake Model, version 2 (`.iqm`).
+    Iqm,
     /// glTF 2.0 binary (`.glb`).
     Glb,
     /// glTF 2.0 JSON with a `.bin` beside it (`.gltf`).
@@ -24,10 +26,11 @@ pub enum Format {
 impl Format {
     /// Every format, readable ones first (the order of the enum; a test keeps it equal to
     /// clap's list of values).
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 7] = [
         Format::Ms3d,
         Format::Ms3dAscii,
         Format::Iqe,
+        Format::Iqm,
         Format::Glb,
         Format::Gltf,
         Format::Obj,
@@ -39,6 +42,7 @@ impl Format {
             Format::Ms3d => "ms3d",
             Format::Ms3dAscii => "ms3d-ascii",
             Format::Iqe => "iqe",
+            Format::Iqm => "iqm",
             Format::Glb => "glb",
             Format::Gltf => "gltf",
             Format::Obj => "obj",
@@ -51,6 +55,7 @@ impl Format {
             Format::Ms3d => "ms3d",
             Format::Ms3dAscii => "txt",
             Format::Iqe => "iqe",
+            Format::Iqm => "iqm",
             Format::Glb => "glb",
             Format::Gltf => "gltf",
             Format::Obj => "obj",
@@ -64,6 +69,7 @@ impl Format {
             "ms3d" => Format::Ms3d,
             "txt" => Format::Ms3dAscii,
             "iqe" => Format::Iqe,
+            "iqm" => Format::Iqm,
             "glb" => Format::Glb,
             "gltf" => Format::Gltf,
             "obj" => Format::Obj,
@@ -73,7 +79,10 @@ impl Format {
 
     /// Whether rigport can read this format (the others are export-only).
     pub fn is_readable(self) -> bool {
-        matches!(self, Format::Ms3d | Format::Ms3dAscii | Format::Iqe)
+        matches!(
+            self,
+            Format::Ms3d | Format::Ms3dAscii | Format::Iqe | Format::Iqm
+        )
     }
 }
 

@@ -14,6 +14,7 @@
 #![forbid(unsafe_code)]
 
 pub mod args;
+pub mod attach;
 pub mod batch;
 pub mod checks;
 pub mod commands;

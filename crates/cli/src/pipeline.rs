@@ -4,6 +4,7 @@
 //! content-identical for text); anything else goes through the neutral model, and every
 //! step's [`Report`] is collected.
 
+use crate::attach::{AnimationSource, attach};
 use crate::document::Document;
 use crate::export::gltf::{self, GltfOptions, GltfOutput, Layout};
 use crate::export::obj;
@@ -30,6 +31,8 @@ pub struct Settings {
     pub read: ReadOptions,
     /// Pose for OBJ output.
     pub pose: PoseRequest,
+    /// Animations of other files to attach to the model (`--with-anims`).
+    pub animations: Vec<AnimationSource>,
 }
 
 /// The files one conversion produces (a `.gltf` has a `.bin` beside it, an `.obj` an `.mtl`).
@@ -77,13 +80,20 @@ fn convert_document(
     target: Format,
     settings: &Settings,
 ) -> Result<Converted, String> {
-    if document.format() == target {
+    if document.format() == target && settings.animations.is_empty() {
         return Ok(Converted {
             files: vec![(output.to_path_buf(), document.to_vec())],
             report,
         });
     }
-    let (model, to_model_report) = document.to_model().map_err(|e| e.message)?;
+    let (mut model, to_model_report) = document.to_model().map_err(|e| e.message)?;
+    for source in &settings.animations {
+        let count = attach(&mut model, source)?;
+        report.info(
+            "animations-attached",
+            format!("{count} animations attached from {}", source.label),
+        );
+    }
     // The faithful file is no longer needed: free it before the writer allocates its output.
     drop(document);
     report.extend(to_model_report);
@@ -116,6 +126,12 @@ fn write_model(
         Format::Iqe => {
             let (file, r) =
                 rigport_iqe::from_model(model, &Default::default()).map_err(|e| e.to_string())?;
+            report.extend(r);
+            Ok(single(file.to_vec()))
+        }
+        Format::Iqm => {
+            let (file, r) =
+                rigport_iqm::from_model(model, &Default::default()).map_err(|e| e.to_string())?;
             report.extend(r);
             Ok(single(file.to_vec()))
         }

@@ -59,7 +59,7 @@ pub fn convert_and_read_back(input: &[u8], target: Format) -> Result<bool, Strin
 /// Reads a converted file the way a user of its format would.
 fn read_back(bytes: &[u8], target: Format) -> Result<(), String> {
     match target {
-        Format::Ms3d | Format::Ms3dAscii | Format::Iqe => {
+        Format::Ms3d | Format::Ms3dAscii | Format::Iqe | Format::Iqm => {
             if sniff(bytes) != Some(target) {
                 return Err(format!("sniffed as {:?}", sniff(bytes)));
             }
