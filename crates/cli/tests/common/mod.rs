@@ -46,7 +46,7 @@ pub fn file_name(path: &Path) -> String {
 /// Every corpus file, or `None` (after saying so) when `RIGPORT_CORPUS` is not set.
 pub fn corpus_files() -> Option<Vec<PathBuf>> {
     let mut files = Vec::new();
-    for format in ["ms3d", "ms3d-ascii", "iqe"] {
+    for format in ["ms3d", "ms3d-ascii", "iqe", "iqm"] {
         let dir = corpus::corpus_dir(format)?;
         for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
             files.push(entry.unwrap().path());
@@ -66,4 +66,4 @@ pub fn rigport(args: &[&str]) -> Output {
 }
 
 /// Every output format, in the order the tests report them.
-pub const TARGETS: [Format; 6] = Format::ALL;
+pub const TARGETS: [Format; 7] = Format::ALL;

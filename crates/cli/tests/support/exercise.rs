@@ -16,7 +16,7 @@ use std::path::Path;
 pub const MAX_MESSAGE_BYTES: usize = 1024;
 
 /// Every output format, in registry order.
-pub const TARGETS: [Format; 6] = Format::ALL;
+pub const TARGETS: [Format; 7] = Format::ALL;
 
 /// Sniffs, reads (lenient and strict), summarizes, and converts `input` to every format,
 /// reading back each output. Returns how many conversions succeeded.
