@@ -166,3 +166,103 @@ fn every_corpus_iqe_compiles_to_an_iqm_that_holds_the_same_model() {
     }
     eprintln!("{checked_frames} joint poses checked");
 }
+
+/// The JSON chunk of a GLB, parsed.
+fn glb_json(glb: &[u8]) -> serde_json::Value {
+    let len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    serde_json::from_slice(&glb[20..20 + len]).unwrap()
+}
+
+#[test]
+fn every_corpus_iqm_keeps_its_triangles_and_animations_in_glb() {
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
+    let mut seen = 0;
+    for path in files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "iqm"))
+    {
+        let name = common::file_name(path);
+        let bytes = std::fs::read(path).unwrap();
+        let iqm = rigport_iqm::File::from_slice(&bytes).unwrap();
+        let out = std::path::Path::new("out.glb");
+        let converted = rigport::pipeline::convert(
+            &bytes,
+            out,
+            rigport::formats::Format::Glb,
+            &Default::default(),
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let json = glb_json(&converted.files[0].1);
+        let accessors = json["accessors"].as_array().cloned().unwrap_or_default();
+        let triangles: u64 = json["meshes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|m| m["primitives"].as_array().cloned().unwrap_or_default())
+            .map(|p| {
+                accessors[p["indices"].as_u64().unwrap() as usize]["count"]
+                    .as_u64()
+                    .unwrap()
+                    / 3
+            })
+            .sum();
+        assert_eq!(triangles, iqm.triangles.len() as u64, "{name}");
+        let animations = json["animations"].as_array().map_or(0, Vec::len);
+        assert_eq!(animations, iqm.anims.len(), "{name}");
+        seen += 1;
+    }
+    assert_eq!(seen, 11);
+}
+
+#[test]
+fn with_anims_attaches_animation_only_files_by_index_and_refuses_mismatches() {
+    let Some(dir) = common::corpus_files().and_then(|f| {
+        f.first()
+            .and_then(|p| p.parent()?.parent().map(|d| d.join("iqm")))
+    }) else {
+        return;
+    };
+    let out = tempfile::tempdir().unwrap();
+    let target = out.path().join("propeller.iqm");
+    let run = |mesh: &str, anims: &[&str], output: &std::path::Path| {
+        let mut args = vec![
+            "convert".to_owned(),
+            dir.join(mesh).display().to_string(),
+            output.display().to_string(),
+            "--force".to_owned(),
+        ];
+        for a in anims {
+            args.push("--with-anims".to_owned());
+            args.push(dir.join(a).display().to_string());
+        }
+        common::rigport(&args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let done = run(
+        "redeclipse_propeller_mesh.iqm",
+        &["redeclipse_propeller_anim-spin.iqm"],
+        &target,
+    );
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    let file = rigport_iqm::File::from_slice(&std::fs::read(&target).unwrap()).unwrap();
+    assert_eq!(file.anims.len(), 1);
+    assert_eq!(file.header.num_frames, 20);
+    assert_eq!(file.triangles.len(), 288);
+    // 14 nameless joints cannot be matched to a 1-joint skeleton.
+    let refused = run(
+        "redeclipse_propeller_mesh.iqm",
+        &["raylib_guyanim.iqm"],
+        &out.path().join("bad.iqm"),
+    );
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("14 joints without names") && stderr.contains("1 joints"),
+        "{stderr}"
+    );
+}
