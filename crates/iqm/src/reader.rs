@@ -16,18 +16,18 @@ use std::mem::size_of;
 
 /// Byte offsets of the header fields that place blocks, for error messages.
 mod at {
-    pub const NUM_TEXT: u64 = 28;
-    pub const NUM_MESHES: u64 = 36;
-    pub const NUM_VERTEXARRAYS: u64 = 44;
-    pub const NUM_TRIANGLES: u64 = 56;
+    pub const OFS_TEXT: u64 = 32;
+    pub const OFS_MESHES: u64 = 40;
+    pub const OFS_VERTEXARRAYS: u64 = 52;
+    pub const OFS_TRIANGLES: u64 = 60;
     pub const OFS_ADJACENCY: u64 = 64;
-    pub const NUM_JOINTS: u64 = 68;
-    pub const NUM_POSES: u64 = 76;
-    pub const NUM_ANIMS: u64 = 84;
-    pub const NUM_FRAMES: u64 = 92;
+    pub const OFS_JOINTS: u64 = 72;
+    pub const OFS_POSES: u64 = 80;
+    pub const OFS_ANIMS: u64 = 88;
+    pub const OFS_FRAMES: u64 = 100;
     pub const OFS_BOUNDS: u64 = 104;
-    pub const NUM_COMMENT: u64 = 108;
-    pub const NUM_EXTENSIONS: u64 = 116;
+    pub const OFS_COMMENT: u64 = 112;
+    pub const OFS_EXTENSIONS: u64 = 120;
 }
 
 /// The input with its budget and the byte ranges the blocks read so far cover.
@@ -164,7 +164,7 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
     let text = r
         .block::<u8>(Place {
             field: &name("ofs_text"),
-            at: at::NUM_TEXT,
+            at: at::OFS_TEXT,
             offset: h.ofs_text,
             count: h.num_text.into(),
             item_size: 1,
@@ -173,14 +173,14 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
         .to_vec();
     let meshes = r.records::<Mesh>(
         &name("ofs_meshes"),
-        at::NUM_MESHES,
+        at::OFS_MESHES,
         h.ofs_meshes,
         h.num_meshes,
         "meshes",
     )?;
     let descriptors = r.records::<VertexArrayRecord>(
         &name("ofs_vertexarrays"),
-        at::NUM_VERTEXARRAYS,
+        at::OFS_VERTEXARRAYS,
         h.ofs_vertexarrays,
         h.num_vertexarrays,
         "vertex arrays",
@@ -188,7 +188,7 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
     let vertex_arrays = read_vertex_arrays(&mut r, &h, &descriptors, options, &mut report)?;
     let triangles = u32_triples(r.block::<[u32; 3]>(Place {
         field: &name("ofs_triangles"),
-        at: at::NUM_TRIANGLES,
+        at: at::OFS_TRIANGLES,
         offset: h.ofs_triangles,
         count: h.num_triangles.into(),
         item_size: 12,
@@ -210,14 +210,14 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
     let (joints, poses) = if v1 {
         let joints = r.records::<JointV1>(
             &name("ofs_joints"),
-            at::NUM_JOINTS,
+            at::OFS_JOINTS,
             h.ofs_joints,
             h.num_joints,
             "joints",
         )?;
         let poses = r.records::<PoseV1>(
             &name("ofs_poses"),
-            at::NUM_POSES,
+            at::OFS_POSES,
             h.ofs_poses,
             h.num_poses,
             "poses",
@@ -226,14 +226,14 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
     } else {
         let joints = r.records::<Joint>(
             &name("ofs_joints"),
-            at::NUM_JOINTS,
+            at::OFS_JOINTS,
             h.ofs_joints,
             h.num_joints,
             "joints",
         )?;
         let poses = r.records::<Pose>(
             &name("ofs_poses"),
-            at::NUM_POSES,
+            at::OFS_POSES,
             h.ofs_poses,
             h.num_poses,
             "poses",
@@ -242,7 +242,7 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
     };
     let anims = r.records::<Anim>(
         &name("ofs_anims"),
-        at::NUM_ANIMS,
+        at::OFS_ANIMS,
         h.ofs_anims,
         h.num_anims,
         "animations",
@@ -251,7 +251,7 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
     let frames = r
         .block::<u16>(Place {
             field: &name("ofs_frames"),
-            at: at::NUM_FRAMES,
+            at: at::OFS_FRAMES,
             offset: h.ofs_frames,
             count: frame_values,
             item_size: 2,
@@ -274,7 +274,7 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
     let comment = r
         .block::<u8>(Place {
             field: &name("ofs_comment"),
-            at: at::NUM_COMMENT,
+            at: at::OFS_COMMENT,
             offset: h.ofs_comment,
             count: h.num_comment.into(),
             item_size: 1,
@@ -400,7 +400,7 @@ fn read_extensions(
     if count * ExtensionRecord::SIZE > r.len() {
         return Err(Error::BlockPastEnd {
             field: "num_extensions".to_owned(),
-            offset: at::NUM_EXTENSIONS,
+            offset: at::OFS_EXTENSIONS - 4,
             value: h.ofs_extensions.into(),
             what: "extensions",
             count,
@@ -411,7 +411,7 @@ fn read_extensions(
     }
     let mut extensions = Vec::new();
     let mut next = h.ofs_extensions;
-    let mut field_at = at::NUM_EXTENSIONS + 4;
+    let mut field_at = at::OFS_EXTENSIONS;
     for i in 0..count {
         if next == 0 {
             let what = format!("extension list: {i} of {count} extensions, then pointer");

@@ -165,7 +165,8 @@ fn add_meshes(file: &File, model: &mut Model, report: &mut Report) -> Result<(),
     };
     let positions = decoded(ArrayKind::Position, false);
     let texcoords = decoded(ArrayKind::TexCoord, false);
-    let normals = decoded(ArrayKind::Normal, false);
+    // Integer normals are normalized as OpenGL would (floats are unchanged).
+    let normals = decoded(ArrayKind::Normal, true);
     let colors = decoded(ArrayKind::Color, true);
     let indexes = decoded(ArrayKind::BlendIndexes, false);
     let weights = decoded(ArrayKind::BlendWeights, true);
