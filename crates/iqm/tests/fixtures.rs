@@ -314,3 +314,20 @@ fn a_huge_frame_count_with_no_stored_values_stays_small() {
     // Writing it back would need 4 × 10⁹ frames: refused, not attempted.
     assert!(rigport_iqm::from_model(&model, &Default::default()).is_err());
 }
+
+#[test]
+fn a_vertex_count_no_array_backs_is_an_error_not_an_allocation() {
+    let mut raw = Raw::new(2);
+    let mesh = Bytes::default()
+        .u32(0)
+        .u32(0)
+        .u32(0)
+        .u32(4_000_000_000)
+        .u32(0)
+        .u32(0);
+    raw.counted(raw::NUM_MESHES, 1, &mesh.0);
+    raw.header[raw::NUM_VERTEXES] = 4_000_000_000;
+    let file = File::from_slice(&raw.finish()).unwrap();
+    let error = to_model(&file, &Default::default()).unwrap_err();
+    assert!(matches!(error, Error::Inconsistent(_)), "{error}");
+}

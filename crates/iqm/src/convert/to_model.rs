@@ -159,7 +159,18 @@ struct SkinCounts {
 }
 
 fn add_meshes(file: &File, model: &mut Model, report: &mut Report) -> Result<(), Error> {
-    let total = file.header.num_vertexes as usize;
+    // The vertices the arrays hold: `num_vertexes` in a consistent file. A header that
+    // claims more (with no array to back it) must not size anything.
+    let held = file
+        .vertex_arrays
+        .iter()
+        .filter_map(|a| {
+            let width = a.format()?.size() * a.size as usize;
+            (width > 0).then(|| a.data.len() / width)
+        })
+        .max()
+        .unwrap_or(0);
+    let total = (file.header.num_vertexes as usize).min(held);
     let decoded = |kind: ArrayKind, normalized: bool| {
         file.array(kind).and_then(|a| Decoded::new(a, normalized))
     };
