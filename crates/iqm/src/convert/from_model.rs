@@ -18,9 +18,13 @@ use std::collections::HashMap;
 /// the model, so a few keys at an absurd time cannot turn a kilobyte into gigabytes.
 const FREE_POSES: u64 = 1 << 20;
 
+/// Vertex skinnings (frames × vertices) the exact per-frame bounds may take.
+const EXACT_BOUNDS_WORK: u64 = 1 << 27;
+
 /// Converts a model to an IQM file the way the SDK's `iqm` compiler would write it.
 ///
-/// * Each mesh keeps its own vertex and triangle ranges. Meshes that share a name and a
+/// * Each mesh keeps its own vertex and triangle ranges; a mesh without triangles is
+///   dropped (with a loss notice: assimp refuses empty meshes). Meshes that share a name and a
 ///   material are **kept apart** (the SDK merges them, and its merge loses the triangles of
 ///   every later repeat); engines draw them the same either way.
 /// * Identical vertices of a mesh are welded. Arrays: position, texcoord (when a mesh has
@@ -233,7 +237,12 @@ fn add_geometry(
     let mut all: Vec<Written> = Vec::with_capacity(model.vertex_count());
     let mut welded = 0usize;
     let mut truncated = 0usize;
+    let mut empty = Vec::new();
     for mesh in &model.meshes {
+        if mesh.triangles.is_empty() {
+            empty.push(format!("`{}`", mesh.name));
+            continue;
+        }
         let written: Vec<Written> = mesh
             .vertices
             .iter()
@@ -287,6 +296,16 @@ fn add_geometry(
             first_triangle,
             num_triangles: file.triangles.len() as u32 - first_triangle,
         });
+    }
+    if !empty.is_empty() {
+        report.loss(
+            "empty-meshes",
+            format!(
+                "{} meshes without triangles dropped (IQM readers such as assimp refuse empty meshes): {}",
+                empty.len(),
+                empty.join(", ")
+            ),
+        );
     }
     if welded > 0 {
         report.info(
@@ -538,6 +557,20 @@ fn add_animations(
     if !vertices.is_empty() {
         let mut posed = Posed::new(skeleton).map_err(|e| Error::InvalidModel(e.to_string()))?;
         let mut bounds = Vec::with_capacity(frames);
+        // Exact bounds skin every vertex in every frame, as the SDK does; past this much
+        // work (a long animation of a big mesh, or a damaged key time) they are computed
+        // from per-joint boxes instead, which still contain every vertex.
+        let exact = (frames as u64).saturating_mul(vertices.len() as u64) <= EXACT_BOUNDS_WORK;
+        let boxes = (!exact).then(|| geometry::JointBoxes::new(vertices, joints));
+        if !exact {
+            report.info(
+                "bounds-conservative",
+                format!(
+                    "{frames} frames × {} vertices: per-frame bounds computed from per-joint boxes (they contain the posed model but may be larger than the SDK's)",
+                    vertices.len()
+                ),
+            );
+        }
         for frame in values.chunks_exact(joints) {
             for (j, v) in frame.iter().enumerate() {
                 local[j] = Transform {
@@ -547,8 +580,10 @@ fn add_animations(
                 };
             }
             posed.set_local(&local);
-            let (bbmin, bbmax, xyradius, radius) =
-                geometry::bounds(vertices, posed.skinning_matrices());
+            let (bbmin, bbmax, xyradius, radius) = match &boxes {
+                None => geometry::bounds(vertices, posed.skinning_matrices()),
+                Some(boxes) => geometry::conservative_bounds(boxes, posed.skinning_matrices()),
+            };
             bounds.push(Bounds {
                 bbmin,
                 bbmax,

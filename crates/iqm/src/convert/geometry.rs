@@ -175,3 +175,117 @@ pub(crate) fn bounds(vertices: &[Written], skinning: &[Mat4]) -> ([f32; 3], [f32
     }
     (min.to_array(), max.to_array(), xy.sqrt(), r.sqrt())
 }
+
+/// Per joint, the bind-space box of the vertices it influences; and the box of the vertices
+/// no joint moves. For [`conservative_bounds`].
+pub(crate) struct JointBoxes {
+    boxes: Vec<Option<(Vec3, Vec3)>>,
+    fixed: Option<(Vec3, Vec3)>,
+}
+
+fn grow(b: &mut Option<(Vec3, Vec3)>, p: Vec3) {
+    *b = Some(match *b {
+        Some((lo, hi)) => (lo.min(p), hi.max(p)),
+        None => (p, p),
+    });
+}
+
+impl JointBoxes {
+    pub(crate) fn new(vertices: &[Written], joints: usize) -> Self {
+        let mut boxes = vec![None; joints];
+        let mut fixed = None;
+        for v in vertices {
+            if v.weights == [0; 4] {
+                grow(&mut fixed, v.position);
+            }
+            for k in 0..4 {
+                if v.weights[k] > 0 {
+                    if let Some(b) = boxes.get_mut(v.joints[k] as usize) {
+                        grow(b, v.position);
+                    }
+                }
+            }
+        }
+        Self { boxes, fixed }
+    }
+}
+
+/// Bounds that contain every skinned vertex without skinning each one: a blended vertex is
+/// a convex combination of its joints' transforms of it, so it lies in the union of each
+/// joint's box transformed by that joint. Frames × joints × 8 corners instead of frames ×
+/// vertices: used when the exact bounds would take too long.
+pub(crate) fn conservative_bounds(
+    boxes: &JointBoxes,
+    skinning: &[Mat4],
+) -> ([f32; 3], [f32; 3], f32, f32) {
+    let mut points = Vec::with_capacity(boxes.boxes.len() * 8 + 8);
+    let corners = |(lo, hi): (Vec3, Vec3)| {
+        (0..8).map(move |i| {
+            Vec3::new(
+                if i & 1 == 0 { lo.x } else { hi.x },
+                if i & 2 == 0 { lo.y } else { hi.y },
+                if i & 4 == 0 { lo.z } else { hi.z },
+            )
+        })
+    };
+    for (b, m) in boxes.boxes.iter().zip(skinning) {
+        if let Some(b) = *b {
+            points.extend(corners(b).map(|p| m.transform_point3(p)));
+        }
+    }
+    if let Some(b) = boxes.fixed {
+        points.extend(corners(b));
+    }
+    let as_vertices: Vec<Written> = points
+        .into_iter()
+        .map(|position| Written {
+            position,
+            uv: Vec2::ZERO,
+            normal: Vec3::ZERO,
+            color: [0; 4],
+            joints: [0; 4],
+            weights: [0; 4],
+        })
+        .collect();
+    bounds(&as_vertices, &[])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rigport_model_core::glam::Quat;
+
+    #[test]
+    fn conservative_bounds_contain_the_exact_ones() {
+        let vertex = |x: f32, y: f32, w: [u8; 4]| Written {
+            position: Vec3::new(x, y, 0.5),
+            uv: Vec2::ZERO,
+            normal: Vec3::Z,
+            color: [0; 4],
+            joints: [0, 1, 0, 0],
+            weights: w,
+        };
+        let vertices = [
+            vertex(0.0, 0.0, [255, 0, 0, 0]),
+            vertex(1.0, 2.0, [128, 127, 0, 0]),
+            vertex(-1.0, 3.0, [0, 255, 0, 0]),
+            vertex(4.0, -1.0, [0; 4]),
+        ];
+        let skinning = [
+            Mat4::from_rotation_translation(Quat::from_rotation_z(0.7), Vec3::new(1.0, 0.0, 2.0)),
+            Mat4::from_scale_rotation_translation(
+                Vec3::splat(2.0),
+                Quat::from_rotation_x(-1.2),
+                Vec3::new(0.0, -3.0, 0.0),
+            ),
+        ];
+        let (lo, hi, xy, r) = bounds(&vertices, &skinning);
+        let (clo, chi, cxy, cr) = conservative_bounds(&JointBoxes::new(&vertices, 2), &skinning);
+        for k in 0..3 {
+            assert!(clo[k] <= lo[k] + 1e-5 && chi[k] >= hi[k] - 1e-5, "{k}");
+        }
+        assert!(cxy >= xy - 1e-5 && cr >= r - 1e-5);
+        // The unskinned vertex stays where it is.
+        assert_eq!(hi[0], 4.0);
+    }
+}
