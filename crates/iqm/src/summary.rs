@@ -84,7 +84,13 @@ pub(crate) fn summarize(file: &File) -> FileSummary {
         add("bytes outside blocks", gap_bytes.to_string());
     }
     let materials = {
-        let mut seen: Vec<u32> = file.meshes.iter().map(|m| m.material).collect();
+        // Distinct material names; offset 0 is the empty string (no material).
+        let mut seen: Vec<&[u8]> = file
+            .meshes
+            .iter()
+            .filter_map(|m| file.text_at(m.material))
+            .filter(|name| !name.is_empty())
+            .collect();
         seen.sort_unstable();
         seen.dedup();
         seen.len()

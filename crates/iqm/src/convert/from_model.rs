@@ -562,6 +562,7 @@ fn add_animations(
         // from per-joint boxes instead, which still contain every vertex.
         let exact = (frames as u64).saturating_mul(vertices.len() as u64) <= EXACT_BOUNDS_WORK;
         let boxes = (!exact).then(|| geometry::JointBoxes::new(vertices, joints));
+        let plan = geometry::BoundsPlan::new(if exact { vertices } else { &[] });
         if !exact {
             report.info(
                 "bounds-conservative",
@@ -581,7 +582,7 @@ fn add_animations(
             }
             posed.set_local(&local);
             let (bbmin, bbmax, xyradius, radius) = match &boxes {
-                None => geometry::bounds(vertices, posed.skinning_matrices()),
+                None => plan.frame(posed.skinning_matrices()),
                 Some(boxes) => geometry::conservative_bounds(boxes, posed.skinning_matrices()),
             };
             bounds.push(Bounds {

@@ -147,33 +147,75 @@ pub(crate) fn adjacency(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[u3
 /// Box and radii of positions skinned by `skinning` (`G(t)·Gb⁻¹` per joint). A vertex with
 /// no weight stays where it is.
 pub(crate) fn bounds(vertices: &[Written], skinning: &[Mat4]) -> ([f32; 3], [f32; 3], f32, f32) {
-    let mut min = Vec3::splat(f32::INFINITY);
-    let mut max = Vec3::splat(f32::NEG_INFINITY);
-    let (mut xy, mut r) = (0f32, 0f32);
-    for v in vertices {
-        let p = if v.weights == [0; 4] {
-            v.position
-        } else {
-            let mut m = Mat4::ZERO;
-            for k in 0..4 {
-                if v.weights[k] > 0 {
-                    if let Some(s) = skinning.get(v.joints[k] as usize) {
-                        m += *s * (f32::from(v.weights[k]) / 255.0);
+    BoundsPlan::new(vertices).frame(skinning)
+}
+
+/// What per-frame bounds need, prepared once for all frames: each distinct (position,
+/// blend) pair once, and each distinct blend once, so a frame blends one matrix per blend
+/// and transforms each point with it (the SDK blends a matrix per vertex).
+pub(crate) struct BoundsPlan {
+    blends: Vec<([u32; 4], [u8; 4])>,
+    points: Vec<(Vec3, u32)>,
+}
+
+impl BoundsPlan {
+    pub(crate) fn new(vertices: &[Written]) -> Self {
+        let mut blend_ids: HashMap<([u32; 4], [u8; 4]), u32> = HashMap::new();
+        let mut blends = Vec::new();
+        let mut seen: HashMap<([u32; 3], u32), ()> = HashMap::with_capacity(vertices.len());
+        let mut points = Vec::with_capacity(vertices.len());
+        for v in vertices {
+            let key = (v.joints, v.weights);
+            let id = *blend_ids.entry(key).or_insert_with(|| {
+                blends.push(key);
+                (blends.len() - 1) as u32
+            });
+            let p = v.position;
+            if seen
+                .insert(([p.x, p.y, p.z].map(f32::to_bits), id), ())
+                .is_none()
+            {
+                points.push((p, id));
+            }
+        }
+        Self { blends, points }
+    }
+
+    pub(crate) fn frame(&self, skinning: &[Mat4]) -> ([f32; 3], [f32; 3], f32, f32) {
+        let matrices: Vec<Mat4> = self
+            .blends
+            .iter()
+            .map(|(joints, weights)| {
+                if *weights == [0; 4] {
+                    return Mat4::IDENTITY;
+                }
+                let mut m = Mat4::ZERO;
+                for k in 0..4 {
+                    if weights[k] > 0 {
+                        if let Some(s) = skinning.get(joints[k] as usize) {
+                            m += *s * (f32::from(weights[k]) / 255.0);
+                        }
                     }
                 }
-            }
-            (m * Vec4::from((v.position, 1.0))).truncate()
-        };
-        min = min.min(p);
-        max = max.max(p);
-        let d = p.x * p.x + p.y * p.y;
-        xy = xy.max(d);
-        r = r.max(d + p.z * p.z);
+                m
+            })
+            .collect();
+        let mut min = Vec3::splat(f32::INFINITY);
+        let mut max = Vec3::splat(f32::NEG_INFINITY);
+        let (mut xy, mut r) = (0f32, 0f32);
+        for &(position, blend) in &self.points {
+            let p = (matrices[blend as usize] * Vec4::from((position, 1.0))).truncate();
+            min = min.min(p);
+            max = max.max(p);
+            let d = p.x * p.x + p.y * p.y;
+            xy = xy.max(d);
+            r = r.max(d + p.z * p.z);
+        }
+        if self.points.is_empty() {
+            (min, max) = (Vec3::ZERO, Vec3::ZERO);
+        }
+        (min.to_array(), max.to_array(), xy.sqrt(), r.sqrt())
     }
-    if vertices.is_empty() {
-        (min, max) = (Vec3::ZERO, Vec3::ZERO);
-    }
-    (min.to_array(), max.to_array(), xy.sqrt(), r.sqrt())
 }
 
 /// Per joint, the bind-space box of the vertices it influences; and the box of the vertices
