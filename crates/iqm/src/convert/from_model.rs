@@ -16,10 +16,10 @@ use std::collections::HashMap;
 
 /// Poses (frames × joints) [`from_model`] always allows; beyond it, one pose per key of
 /// the model, so a few keys at an absurd time cannot turn a kilobyte into gigabytes.
-const FREE_POSES: u64 = 1 << 20;
+const FREE_POSES: u64 = 1 << 17;
 
 /// Vertex skinnings (frames × vertices) the exact per-frame bounds may take.
-const EXACT_BOUNDS_WORK: u64 = 1 << 27;
+const EXACT_BOUNDS_WORK: u64 = 1 << 25;
 
 /// Converts a model to an IQM file the way the SDK's `iqm` compiler would write it.
 ///
