@@ -61,7 +61,7 @@ pub fn attach(target: &mut Model, source: &AnimationSource) -> Result<usize, Str
                 joints.len()
             ));
         }
-        (0..ours).map(|i| JointId::from_index(i)).collect()
+        (0..ours).map(JointId::from_index).collect()
     };
     let mut attached = Vec::with_capacity(source.model.animations.len());
     for animation in &source.model.animations {

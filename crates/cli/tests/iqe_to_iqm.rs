@@ -277,7 +277,10 @@ fn with_anims_attaches_animation_only_files_by_index_and_refuses_mismatches() {
 /// vertices after welding, triangles, frames, frame channels, and the first frame's bounds
 /// (min, max) where there are any. rigport must agree: the same welding, the same
 /// quantization masks, bounds within 1e-3 of the SDK's.
-const SDK: [(&str, u32, u32, u32, u32, Option<[f32; 6]>); 10] = [
+/// File, vertices, triangles, frames, frame channels, first-frame bounds.
+type SdkFigures = (&'static str, u32, u32, u32, u32, Option<[f32; 6]>);
+
+const SDK: [SdkFigures; 10] = [
     ("afe__cube.iqe", 24, 12, 0, 0, None),
     ("afe__wiggler.iqe", 52, 28, 0, 0, None),
     ("iqe-rs__tests__data__cube.iqe", 24, 12, 0, 0, None),
