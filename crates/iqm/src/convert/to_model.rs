@@ -201,25 +201,23 @@ fn add_meshes(file: &File, model: &mut Model, report: &mut Report) -> Result<(),
     let joints = model.skeleton.joints.len();
     let skinned = indexes.is_some() && weights.is_some();
     for (m, record) in file.meshes.iter().enumerate() {
-        let first = record.first_vertex as usize;
-        let count = record.num_vertexes as usize;
-        if first.checked_add(count).is_none_or(|end| end > total) {
-            return Err(Error::Inconsistent(format!(
-                "mesh {m} uses vertices {first}..{} of the {total} the file has",
-                first as u64 + count as u64
-            )));
-        }
-        let first_tri = record.first_triangle as usize;
-        let tri_count = record.num_triangles as usize;
-        if first_tri
-            .checked_add(tri_count)
-            .is_none_or(|end| end > file.triangles.len())
-        {
-            return Err(Error::Inconsistent(format!(
-                "mesh {m} uses triangles {first_tri}..{} of the {} the file has",
-                first_tri as u64 + tri_count as u64,
-                file.triangles.len()
-            )));
+        // Ranges past the arrays are cut to what the file holds, with a warning.
+        let first = (record.first_vertex as usize).min(total);
+        let count = (record.num_vertexes as usize).min(total - first);
+        let first_tri = (record.first_triangle as usize).min(file.triangles.len());
+        let tri_count = (record.num_triangles as usize).min(file.triangles.len() - first_tri);
+        if count != record.num_vertexes as usize || tri_count != record.num_triangles as usize {
+            report.warn(
+                "mesh-out-of-range",
+                format!(
+                    "mesh {m} uses vertices {}+{} and triangles {}+{} of the {total} and {} the file holds; cut to those",
+                    record.first_vertex,
+                    record.num_vertexes,
+                    record.first_triangle,
+                    record.num_triangles,
+                    file.triangles.len()
+                ),
+            );
         }
         let mut mesh = Mesh::new(name_at(file, record.name, "mesh", &mut bad_names));
         let material = name_at(file, record.material, "material", &mut bad_names);
@@ -404,11 +402,21 @@ fn add_animations(
     let (starts, channels) = pose_starts(&file.poses);
     let stored = file.header.num_framechannels as usize;
     if channels != stored {
-        return Err(Error::Inconsistent(format!(
-            "the poses' channel masks select {channels} values per frame, the header says {stored}"
-        )));
+        // Values a mask selects beyond the frame's stride read as 0 (see `pose_track`).
+        report.warn(
+            "channel-count",
+            format!(
+                "the poses' channel masks select {channels} values per frame, the header says {stored}; values past the frame read as 0"
+            ),
+        );
     }
-    let frames = file.header.num_frames as usize;
+    // Frames the stored values hold (all of `num_frames` in a consistent file).
+    let frames = (file.header.num_frames as usize).min(
+        file.frames
+            .len()
+            .checked_div(stored)
+            .unwrap_or(file.header.num_frames as usize),
+    );
     let joints = model.skeleton.joints.len();
     if file.poses.len() > joints {
         report.loss(
@@ -422,13 +430,18 @@ fn add_animations(
     let mut defaulted = 0;
     let mut bad_names = 0;
     for (a, anim) in file.anims.iter().enumerate() {
-        let first = anim.first_frame as usize;
-        let count = anim.num_frames as usize;
+        let first = (anim.first_frame as usize).min(frames);
+        let mut count = anim.num_frames as usize;
         if first.checked_add(count).is_none_or(|end| end > frames) {
-            return Err(Error::Inconsistent(format!(
-                "animation {a} uses frames {first}..{} of the {frames} the file has",
-                first as u64 + count as u64
-            )));
+            report.warn(
+                "frames-out-of-range",
+                format!(
+                    "animation {a} uses frames {}..{} of the {frames} the file holds; cut to those",
+                    anim.first_frame,
+                    u64::from(anim.first_frame) + u64::from(anim.num_frames)
+                ),
+            );
+            count = frames - first;
         }
         let fps = if anim.framerate > 0.0 && anim.framerate.is_finite() {
             anim.framerate
@@ -490,12 +503,17 @@ fn pose_track(
 ) -> Track {
     let channels = file.header.num_framechannels as usize;
     let value_at = |f: usize| -> [f32; 10] {
-        let base = (first + f) * channels + start;
+        let frame_start = (first + f) * channels;
+        let frame_end = frame_start + channels;
         let mut out = pose.channeloffset;
-        let mut at = base;
+        let mut at = frame_start + start;
         for (c, value) in out.iter_mut().enumerate() {
             if pose.channelmask & (1 << c) != 0 {
-                let stored = file.frames.get(at).copied().unwrap_or(0);
+                let stored = if at < frame_end {
+                    file.frames.get(at).copied().unwrap_or(0)
+                } else {
+                    0
+                };
                 at += 1;
                 *value += f32::from(stored) * pose.channelscale[c];
             }
@@ -506,22 +524,20 @@ fn pose_track(
     if count == 0 {
         return track;
     }
+    // With no stored values per frame, a mask cannot vary anything.
+    let varying = if channels == 0 { 0 } else { pose.channelmask };
     let keys = |mask: u32| {
-        if pose.channelmask & mask != 0 {
-            count
-        } else {
-            1
-        }
+        if varying & mask != 0 { count } else { 1 }
     };
     track.translations.reserve_exact(keys(TRANSLATION));
     track.rotations.reserve_exact(keys(ROTATION));
-    let scale_varies = pose.channelmask & SCALE != 0;
+    let scale_varies = varying & SCALE != 0;
     let constant_scale = Vec3::new(
         pose.channeloffset[7],
         pose.channeloffset[8],
         pose.channeloffset[9],
     );
-    let any_frame = pose.channelmask & 0x3ff != 0;
+    let any_frame = varying & 0x3ff != 0;
     for f in 0..keys(TRANSLATION).max(keys(ROTATION)).max(keys(SCALE)) {
         let v = if any_frame {
             value_at(f)
