@@ -4,7 +4,7 @@ use crate::format_arg::FormatArg;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
-/// Inspect, validate and convert MilkShape 3D and Inter-Quake Export models.
+/// Inspect, validate and convert MilkShape 3D, Inter-Quake Export and Inter-Quake Model files.
 #[derive(Debug, Parser)]
 #[command(name = "rigport", version, about, long_about = None)]
 pub struct Cli {
@@ -20,7 +20,7 @@ pub enum Command {
     ///
     /// The format is detected from the content, not the extension.
     Info(InfoArgs),
-    /// Convert models between formats (ms3d, ms3d-ascii, iqe, glb, gltf, obj).
+    /// Convert models between formats (ms3d, ms3d-ascii, iqe, iqm, glb, gltf, obj).
     ///
     /// `rigport convert IN OUT` converts one file, the format taken from OUT's extension or
     /// `--to`. `rigport convert INPUTS... --to FORMAT -o DIR` converts files and directories
@@ -76,6 +76,11 @@ pub struct ConvertArgs {
     /// Animation to pose, by name or index (default: the first).
     #[arg(long)]
     pub anim: Option<String>,
+    /// Attach the animations of FILE (any readable format, e.g. an animation-only .iqm) to
+    /// the model's skeleton; joints are matched by name, or by index when FILE names none
+    /// and the joint counts agree. Repeatable.
+    #[arg(long = "with-anims", value_name = "FILE")]
+    pub with_anims: Vec<PathBuf>,
     /// Print the conversion report as JSON.
     #[arg(long)]
     pub json: bool,
