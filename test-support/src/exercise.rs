@@ -17,7 +17,7 @@ use std::path::Path;
 pub const MAX_MESSAGE_BYTES: usize = 1024;
 
 /// Every output format, in registry order.
-pub const TARGETS: [Format; 6] = Format::ALL;
+pub const TARGETS: [Format; 7] = Format::ALL;
 
 /// Sniffs, reads (lenient and strict), summarizes, and converts `input` to every format,
 /// reading back each output. Returns how many conversions succeeded.
@@ -90,7 +90,7 @@ pub fn convert_and_read_back(input: &[u8], target: Format) -> Result<bool, Strin
 /// Reads a converted file the way a user of its format would.
 fn read_back(bytes: &[u8], target: Format) -> Result<(), String> {
     match target {
-        Format::Ms3d | Format::Ms3dAscii | Format::Iqe => {
+        Format::Ms3d | Format::Ms3dAscii | Format::Iqe | Format::Iqm => {
             if sniff(bytes) != Some(target) {
                 return Err(format!("sniffed as {:?}", sniff(bytes)));
             }

@@ -47,6 +47,7 @@ macro_rules! check_format {
 check_format!(ms3d_bin, rigport_ms3d_bin);
 check_format!(ms3d_ascii, rigport_ms3d_ascii);
 check_format!(iqe, rigport_iqe);
+check_format!(iqm, rigport_iqm);
 
 /// The whole pipeline: sniff, read, summary, convert to every format, read back.
 pub fn pipeline(data: &[u8]) {
@@ -61,6 +62,7 @@ pub fn sniff(data: &[u8]) {
     let found = rigport::document::sniff(data);
     let claims = [
         (Format::Ms3d, rigport_ms3d_bin::sniff(data)),
+        (Format::Iqm, rigport_iqm::sniff(data)),
         (Format::Iqe, rigport_iqe::sniff(data)),
         (Format::Ms3dAscii, rigport_ms3d_ascii::sniff(data)),
     ];

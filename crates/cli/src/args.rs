@@ -5,7 +5,7 @@ use clap::{Args, Parser, Subcommand};
 use rigport::picture::{RenderError, Rgb, View};
 use std::path::PathBuf;
 
-/// Inspect, validate and convert MilkShape 3D and Inter-Quake Export models.
+/// Inspect, validate and convert MilkShape 3D, Inter-Quake Export and Inter-Quake Model files.
 #[derive(Debug, Parser)]
 #[command(name = "rigport", version, about, long_about = None)]
 pub struct Cli {
@@ -21,7 +21,7 @@ pub enum Command {
     ///
     /// The format is detected from the content, not the extension.
     Info(InfoArgs),
-    /// Convert models between formats (ms3d, ms3d-ascii, iqe, glb, gltf, obj).
+    /// Convert models between formats (ms3d, ms3d-ascii, iqe, iqm, glb, gltf, obj).
     ///
     /// `rigport convert IN OUT` converts one file, the format taken from OUT's extension or
     /// `--to`. `rigport convert INPUTS... --to FORMAT -o DIR` converts files and directories
@@ -101,6 +101,11 @@ pub struct ConvertArgs {
     /// beside the input (.glb) or writing them as PNG/JPEG beside the output (.gltf).
     #[arg(long)]
     pub no_embed_textures: bool,
+    /// Attach the animations of FILE (any readable format, e.g. an animation-only .iqm) to
+    /// the model's skeleton; joints are matched by name, or by index when FILE names none
+    /// and the joint counts agree. Repeatable.
+    #[arg(long = "with-anims", value_name = "FILE")]
+    pub with_anims: Vec<PathBuf>,
     /// Print the conversion report as JSON.
     #[arg(long)]
     pub json: bool,

@@ -10,13 +10,14 @@ use rigport::Format;
 pub struct FormatArg(pub Format);
 
 /// Every format, in [`Format::ALL`]'s order (clap needs a `'static` slice).
-const VARIANTS: [FormatArg; 6] = [
+const VARIANTS: [FormatArg; 7] = [
     FormatArg(Format::ALL[0]),
     FormatArg(Format::ALL[1]),
     FormatArg(Format::ALL[2]),
     FormatArg(Format::ALL[3]),
     FormatArg(Format::ALL[4]),
     FormatArg(Format::ALL[5]),
+    FormatArg(Format::ALL[6]),
 ];
 
 impl ValueEnum for FormatArg {

@@ -21,16 +21,23 @@ pub enum Document {
     /// Inter-Quake Export.
     #[cfg(feature = "iqe")]
     Iqe(rigport_iqe::File),
+    /// Inter-Quake Model.
+    #[cfg(feature = "iqm")]
+    Iqm(rigport_iqm::File),
 }
 
 /// Detects a readable format from the content (magic), not the extension, among the formats
 /// this build reads.
 pub fn sniff(bytes: &[u8]) -> Option<Format> {
-    // The binary magic is the most specific; IQE's header line is checked before the ASCII
+    // The binary magics are the most specific; IQE's header line is checked before the ASCII
     // format's looser first-line rules.
     #[cfg(feature = "ms3d")]
     if rigport_ms3d_bin::sniff(bytes) {
         return Some(Format::Ms3d);
+    }
+    #[cfg(feature = "iqm")]
+    if rigport_iqm::sniff(bytes) {
+        return Some(Format::Iqm);
     }
     #[cfg(feature = "iqe")]
     if rigport_iqe::sniff(bytes) {
@@ -81,6 +88,14 @@ impl Document {
                     rendered: e.render(bytes),
                     source: FormatError::Iqe(e),
                 }),
+            #[cfg(feature = "iqm")]
+            Format::Iqm => rigport_iqm::File::from_slice_with(bytes, options)
+                .map(|(f, r)| (Document::Iqm(f), r))
+                .map_err(|e| Error::Read {
+                    format,
+                    rendered: e.to_string(),
+                    source: FormatError::Iqm(Box::new(e)),
+                }),
             _ => Err(Error::NotEnabled { format }),
         }
     }
@@ -103,6 +118,8 @@ impl Document {
             Document::Ms3dAscii(_) => Format::Ms3dAscii,
             #[cfg(feature = "iqe")]
             Document::Iqe(_) => Format::Iqe,
+            #[cfg(feature = "iqm")]
+            Document::Iqm(_) => Format::Iqm,
         }
     }
 
@@ -115,6 +132,8 @@ impl Document {
             Document::Ms3dAscii(ref f) => f.summary(),
             #[cfg(feature = "iqe")]
             Document::Iqe(ref f) => f.summary(),
+            #[cfg(feature = "iqm")]
+            Document::Iqm(ref f) => f.summary(),
         }
     }
 
@@ -127,6 +146,8 @@ impl Document {
             Document::Ms3dAscii(ref f) => f.to_vec(),
             #[cfg(feature = "iqe")]
             Document::Iqe(ref f) => f.to_vec(),
+            #[cfg(feature = "iqm")]
+            Document::Iqm(ref f) => f.to_vec(),
         }
     }
 
@@ -152,6 +173,13 @@ impl Document {
                 rigport_iqe::to_model(f, &Default::default()).map_err(|e| Error::ToModel {
                     format,
                     source: FormatError::Iqe(e),
+                })
+            }
+            #[cfg(feature = "iqm")]
+            Document::Iqm(ref f) => {
+                rigport_iqm::to_model(f, &Default::default()).map_err(|e| Error::ToModel {
+                    format,
+                    source: FormatError::Iqm(Box::new(e)),
                 })
             }
         }

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 pub enum Error {
     /// No readable format's signature is at the start of the bytes.
     #[error(
-        "not a MilkShape 3D (binary or ASCII) or Inter-Quake Export file: \
+        "not a MilkShape 3D (binary or ASCII), Inter-Quake Export or Inter-Quake Model file: \
          no known signature at the start"
     )]
     Unrecognized,
@@ -54,6 +54,10 @@ pub enum Error {
         #[source]
         source: FormatError,
     },
+    /// The animations of another file do not fit the model's skeleton (see
+    /// [`crate::attach`]); the message names the file and the mismatch.
+    #[error("{0}")]
+    Attach(String),
     /// The glTF exporter refused the model.
     #[cfg(feature = "gltf")]
     #[error(transparent)]
@@ -99,6 +103,10 @@ pub enum FormatError {
     /// From `rigport-iqe`.
     #[cfg(feature = "iqe")]
     Iqe(rigport_iqe::Error),
+    /// From `rigport-iqm` (boxed: its offsets and counts would make every `Result` of the
+    /// facade larger).
+    #[cfg(feature = "iqm")]
+    Iqm(Box<rigport_iqm::Error>),
 }
 
 // Written by hand, not derived: with no format feature the enum is empty, and the matches
@@ -113,6 +121,8 @@ impl std::fmt::Display for FormatError {
             FormatError::Ms3dAscii(ref e) => e.fmt(f),
             #[cfg(feature = "iqe")]
             FormatError::Iqe(ref e) => e.fmt(f),
+            #[cfg(feature = "iqm")]
+            FormatError::Iqm(ref e) => e.fmt(f),
         }
     }
 }
@@ -126,6 +136,8 @@ impl std::error::Error for FormatError {
             FormatError::Ms3dAscii(ref e) => e.source(),
             #[cfg(feature = "iqe")]
             FormatError::Iqe(ref e) => e.source(),
+            #[cfg(feature = "iqm")]
+            FormatError::Iqm(ref e) => e.source(),
         }
     }
 }

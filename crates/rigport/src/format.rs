@@ -13,6 +13,8 @@ pub enum Format {
     Ms3dAscii,
     /// Inter-Quake Export (`.iqe`).
     Iqe,
+    /// Inter-Quake Model, version 2 (`.iqm`).
+    Iqm,
     /// glTF 2.0 binary (`.glb`).
     Glb,
     /// glTF 2.0 JSON with a `.bin` beside it (`.gltf`).
@@ -23,10 +25,11 @@ pub enum Format {
 
 impl Format {
     /// Every format, readable ones first (the order of the enum).
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 7] = [
         Format::Ms3d,
         Format::Ms3dAscii,
         Format::Iqe,
+        Format::Iqm,
         Format::Glb,
         Format::Gltf,
         Format::Obj,
@@ -38,6 +41,7 @@ impl Format {
             Format::Ms3d => "ms3d",
             Format::Ms3dAscii => "ms3d-ascii",
             Format::Iqe => "iqe",
+            Format::Iqm => "iqm",
             Format::Glb => "glb",
             Format::Gltf => "gltf",
             Format::Obj => "obj",
@@ -50,6 +54,7 @@ impl Format {
             Format::Ms3d => "ms3d",
             Format::Ms3dAscii => "txt",
             Format::Iqe => "iqe",
+            Format::Iqm => "iqm",
             Format::Glb => "glb",
             Format::Gltf => "gltf",
             Format::Obj => "obj",
@@ -63,6 +68,7 @@ impl Format {
             "ms3d" => Format::Ms3d,
             "txt" => Format::Ms3dAscii,
             "iqe" => Format::Iqe,
+            "iqm" => Format::Iqm,
             "glb" => Format::Glb,
             "gltf" => Format::Gltf,
             "obj" => Format::Obj,
@@ -76,6 +82,7 @@ impl Format {
             Format::Ms3d => "MilkShape 3D binary (`.ms3d`)",
             Format::Ms3dAscii => "MilkShape 3D ASCII (`.txt`)",
             Format::Iqe => "Inter-Quake Export (`.iqe`)",
+            Format::Iqm => "Inter-Quake Model, version 2 (`.iqm`)",
             Format::Glb => "glTF 2.0 binary (`.glb`)",
             Format::Gltf => "glTF 2.0 JSON with a `.bin` beside it (`.gltf`)",
             Format::Obj => "Wavefront OBJ with an `.mtl` beside it (`.obj`), posed",
@@ -93,6 +100,7 @@ impl Format {
             Format::Ms3d => "ms3d",
             Format::Ms3dAscii => "ms3d-ascii",
             Format::Iqe => "iqe",
+            Format::Iqm => "iqm",
             Format::Glb | Format::Gltf => "gltf",
             Format::Obj => "obj",
         }
@@ -104,6 +112,7 @@ impl Format {
             Format::Ms3d => cfg!(feature = "ms3d"),
             Format::Ms3dAscii => cfg!(feature = "ms3d-ascii"),
             Format::Iqe => cfg!(feature = "iqe"),
+            Format::Iqm => cfg!(feature = "iqm"),
             Format::Glb | Format::Gltf => cfg!(feature = "gltf"),
             Format::Obj => cfg!(feature = "obj"),
         }
@@ -112,7 +121,10 @@ impl Format {
     /// Whether rigport reads this format at all (the others are export-only), whatever the
     /// features of this build.
     pub fn is_readable(self) -> bool {
-        matches!(self, Format::Ms3d | Format::Ms3dAscii | Format::Iqe)
+        matches!(
+            self,
+            Format::Ms3d | Format::Ms3dAscii | Format::Iqe | Format::Iqm
+        )
     }
 
     /// Whether this build can read the format: readable and enabled.

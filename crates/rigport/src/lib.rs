@@ -13,6 +13,7 @@
 //! | `ms3d`       | `rigport-ms3d-bin`   | yes   | `.ms3d`           |
 //! | `ms3d-ascii` | `rigport-ms3d-ascii` | yes   | `.txt`            |
 //! | `iqe`        | `rigport-iqe`        | yes   | `.iqe`            |
+//! | `iqm`        | `rigport-iqm`        | yes   | `.iqm`            |
 //! | `gltf`       | `rigport-gltf`       | no    | `.glb`, `.gltf`   |
 //! | `obj`        | `rigport-obj`        | no    | `.obj` (posed)    |
 //!
@@ -39,7 +40,12 @@
 // no variants: the code that reads, converts and writes documents is then unreachable by
 // design, and the lints about it say nothing useful.
 #![cfg_attr(
-    not(any(feature = "ms3d", feature = "ms3d-ascii", feature = "iqe")),
+    not(any(
+        feature = "ms3d",
+        feature = "ms3d-ascii",
+        feature = "iqe",
+        feature = "iqm"
+    )),
     allow(
         unused_imports,
         unused_variables,
@@ -49,6 +55,7 @@
     )
 )]
 
+pub mod attach;
 pub mod checks;
 pub mod document;
 mod error;
@@ -68,6 +75,8 @@ pub mod formats {
     pub use rigport_gltf as gltf;
     #[cfg(feature = "iqe")]
     pub use rigport_iqe as iqe;
+    #[cfg(feature = "iqm")]
+    pub use rigport_iqm as iqm;
     #[cfg(feature = "ms3d-ascii")]
     pub use rigport_ms3d_ascii as ms3d_ascii;
     #[cfg(feature = "ms3d")]

@@ -4,9 +4,15 @@
 //! content-identical for text); anything else goes through the neutral model, and every
 //! step's [`Report`] is collected.
 
+use crate::attach::{AnimationSource, attach};
 use crate::document::Document;
 use crate::error::Error;
-#[cfg(any(feature = "ms3d", feature = "ms3d-ascii", feature = "iqe"))]
+#[cfg(any(
+    feature = "ms3d",
+    feature = "ms3d-ascii",
+    feature = "iqe",
+    feature = "iqm"
+))]
 use crate::error::FormatError;
 use crate::format::Format;
 use rigport_model_core::{Model, ReadOptions, Report};
@@ -42,6 +48,8 @@ pub struct Settings {
     /// Keep texture references as URIs in glTF output instead of embedding the images
     /// (`--no-embed-textures`).
     pub keep_texture_uris: bool,
+    /// Animations of other files to attach to the model (`--with-anims`).
+    pub animations: Vec<AnimationSource>,
 }
 
 impl Settings {
@@ -98,13 +106,20 @@ fn convert_document(
     target: Format,
     settings: &Settings,
 ) -> Result<Converted, Error> {
-    if document.format() == target {
+    if document.format() == target && settings.animations.is_empty() {
         return Ok(Converted {
             files: vec![(output.to_path_buf(), document.to_vec())],
             report,
         });
     }
-    let (model, to_model_report) = document.to_model()?;
+    let (mut model, to_model_report) = document.to_model()?;
+    for source in &settings.animations {
+        let count = attach(&mut model, source).map_err(Error::Attach)?;
+        report.info(
+            "animations-attached",
+            format!("{count} animations attached from {}", source.label),
+        );
+    }
     // The faithful file is no longer needed: free it before the writer allocates its output.
     drop(document);
     report.extend(to_model_report);
@@ -141,6 +156,13 @@ fn write_model(
         Format::Iqe => {
             let (file, r) = rigport_iqe::from_model(model, &Default::default())
                 .map_err(|e| from_model_error(target, FormatError::Iqe(e)))?;
+            report.extend(r);
+            single(file.to_vec())
+        }
+        #[cfg(feature = "iqm")]
+        Format::Iqm => {
+            let (file, r) = rigport_iqm::from_model(model, &Default::default())
+                .map_err(|e| from_model_error(target, FormatError::Iqm(Box::new(e))))?;
             report.extend(r);
             single(file.to_vec())
         }
@@ -183,7 +205,12 @@ fn write_model(
     Ok(files)
 }
 
-#[cfg(any(feature = "ms3d", feature = "ms3d-ascii", feature = "iqe"))]
+#[cfg(any(
+    feature = "ms3d",
+    feature = "ms3d-ascii",
+    feature = "iqe",
+    feature = "iqm"
+))]
 fn from_model_error(format: Format, source: FormatError) -> Error {
     Error::FromModel { format, source }
 }

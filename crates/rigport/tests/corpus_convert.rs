@@ -5,8 +5,9 @@ use rigport::Format;
 use rigport::document::Document;
 use rigport::pipeline::{Settings, convert};
 use rigport_model_core::ReadOptions;
+use rigport_test_support::corpus::CORPUS_FORMATS;
 use rigport_test_support::exercise::TARGETS;
-use rigport_test_support::fixtures::{READABLE, file_name, readable_fixtures};
+use rigport_test_support::fixtures::{file_name, readable_fixtures};
 use rigport_test_support::workspace_root as repo_root;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -16,7 +17,7 @@ const DAMAGED_CORE: [&str; 2] = ["assimp_Wuson_broken2018.ms3d", "icub_iCub_Head
 
 #[test]
 fn every_corpus_file_converts_to_every_format() {
-    let Some(files) = rigport_test_support::corpus::corpus_files(&READABLE) else {
+    let Some(files) = rigport_test_support::corpus::corpus_files(&CORPUS_FORMATS) else {
         return;
     };
     let mut table = Vec::new();
@@ -155,7 +156,7 @@ fn glb_of_every_fixture_passes_the_khronos_validator() {
 
 #[test]
 fn glb_of_every_corpus_file_passes_the_khronos_validator() {
-    let Some(files) = rigport_test_support::corpus::corpus_files(&READABLE) else {
+    let Some(files) = rigport_test_support::corpus::corpus_files(&CORPUS_FORMATS) else {
         return;
     };
     validate_all(&files);

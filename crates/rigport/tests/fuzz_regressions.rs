@@ -22,6 +22,7 @@ fn every_fuzz_regression_stays_fixed() {
             "ms3d_bin" => fuzz_checks::ms3d_bin,
             "ms3d_ascii" => fuzz_checks::ms3d_ascii,
             "iqe" => fuzz_checks::iqe,
+            "iqm" => fuzz_checks::iqm,
             "pipeline" => fuzz_checks::pipeline,
             "sniff" => fuzz_checks::sniff,
             other => panic!("fuzz/regressions/{other} is not a fuzz target"),

@@ -5,6 +5,7 @@ use crate::args::ConvertArgs;
 use crate::batch;
 use crate::output::{check_target, write_atomic};
 use rigport::Format;
+use rigport::attach::AnimationSource;
 use rigport::pipeline::{self, Converted, PoseRequest, Settings};
 use rigport_model_core::{ReadOptions, Report, Severity};
 use serde_json::json;
@@ -13,11 +14,23 @@ use std::path::{Path, PathBuf};
 
 /// Runs `rigport convert`.
 pub fn run(args: &ConvertArgs) -> Status {
+    let read = ReadOptions {
+        strict: args.read.strict,
+        ..ReadOptions::default()
+    };
+    let mut animations = Vec::with_capacity(args.with_anims.len());
+    for path in &args.with_anims {
+        match AnimationSource::read(path, &read) {
+            Ok(source) => animations.push(source),
+            Err(message) => {
+                eprintln!("error: --with-anims {message}");
+                return Status::Failure;
+            }
+        }
+    }
     let settings = Settings {
-        read: ReadOptions {
-            strict: args.read.strict,
-            ..ReadOptions::default()
-        },
+        read,
+        animations,
         pose: PoseRequest {
             time: args.time,
             frame: args.frame,

@@ -1,0 +1,602 @@
+//! The neutral model to IQM, with the SDK compiler's semantics.
+
+use super::ConvertOptions;
+use super::geometry::{self, Written};
+use super::quantize::{Channels, quantize};
+use crate::error::Error;
+use crate::file::{ArrayKind, File, Format, VertexArray};
+use crate::records::{Anim, Bounds, Joint, LOOP, Mesh, Pose};
+use crate::writer;
+use rigport_anim::sample::{Transform, sample_track};
+use rigport_anim::skeleton::parent_first_order;
+use rigport_anim::{Pose as Posed, normalize_animation};
+use rigport_model_core::glam::{Quat, Vec4};
+use rigport_model_core::{Animation, Interpolation, JointId, Model, Report, Skeleton, Track};
+use std::collections::HashMap;
+
+/// Poses (frames × joints) [`from_model`] always allows; beyond it, one pose per key of
+/// the model, so a few keys at an absurd time cannot turn a kilobyte into gigabytes.
+const FREE_POSES: u64 = 1 << 17;
+
+/// Vertex skinnings (frames × vertices) the exact per-frame bounds may take.
+const EXACT_BOUNDS_WORK: u64 = 1 << 25;
+
+/// Converts a model to an IQM file the way the SDK's `iqm` compiler would write it.
+///
+/// * Each mesh keeps its own vertex and triangle ranges; a mesh without triangles is
+///   dropped (with a loss notice: assimp refuses empty meshes). Meshes that share a name and a
+///   material are **kept apart** (the SDK merges them, and its merge loses the triangles of
+///   every later repeat); engines draw them the same either way.
+/// * Identical vertices of a mesh are welded. Arrays: position, texcoord (when a mesh has
+///   UVs), normal, tangent (when there are texture coordinates: computed from them, `w` the
+///   bitangent's sign), blend indexes and weights (when a vertex is skinned: the four
+///   largest weights as ubytes summing to 255; indexes as ushort when a joint above 255 is
+///   used) and colour (ubyte, when a mesh has colours).
+/// * Triangles are rewound from the model's counter-clockwise fronts to IQM's clockwise
+///   ones; adjacency is computed by shared position and blend, as the SDK does.
+/// * Joints are written parents first (reordered if needed), rotations normalized with
+///   `w ≤ 0`. Every animation is sampled at its frame rate with `rigport_anim`; a looping
+///   one of duration `N / fps` gives `N` frames, others one frame per `1 / fps` up to and
+///   including their end. Channels are quantized per pose over all frames (offset = min,
+///   scale = range / 65535, constant channels left out of the mask); bounds are computed
+///   per frame from the skinned vertices.
+/// * The text table holds each distinct string once.
+pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Report), Error> {
+    check_references(model)?;
+    let mut report = Report::default();
+    let order =
+        parent_first_order(&model.skeleton).map_err(|e| Error::InvalidModel(e.to_string()))?;
+    let mut new_index = vec![0u32; order.len()];
+    for (new, old) in order.iter().enumerate() {
+        new_index[old.index()] = new as u32;
+    }
+    if order.iter().enumerate().any(|(i, j)| j.index() != i) {
+        report.info(
+            "joints-reordered",
+            "joints were reordered so that every parent comes before its children, as IQM readers expect",
+        );
+    }
+    let skeleton = Skeleton {
+        joints: order
+            .iter()
+            .map(|&old| {
+                let mut joint = model.skeleton.joints[old.index()].clone();
+                joint.parent = joint.parent.map(|p| JointId(new_index[p.index()]));
+                joint
+            })
+            .collect(),
+    };
+    let mut text = Text::default();
+    let mut file = File::default();
+    let vertices = add_geometry(model, &new_index, &mut text, &mut file, &mut report)?;
+    for joint in &skeleton.joints {
+        let r = flip(joint.rotation);
+        file.joints.push(Joint {
+            name: text.add(&joint.name),
+            parent: joint.parent.map_or(-1, |p| p.0 as i32),
+            translate: joint.translation.to_array(),
+            rotate: r.to_array(),
+            scale: joint.scale.to_array(),
+        });
+    }
+    add_animations(
+        model,
+        &skeleton,
+        &new_index,
+        &vertices,
+        options,
+        &mut text,
+        &mut file,
+        &mut report,
+    )?;
+    if let Some(comment) = &model.comment {
+        file.comment = comment.as_bytes().to_vec();
+        file.comment.push(0);
+    }
+    file.text = text.bytes;
+    file.header.num_vertexes = vertices.len() as u32;
+    writer::pack(&mut file).map_err(Error::TooLarge)?;
+    Ok((file, report))
+}
+
+fn check_references(model: &Model) -> Result<(), Error> {
+    let joints = model.skeleton.joints.len();
+    for (i, joint) in model.skeleton.joints.iter().enumerate() {
+        if joint.parent.is_some_and(|p| p.index() >= joints) {
+            return Err(Error::InvalidModel(format!(
+                "joint {i} `{}` has parent {} but there are {joints} joints",
+                joint.name,
+                joint.parent.map_or(0, |p| p.0)
+            )));
+        }
+    }
+    for mesh in &model.meshes {
+        if mesh
+            .material
+            .is_some_and(|m| m.index() >= model.materials.len())
+        {
+            return Err(Error::InvalidModel(format!(
+                "mesh `{}` uses a material that does not exist",
+                mesh.name
+            )));
+        }
+        let n = mesh.vertices.len();
+        if mesh.triangles.iter().flatten().any(|&i| i as usize >= n) {
+            return Err(Error::InvalidModel(format!(
+                "mesh `{}` has a triangle index past its {n} vertices",
+                mesh.name
+            )));
+        }
+    }
+    for animation in &model.animations {
+        if animation.tracks.iter().any(|t| t.joint.index() >= joints) {
+            return Err(Error::InvalidModel(format!(
+                "animation `{}` animates a joint that does not exist",
+                animation.name
+            )));
+        }
+    }
+    if u32::try_from(model.vertex_count()).is_err() {
+        return Err(Error::TooLarge(format!(
+            "{} vertices exceed the 32-bit count",
+            model.vertex_count()
+        )));
+    }
+    Ok(())
+}
+
+/// The text table: each distinct string once, the empty string at offset 0.
+struct Text {
+    bytes: Vec<u8>,
+    offsets: HashMap<String, u32>,
+}
+
+impl Default for Text {
+    fn default() -> Self {
+        Self {
+            bytes: vec![0],
+            offsets: HashMap::new(),
+        }
+    }
+}
+
+impl Text {
+    fn add(&mut self, s: &str) -> u32 {
+        if s.is_empty() {
+            return 0;
+        }
+        if let Some(&at) = self.offsets.get(s) {
+            return at;
+        }
+        let at = self.bytes.len() as u32;
+        // A NUL would end the name early: written as a space.
+        self.bytes
+            .extend(s.bytes().map(|b| if b == 0 { b' ' } else { b }));
+        self.bytes.push(0);
+        self.offsets.insert(s.to_owned(), at);
+        at
+    }
+}
+
+/// `q` or `−q`, whichever has `w ≤ 0` (the SDK's convention), normalized.
+fn flip(q: Quat) -> Quat {
+    let q = Vec4::from(q)
+        .try_normalize()
+        .map_or(Quat::IDENTITY, Quat::from_vec4);
+    if q.w > 0.0 { -q } else { q }
+}
+
+/// The SDK's weight encoding: the four largest weights, normalized, as bytes summing to 255.
+fn encode_weights(vertex: &rigport_model_core::Vertex, remap: &[u32]) -> ([u32; 4], [u8; 4]) {
+    let mut pairs: Vec<(u32, f32)> = vertex
+        .influences()
+        .filter(|(j, _)| j.index() < remap.len())
+        .map(|(j, w)| (remap[j.index()], w))
+        .collect();
+    pairs.sort_by(|a, b| b.1.total_cmp(&a.1));
+    pairs.truncate(4);
+    let total: f32 = pairs.iter().map(|p| p.1).sum();
+    let mut joints = [0u32; 4];
+    let mut bytes = [0u8; 4];
+    if pairs.is_empty() || total <= 0.0 {
+        return (joints, bytes);
+    }
+    let mut sum: i32 = 0;
+    for (k, (j, w)) in pairs.iter().enumerate() {
+        joints[k] = *j;
+        bytes[k] = (0.5 + f64::from(w / total) * 255.0) as u8;
+        sum += i32::from(bytes[k]);
+    }
+    // As the SDK: take from (or give to) the slots in turn until the sum is 255.
+    while sum > 255 {
+        for b in bytes.iter_mut() {
+            if *b > 0 && sum > 255 {
+                *b -= 1;
+                sum -= 1;
+            }
+        }
+    }
+    while sum < 255 {
+        for b in bytes.iter_mut() {
+            if *b < 255 && sum < 255 {
+                *b += 1;
+                sum += 1;
+            }
+        }
+    }
+    (joints, bytes)
+}
+
+fn add_geometry(
+    model: &Model,
+    remap: &[u32],
+    text: &mut Text,
+    file: &mut File,
+    report: &mut Report,
+) -> Result<Vec<Written>, Error> {
+    let mut all: Vec<Written> = Vec::with_capacity(model.vertex_count());
+    let mut welded = 0usize;
+    let mut truncated = 0usize;
+    let mut empty = Vec::new();
+    for mesh in &model.meshes {
+        if mesh.triangles.is_empty() {
+            empty.push(format!("`{}`", mesh.name));
+            continue;
+        }
+        let written: Vec<Written> = mesh
+            .vertices
+            .iter()
+            .map(|v| {
+                if v.influences().count() > 4 {
+                    truncated += 1;
+                }
+                let (joints, weights) = if remap.is_empty() {
+                    ([0; 4], [0; 4])
+                } else {
+                    encode_weights(v, remap)
+                };
+                Written {
+                    position: v.position,
+                    uv: if mesh.has_uvs {
+                        v.uv
+                    } else {
+                        Default::default()
+                    },
+                    normal: v.normal,
+                    color: if mesh.has_colors {
+                        v.color
+                            .to_array()
+                            .map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8)
+                    } else {
+                        [255; 4]
+                    },
+                    joints,
+                    weights,
+                }
+            })
+            .collect();
+        let (kept, local) = geometry::weld(&written);
+        welded += written.len() - kept.len();
+        let first_vertex = all.len() as u32;
+        let first_triangle = file.triangles.len() as u32;
+        for t in &mesh.triangles {
+            let [a, b, c] = t.map(|i| first_vertex + local[i as usize]);
+            file.triangles.push([a, c, b]);
+        }
+        all.extend(kept);
+        let material = mesh
+            .material
+            .and_then(|m| model.materials.get(m.index()))
+            .map_or(0, |m| text.add(&m.name));
+        file.meshes.push(Mesh {
+            name: text.add(&mesh.name),
+            material,
+            first_vertex,
+            num_vertexes: all.len() as u32 - first_vertex,
+            first_triangle,
+            num_triangles: file.triangles.len() as u32 - first_triangle,
+        });
+    }
+    if !empty.is_empty() {
+        report.loss(
+            "empty-meshes",
+            format!(
+                "{} meshes without triangles dropped (IQM readers such as assimp refuse empty meshes): {}",
+                empty.len(),
+                empty.join(", ")
+            ),
+        );
+    }
+    if welded > 0 {
+        report.info(
+            "vertices-welded",
+            format!("{welded} identical vertices welded"),
+        );
+    }
+    if truncated > 0 {
+        report.loss(
+            "weights-truncated",
+            format!("{truncated} vertices had more than 4 weights; kept the 4 largest"),
+        );
+    }
+    let array = |kind: ArrayKind, format: Format, size: u32, data: Vec<u8>| VertexArray {
+        kind: kind.to_u32(),
+        flags: 0,
+        format: format.to_u32(),
+        size,
+        offset: 0,
+        data,
+    };
+    let floats = |values: &mut dyn Iterator<Item = f32>| -> Vec<u8> {
+        values.flat_map(f32::to_le_bytes).collect()
+    };
+    file.vertex_arrays.push(array(
+        ArrayKind::Position,
+        Format::Float,
+        3,
+        floats(&mut all.iter().flat_map(|v| v.position.to_array())),
+    ));
+    let has_uvs = model
+        .meshes
+        .iter()
+        .any(|m| m.has_uvs && !m.vertices.is_empty());
+    if has_uvs {
+        file.vertex_arrays.push(array(
+            ArrayKind::TexCoord,
+            Format::Float,
+            2,
+            floats(&mut all.iter().flat_map(|v| v.uv.to_array())),
+        ));
+    }
+    file.vertex_arrays.push(array(
+        ArrayKind::Normal,
+        Format::Float,
+        3,
+        floats(&mut all.iter().flat_map(|v| v.normal.to_array())),
+    ));
+    if has_uvs {
+        let tangents = geometry::tangents(&all, &file.triangles);
+        file.vertex_arrays.push(array(
+            ArrayKind::Tangent,
+            Format::Float,
+            4,
+            floats(&mut tangents.iter().flatten().copied()),
+        ));
+    }
+    if all.iter().any(|v| v.weights != [0; 4]) {
+        let widest = all.iter().flat_map(|v| v.joints).max().unwrap_or(0);
+        let (format, data): (Format, Vec<u8>) = if widest <= 255 {
+            (
+                Format::UByte,
+                all.iter().flat_map(|v| v.joints.map(|j| j as u8)).collect(),
+            )
+        } else {
+            report.warn(
+                "blend-indexes-ushort",
+                format!(
+                    "joint {widest} is above 255: blend indexes written as ushort, which raylib and other ubyte-only readers cannot load"
+                ),
+            );
+            (
+                Format::UShort,
+                all.iter()
+                    .flat_map(|v| v.joints.map(|j| j as u16))
+                    .flat_map(u16::to_le_bytes)
+                    .collect(),
+            )
+        };
+        file.vertex_arrays
+            .push(array(ArrayKind::BlendIndexes, format, 4, data));
+        file.vertex_arrays.push(array(
+            ArrayKind::BlendWeights,
+            Format::UByte,
+            4,
+            all.iter().flat_map(|v| v.weights).collect(),
+        ));
+    }
+    if model
+        .meshes
+        .iter()
+        .any(|m| m.has_colors && !m.vertices.is_empty())
+    {
+        file.vertex_arrays.push(array(
+            ArrayKind::Color,
+            Format::UByte,
+            4,
+            all.iter().flat_map(|v| v.color).collect(),
+        ));
+    }
+    if all.is_empty() {
+        file.vertex_arrays.clear();
+    }
+    if !file.triangles.is_empty() {
+        file.adjacency = Some(geometry::adjacency(&all, &file.triangles));
+    }
+    Ok(all)
+}
+
+/// Frames of an animation sampled at `fps`: `N` for a looping one lasting `N / fps`
+/// (frame `N` would repeat frame 0), else one per frame up to and including the end.
+fn frame_count(animation: &Animation, fps: f32) -> u64 {
+    let end = animation.end_time();
+    let last_key = animation
+        .tracks
+        .iter()
+        .map(Track::end_time)
+        .fold(0.0, f32::max);
+    let frames = |t: f32| (f64::from(t) * f64::from(fps)).round() as u64;
+    if animation.looping && animation.duration * fps > last_key * fps + 0.5 {
+        frames(animation.duration).max(1)
+    } else {
+        frames(end).saturating_add(1)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn add_animations(
+    model: &Model,
+    skeleton: &Skeleton,
+    new_index: &[u32],
+    vertices: &[Written],
+    options: &ConvertOptions,
+    text: &mut Text,
+    file: &mut File,
+    report: &mut Report,
+) -> Result<(), Error> {
+    if model.animations.is_empty() || skeleton.joints.is_empty() {
+        if !model.animations.is_empty() {
+            report.loss(
+                "animations-without-joints",
+                format!(
+                    "{} animations dropped: the model has no joints",
+                    model.animations.len()
+                ),
+            );
+        }
+        return Ok(());
+    }
+    let joints = skeleton.joints.len();
+    let keys: usize = model
+        .animations
+        .iter()
+        .flat_map(|a| &a.tracks)
+        .map(Track::key_count)
+        .sum();
+    let mut poses_left = FREE_POSES.max(keys as u64);
+    let binds: Vec<Transform> = skeleton.joints.iter().map(Transform::of_joint).collect();
+    let mut values: Vec<Channels> = Vec::new();
+    let mut local = vec![Transform::IDENTITY; joints];
+    let mut defaulted = 0;
+    let mut stepped = 0;
+    for animation in &model.animations {
+        let fps = if animation.fps > 0.0 && animation.fps.is_finite() {
+            animation.fps
+        } else {
+            defaulted += 1;
+            options.default_framerate
+        };
+        let frames = frame_count(animation, fps);
+        let poses = frames.saturating_mul(joints as u64);
+        if !animation.end_time().is_finite() || poses > poses_left {
+            return Err(Error::TooLarge(format!(
+                "animation `{}` would need {frames} frames of {joints} joints at {fps} fps, more poses than the model's keys justify",
+                animation.name
+            )));
+        }
+        poses_left -= poses;
+        let mut sorted = animation.clone();
+        for track in &mut sorted.tracks {
+            track.joint = JointId(new_index[track.joint.index()]);
+        }
+        let _ = normalize_animation(&mut sorted, joints);
+        if animation.interpolation != Interpolation::Linear {
+            stepped += 1;
+        }
+        let mut by_joint: Vec<Option<&Track>> = vec![None; joints];
+        for track in &sorted.tracks {
+            by_joint[track.joint.index()] = Some(track);
+        }
+        let first_frame = (values.len() / joints) as u32;
+        values.reserve(poses as usize);
+        for f in 0..frames {
+            let time = f as f32 / fps;
+            for (j, bind) in binds.iter().enumerate() {
+                let t = by_joint[j].map_or(*bind, |track| {
+                    sample_track(track, time, sorted.interpolation, bind)
+                });
+                local[j] = t;
+                let q = flip(t.rotation);
+                values.push([
+                    t.translation.x,
+                    t.translation.y,
+                    t.translation.z,
+                    q.x,
+                    q.y,
+                    q.z,
+                    q.w,
+                    t.scale.x,
+                    t.scale.y,
+                    t.scale.z,
+                ]);
+            }
+        }
+        file.anims.push(Anim {
+            name: text.add(&animation.name),
+            first_frame,
+            num_frames: frames as u32,
+            framerate: fps,
+            flags: if animation.looping { LOOP } else { 0 },
+        });
+    }
+    if defaulted > 0 {
+        report.warn(
+            "default-framerate",
+            format!(
+                "{defaulted} animations have no frame rate; sampled at {} fps",
+                options.default_framerate
+            ),
+        );
+    }
+    if stepped > 0 {
+        report.loss(
+            "interpolation",
+            format!(
+                "{stepped} animations are step or cubic; IQM stores frames that engines blend linearly (sampled at every frame)"
+            ),
+        );
+    }
+    let mut poses: Vec<Pose> = skeleton
+        .joints
+        .iter()
+        .map(|j| Pose {
+            parent: j.parent.map_or(-1, |p| p.0 as i32),
+            ..Pose::default()
+        })
+        .collect();
+    let frames = values.len() / joints;
+    if !vertices.is_empty() {
+        let mut posed = Posed::new(skeleton).map_err(|e| Error::InvalidModel(e.to_string()))?;
+        let mut bounds = Vec::with_capacity(frames);
+        // Exact bounds skin every vertex in every frame, as the SDK does; past this much
+        // work (a long animation of a big mesh, or a damaged key time) they are computed
+        // from per-joint boxes instead, which still contain every vertex.
+        let exact = (frames as u64).saturating_mul(vertices.len() as u64) <= EXACT_BOUNDS_WORK;
+        let boxes = (!exact).then(|| geometry::JointBoxes::new(vertices, joints));
+        let plan = geometry::BoundsPlan::new(if exact { vertices } else { &[] });
+        if !exact {
+            report.info(
+                "bounds-conservative",
+                format!(
+                    "{frames} frames × {} vertices: per-frame bounds computed from per-joint boxes (they contain the posed model but may be larger than the SDK's)",
+                    vertices.len()
+                ),
+            );
+        }
+        for frame in values.chunks_exact(joints) {
+            for (j, v) in frame.iter().enumerate() {
+                local[j] = Transform {
+                    translation: [v[0], v[1], v[2]].into(),
+                    rotation: Quat::from_xyzw(v[3], v[4], v[5], v[6]),
+                    scale: [v[7], v[8], v[9]].into(),
+                };
+            }
+            posed.set_local(&local);
+            let (bbmin, bbmax, xyradius, radius) = match &boxes {
+                None => plan.frame(posed.skinning_matrices()),
+                Some(boxes) => geometry::conservative_bounds(boxes, posed.skinning_matrices()),
+            };
+            bounds.push(Bounds {
+                bbmin,
+                bbmax,
+                xyradius,
+                radius,
+            });
+        }
+        file.bounds = Some(bounds);
+    }
+    file.frames = quantize(&values, &mut poses);
+    file.header.num_frames = frames as u32;
+    file.header.num_framechannels = poses.iter().map(|p| p.channelmask.count_ones()).sum();
+    file.poses = poses;
+    Ok(())
+}

@@ -1,0 +1,194 @@
+//! Writing: every block at the offset its header field gives, and the gaps between them;
+//! and [`pack`], which lays a file out afresh the way the SDK does.
+
+use crate::file::File;
+use crate::records::{
+    Anim, Bounds, ExtensionRecord, HEADER_SIZE, Header, Joint, Mesh, Pose, Record,
+    VertexArrayRecord,
+};
+use std::borrow::Cow;
+use std::io::Cursor;
+
+/// The bytes of a list of records.
+fn record_bytes<T: Record>(records: &[T]) -> Vec<u8> {
+    let mut out = Cursor::new(Vec::with_capacity(records.len() * T::SIZE as usize));
+    for record in records {
+        // Writing to a Vec cannot fail.
+        let _ = record.write_le(&mut out);
+    }
+    out.into_inner()
+}
+
+fn triples(values: &[[u32; 3]]) -> Vec<u8> {
+    values
+        .iter()
+        .flatten()
+        .flat_map(|v| v.to_le_bytes())
+        .collect()
+}
+
+fn descriptors(file: &File) -> Vec<VertexArrayRecord> {
+    file.vertex_arrays
+        .iter()
+        .map(|a| VertexArrayRecord {
+            kind: a.kind,
+            flags: a.flags,
+            format: a.format,
+            size: a.size,
+            offset: a.offset,
+        })
+        .collect()
+}
+
+/// Every piece of the file as (offset, bytes), borrowed where the file holds the bytes.
+fn pieces(file: &File) -> Vec<(u64, Cow<'_, [u8]>)> {
+    use Cow::{Borrowed, Owned};
+    let h = &file.header;
+    let mut out: Vec<(u64, Cow<'_, [u8]>)> = Vec::new();
+    fn push<'a>(out: &mut Vec<(u64, Cow<'a, [u8]>)>, offset: u32, bytes: Cow<'a, [u8]>) {
+        if !bytes.is_empty() {
+            out.push((u64::from(offset), bytes));
+        }
+    }
+    macro_rules! put {
+        ($offset:expr, $bytes:expr $(,)?) => {
+            push(&mut out, $offset, $bytes)
+        };
+    }
+    put!(0, Owned(record_bytes::<Header>(&[*h])));
+    put!(h.ofs_text, Borrowed(&file.text));
+    put!(h.ofs_meshes, Owned(record_bytes::<Mesh>(&file.meshes)));
+    put!(h.ofs_vertexarrays, Owned(record_bytes(&descriptors(file))),);
+    for array in &file.vertex_arrays {
+        put!(array.offset, Borrowed(&array.data));
+    }
+    put!(h.ofs_triangles, Owned(triples(&file.triangles)));
+    if let Some(adjacency) = &file.adjacency {
+        put!(h.ofs_adjacency, Owned(triples(adjacency)));
+    }
+    put!(h.ofs_joints, Owned(record_bytes::<Joint>(&file.joints)));
+    put!(h.ofs_poses, Owned(record_bytes::<Pose>(&file.poses)));
+    put!(h.ofs_anims, Owned(record_bytes::<Anim>(&file.anims)));
+    put!(
+        h.ofs_frames,
+        Owned(file.frames.iter().flat_map(|v| v.to_le_bytes()).collect()),
+    );
+    if let Some(bounds) = &file.bounds {
+        put!(h.ofs_bounds, Owned(record_bytes::<Bounds>(bounds)));
+    }
+    put!(h.ofs_comment, Borrowed(&file.comment));
+    for e in &file.extensions {
+        let record = ExtensionRecord {
+            name: e.name,
+            num_data: e.num_data,
+            ofs_data: e.ofs_data,
+            ofs_extensions: e.ofs_next,
+        };
+        put!(e.offset, Owned(record_bytes(&[record])));
+        put!(e.ofs_data, Borrowed(&e.data));
+    }
+    for gap in &file.gaps {
+        out.push((gap.offset, Borrowed(&gap.bytes)));
+    }
+    out
+}
+
+/// Serializes a file: each piece at its offset; bytes nothing covers are zero.
+pub(crate) fn to_bytes(file: &File) -> Vec<u8> {
+    let pieces = pieces(file);
+    let end = pieces
+        .iter()
+        .map(|(at, bytes)| at + bytes.len() as u64)
+        .max()
+        .unwrap_or(HEADER_SIZE);
+    let mut out = vec![0u8; end as usize];
+    for (at, bytes) in pieces {
+        let at = at as usize;
+        out[at..at + bytes.len()].copy_from_slice(&bytes);
+    }
+    out
+}
+
+/// Offsets advance in 4-byte steps, as the specification asks (and vertex arrays of
+/// doubles in 8-byte steps).
+fn align(at: u64, to: u64) -> u64 {
+    at.div_ceil(to) * to
+}
+
+/// Lays the file out afresh in the SDK's block order — header, text, meshes, vertex array
+/// descriptors and data, triangles, adjacency, joints, poses, animations, frames, bounds,
+/// comment, extensions — every block 4-byte aligned, the size padded to 4 bytes. Sets every
+/// count the blocks determine, every offset (0 for an empty block) and `filesize`; drops
+/// the gaps. `num_vertexes`, `num_frames` and `num_framechannels` are left as set.
+/// Fails when the file would exceed 4 GiB.
+pub(crate) fn pack(file: &mut File) -> Result<(), String> {
+    let too_big = || "the file would exceed 4 GiB, the largest offset IQM can store".to_owned();
+    let mut at = HEADER_SIZE;
+    let mut place = |len: u64, alignment: u64| -> Result<u32, String> {
+        if len == 0 {
+            return Ok(0);
+        }
+        let start = align(at, alignment);
+        at = start + len;
+        u32::try_from(start).map_err(|_| too_big())
+    };
+    let count = |n: usize| u32::try_from(n).map_err(|_| too_big());
+    let h = &mut file.header;
+    h.magic = *crate::MAGIC;
+    h.version = 2;
+    h.num_text = count(file.text.len())?;
+    h.ofs_text = place(file.text.len() as u64, 4)?;
+    h.num_meshes = count(file.meshes.len())?;
+    h.ofs_meshes = place(file.meshes.len() as u64 * Mesh::SIZE, 4)?;
+    h.num_vertexarrays = count(file.vertex_arrays.len())?;
+    h.ofs_vertexarrays = place(file.vertex_arrays.len() as u64 * VertexArrayRecord::SIZE, 4)?;
+    for array in &mut file.vertex_arrays {
+        let alignment = array.format().map_or(4, |f| f.size().max(4) as u64);
+        array.offset = place(array.data.len() as u64, alignment)?;
+    }
+    h.num_triangles = count(file.triangles.len())?;
+    h.ofs_triangles = place(file.triangles.len() as u64 * 12, 4)?;
+    let adjacency = file.adjacency.as_ref().map_or(0, Vec::len) as u64;
+    h.ofs_adjacency = place(adjacency * 12, 4)?;
+    h.num_joints = count(file.joints.len())?;
+    h.ofs_joints = place(file.joints.len() as u64 * Joint::SIZE, 4)?;
+    h.num_poses = count(file.poses.len())?;
+    h.ofs_poses = place(file.poses.len() as u64 * Pose::SIZE, 4)?;
+    h.num_anims = count(file.anims.len())?;
+    h.ofs_anims = place(file.anims.len() as u64 * Anim::SIZE, 4)?;
+    h.ofs_frames = place(file.frames.len() as u64 * 2, 4)?;
+    let bounds = file.bounds.as_ref().map_or(0, Vec::len) as u64;
+    h.ofs_bounds = place(bounds * Bounds::SIZE, 4)?;
+    h.num_comment = count(file.comment.len())?;
+    h.ofs_comment = place(file.comment.len() as u64, 4)?;
+    h.num_extensions = count(file.extensions.len())?;
+    let mut previous: Option<usize> = None;
+    for i in 0..file.extensions.len() {
+        let offset = place(ExtensionRecord::SIZE, 4)?;
+        let e = &mut file.extensions[i];
+        e.offset = offset;
+        e.num_data = count(e.data.len())?;
+        e.ofs_data = place(e.data.len() as u64, 4)?;
+        e.ofs_next = 0;
+        match previous {
+            None => file.header.ofs_extensions = offset,
+            Some(p) => file.extensions[p].ofs_next = offset,
+        }
+        previous = Some(i);
+    }
+    if file.extensions.is_empty() {
+        file.header.ofs_extensions = 0;
+    }
+    let end = align(at, 4);
+    file.header.filesize = u32::try_from(end).map_err(|_| too_big())?;
+    file.gaps.clear();
+    // The padding at the end (after the last block) is a gap of zeros, so `to_vec` writes
+    // exactly `filesize` bytes.
+    if end > at {
+        file.gaps.push(crate::file::Gap {
+            offset: at,
+            bytes: vec![0; (end - at) as usize],
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,134 @@
+//! Animations of other files put onto a model's skeleton (`rigport convert --with-anims`).
+//!
+//! Red Eclipse ships a model as `mesh.iqm` plus `anim*.iqm` files that hold poses but no
+//! joints; IQE and MilkShape files can also carry animations for a skeleton defined
+//! elsewhere. Joints are matched by name; a file whose joints have no names (an
+//! animation-only IQM or IQE, read with placeholder joints) is matched by index when the
+//! joint counts agree. Anything else is an error naming the mismatch.
+
+use crate::document::Document;
+use rigport_model_core::{JointId, Model, ReadOptions};
+use std::path::Path;
+
+/// The animations of one file, ready to attach.
+#[derive(Clone, Debug)]
+pub struct AnimationSource {
+    /// The file, for messages.
+    pub label: String,
+    /// The file as a model (its skeleton and animations are used).
+    pub model: Model,
+    /// Whether the file names its joints (false for placeholder joints).
+    pub named: bool,
+}
+
+impl AnimationSource {
+    /// Reads any readable file as a source of animations.
+    pub fn read(path: &Path, options: &ReadOptions) -> Result<Self, String> {
+        let label = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| format!("{label}: cannot read: {e}"))?;
+        let (document, _) =
+            Document::sniff_and_read(&bytes, options).map_err(|e| format!("{label}: {e}"))?;
+        let (model, report) = document.to_model().map_err(|e| format!("{label}: {e}"))?;
+        let named = report.with_code("placeholder-joints").next().is_none();
+        Ok(Self {
+            label,
+            model,
+            named,
+        })
+    }
+}
+
+/// Appends the animations of `source` to `target`, their tracks moved onto `target`'s
+/// joints. Returns how many animations were attached.
+pub fn attach(target: &mut Model, source: &AnimationSource) -> Result<usize, String> {
+    let label = &source.label;
+    if source.model.animations.is_empty() {
+        return Err(format!("{label} holds no animation"));
+    }
+    let joints = &source.model.skeleton.joints;
+    let ours = target.skeleton.joints.len();
+    let map: Vec<Option<JointId>> = if source.named {
+        joints
+            .iter()
+            .map(|j| target.skeleton.find(&j.name))
+            .collect()
+    } else {
+        if joints.len() != ours {
+            return Err(format!(
+                "{label} animates {} joints without names, so they are matched by index, but the model has {ours} joints",
+                joints.len()
+            ));
+        }
+        (0..ours).map(JointId::from_index).collect()
+    };
+    let mut attached = Vec::with_capacity(source.model.animations.len());
+    for animation in &source.model.animations {
+        let mut animation = animation.clone();
+        for track in &mut animation.tracks {
+            let Some(Some(joint)) = map.get(track.joint.index()) else {
+                let name = joints
+                    .get(track.joint.index())
+                    .map_or("?", |j| j.name.as_str());
+                return Err(format!(
+                    "{label}: animation `{}` animates joint `{name}`, which the model's skeleton does not have",
+                    animation.name
+                ));
+            };
+            track.joint = *joint;
+        }
+        attached.push(animation);
+    }
+    let count = attached.len();
+    target.animations.extend(attached);
+    Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rigport_model_core::{Animation, Joint, Key, Track};
+
+    fn skeleton_model(names: &[&str]) -> Model {
+        let mut model = Model::default();
+        model.skeleton.joints = names.iter().map(|n| Joint::new(*n)).collect();
+        model
+    }
+
+    fn source(names: &[&str], named: bool, animated: u32) -> AnimationSource {
+        let mut model = skeleton_model(names);
+        let mut animation = Animation::new("walk", 10.0);
+        let mut track = Track::new(JointId(animated));
+        track
+            .translations
+            .push(Key::new(0.0, rigport_model_core::glam::Vec3::X));
+        animation.tracks.push(track);
+        model.animations.push(animation);
+        AnimationSource {
+            label: "anim".into(),
+            model,
+            named,
+        }
+    }
+
+    #[test]
+    fn joints_match_by_name_or_by_index() {
+        let mut target = skeleton_model(&["root", "arm"]);
+        attach(&mut target, &source(&["arm"], true, 0)).unwrap();
+        assert_eq!(target.animations[0].tracks[0].joint, JointId(1));
+        attach(&mut target, &source(&["joint0", "joint1"], false, 1)).unwrap();
+        assert_eq!(target.animations[1].tracks[0].joint, JointId(1));
+    }
+
+    #[test]
+    fn mismatches_are_errors_that_name_them() {
+        let mut target = skeleton_model(&["root", "arm"]);
+        let error = attach(&mut target, &source(&["leg"], true, 0)).unwrap_err();
+        assert!(error.contains("`leg`"), "{error}");
+        let error = attach(&mut target, &source(&["joint0"], false, 0)).unwrap_err();
+        assert!(
+            error.contains("1 joints without names") && error.contains("2 joints"),
+            "{error}"
+        );
+        assert!(target.animations.is_empty());
+    }
+}
