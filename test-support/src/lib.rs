@@ -5,6 +5,7 @@
 //! * [`fixtures`]: the workspace's own small files under `fixtures/`;
 //! * [`synth`]: deterministic synthetic inputs (bench data, also written by `cargo xtask`);
 //! * [`contract`]: the format-contract macros `round_trip_test!` and `format_contract!`;
+//! * [`milkshape_limits`]: MilkShape's limits checked alike on both MilkShape writers;
 //! * [`counting_alloc`]: a per-thread counting global allocator for memory bounds;
 //! * `bench` (feature `bench`): criterion settings, `bench_main!`, `format_bench!`;
 //! * `exercise` and `fuzz` (feature `sweep`): the hostile-input checks through the facade and
@@ -32,6 +33,7 @@ pub mod exercise;
 pub mod fixtures;
 #[cfg(feature = "sweep")]
 pub mod fuzz;
+pub mod milkshape_limits;
 pub mod synth;
 
 use std::path::{Path, PathBuf};

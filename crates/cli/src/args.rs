@@ -106,6 +106,12 @@ pub struct ConvertArgs {
     /// and the joint counts agree. Repeatable.
     #[arg(long = "with-anims", value_name = "FILE")]
     pub with_anims: Vec<PathBuf>,
+    /// MilkShape output (.ms3d, .txt), which holds one timeline: lay every animation end to
+    /// end on it, each starting on the whole frame after the previous one, and report each
+    /// one's frame range ("walk: frames 1-30"). Without it the first animation is written
+    /// and the others are reported lost. Other targets keep every animation and ignore it.
+    #[arg(long)]
+    pub concat_animations: bool,
     /// Print the conversion report as JSON.
     #[arg(long)]
     pub json: bool,

@@ -50,6 +50,13 @@ pub struct Settings {
     pub keep_texture_uris: bool,
     /// Animations of other files to attach to the model (`--with-anims`).
     pub animations: Vec<AnimationSource>,
+    /// Lay every animation end to end on one timeline (`--concat-animations`), for targets
+    /// that hold one ([`Format::has_one_timeline`]: MilkShape binary and ASCII), with each
+    /// animation's frame range reported as a note (`animation-range`, "walk: frames 1-30").
+    /// Targets that keep every animation (IQE, IQM, glTF) and OBJ (one pose) ignore it,
+    /// with a `setting-ignored` note: concatenating would only lose the names and loop
+    /// flags they can hold.
+    pub concat_animations: bool,
 }
 
 impl Settings {
@@ -123,8 +130,35 @@ fn convert_document(
     // The faithful file is no longer needed: free it before the writer allocates its output.
     drop(document);
     report.extend(to_model_report);
+    if settings.concat_animations {
+        concat_animations(&mut model, target, &mut report);
+    }
     let files = write_model(&model, output, target, settings, &mut report)?;
     Ok(Converted { files, report })
+}
+
+/// Replaces the model's animations by one timeline holding them all, for a target with one
+/// timeline; any other target keeps them, with a note saying the setting did nothing.
+fn concat_animations(model: &mut Model, target: Format, report: &mut Report) {
+    if !target.has_one_timeline() {
+        let why = if target == Format::Obj {
+            "OBJ output is one pose of one animation".to_owned()
+        } else {
+            format!("{} keeps every animation as it is", target.description())
+        };
+        report.info(
+            rigport_model_core::codes::SETTING_IGNORED,
+            format!("animations are not concatenated: {why}"),
+        );
+        return;
+    }
+    let name = rigport_anim::milkshape::ANIMATION_NAME;
+    if let Some(joined) =
+        rigport_anim::concat::concat_animations(&model.skeleton, &model.animations, name)
+    {
+        report.extend(joined.report);
+        model.animations = vec![joined.animation];
+    }
 }
 
 /// Writes a neutral model as `target`.
