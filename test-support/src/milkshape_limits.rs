@@ -1,5 +1,5 @@
 //! MilkShape's limits, checked the same way on both MilkShape writers (binary and ASCII),
-//! on synthetic models ([`crate::synth::model`]): every limit is an error, or a loss whose
+//! on synthetic models ([`crate::synth::model()`]): every limit is an error, or a loss whose
 //! message says "limit" and the number. [`milkshape_limit_tests!`](crate::milkshape_limit_tests)
 //! declares one test per limit for a writer.
 

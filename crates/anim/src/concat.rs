@@ -104,11 +104,8 @@ pub fn concat_animations(
             break;
         };
         let bind = Transform::of_joint(joint);
-        let keyed = |channel: fn(&Track) -> bool| {
-            clean
-                .iter()
-                .any(|a| a.track(id).is_some_and(|t| channel(t)))
-        };
+        let keyed =
+            |channel: fn(&Track) -> bool| clean.iter().any(|a| a.track(id).is_some_and(channel));
         let mut track = Track::new(id);
         if keyed(|t| !t.translations.is_empty()) {
             track.translations =

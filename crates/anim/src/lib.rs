@@ -12,7 +12,7 @@
 //! * [`sample`]: a channel at a time — linear (shortest-path slerp for rotations), step or
 //!   cubic (Catmull-Rom, [`sample::catmull_rom_tangent`]); end keys held; looping animations
 //!   wrap, blending from the last key back to the first by the end of the period.
-//! * [`concat`]: several animations laid end to end on one timeline (for MilkShape), each
+//! * [`concat`](mod@concat): several animations laid end to end on one timeline (for MilkShape), each
 //!   starting on the whole frame after the previous one, with its frame range.
 //! * [`normalize_animation`]: sorts and cleans keys once, with a [`Report`](rigport_model_core::Report) of what changed.
 //!

@@ -114,6 +114,9 @@ fn convert_document(
     settings: &Settings,
 ) -> Result<Converted, Error> {
     if document.format() == target && settings.animations.is_empty() {
+        if settings.concat_animations && !target.has_one_timeline() {
+            ignore_concat(target, &mut report);
+        }
         return Ok(Converted {
             files: vec![(output.to_path_buf(), document.to_vec())],
             report,
@@ -141,15 +144,7 @@ fn convert_document(
 /// timeline; any other target keeps them, with a note saying the setting did nothing.
 fn concat_animations(model: &mut Model, target: Format, report: &mut Report) {
     if !target.has_one_timeline() {
-        let why = if target == Format::Obj {
-            "OBJ output is one pose of one animation".to_owned()
-        } else {
-            format!("{} keeps every animation as it is", target.description())
-        };
-        report.info(
-            rigport_model_core::codes::SETTING_IGNORED,
-            format!("animations are not concatenated: {why}"),
-        );
+        ignore_concat(target, report);
         return;
     }
     let name = rigport_anim::milkshape::ANIMATION_NAME;
@@ -159,6 +154,19 @@ fn concat_animations(model: &mut Model, target: Format, report: &mut Report) {
         report.extend(joined.report);
         model.animations = vec![joined.animation];
     }
+}
+
+/// The note saying `concat_animations` did nothing for `target`.
+fn ignore_concat(target: Format, report: &mut Report) {
+    let why = if target == Format::Obj {
+        "OBJ output is one pose of one animation".to_owned()
+    } else {
+        format!("{} keeps every animation as it is", target.description())
+    };
+    report.info(
+        rigport_model_core::codes::SETTING_IGNORED,
+        format!("animations are not concatenated: {why}"),
+    );
 }
 
 /// Writes a neutral model as `target`.

@@ -1,5 +1,5 @@
 //! Deterministic synthetic bench inputs: skinned grid meshes with a long animation, as
-//! MilkShape binary, MilkShape ASCII and IQE bytes, or as a neutral model ([`model`]).
+//! MilkShape binary, MilkShape ASCII and IQE bytes, or as a neutral model ([`model()`]).
 //!
 //! `cargo xtask bench-data` writes these inputs to `bench-data/`, and the criterion benches
 //! load them from there — or, when they have not been generated, make a smaller input in
