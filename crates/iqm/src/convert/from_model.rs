@@ -1,6 +1,7 @@
 //! The neutral model to IQM, with the SDK compiler's semantics.
 
 use super::ConvertOptions;
+use super::bounds::{self, BoundsPlan, JointBoxes};
 use super::geometry::{self, Written};
 use super::quantize::{Channels, quantize};
 use crate::error::Error;
@@ -188,13 +189,26 @@ fn flip(q: Quat) -> Quat {
 
 /// The SDK's weight encoding: the four largest weights, normalized, as bytes summing to 255.
 fn encode_weights(vertex: &rigport_model_core::Vertex, remap: &[u32]) -> ([u32; 4], [u8; 4]) {
-    let mut pairs: Vec<(u32, f32)> = vertex
-        .influences()
-        .filter(|(j, _)| j.index() < remap.len())
-        .map(|(j, w)| (remap[j.index()], w))
-        .collect();
-    pairs.sort_by(|a, b| b.1.total_cmp(&a.1));
-    pairs.truncate(4);
+    // The four largest weights on joints that exist, largest first (ties keep their
+    // order), without allocating: this runs once per vertex.
+    let mut pairs = [(0u32, 0f32); 4];
+    let mut len = 0;
+    for (j, w) in vertex.influences() {
+        if j.index() >= remap.len() {
+            continue;
+        }
+        let mut at = len;
+        while at > 0 && pairs[at - 1].1.total_cmp(&w).is_lt() {
+            at -= 1;
+        }
+        if at == 4 {
+            continue;
+        }
+        len = (len + 1).min(4);
+        pairs.copy_within(at..len - 1, at + 1);
+        pairs[at] = (remap[j.index()], w);
+    }
+    let pairs = &pairs[..len];
     let total: f32 = pairs.iter().map(|p| p.1).sum();
     let mut joints = [0u32; 4];
     let mut bytes = [0u8; 4];
@@ -328,7 +342,9 @@ fn add_geometry(
         data,
     };
     let floats = |values: &mut dyn Iterator<Item = f32>| -> Vec<u8> {
-        values.flat_map(f32::to_le_bytes).collect()
+        let mut bytes = Vec::with_capacity(values.size_hint().0 * 4);
+        values.for_each(|v| bytes.extend_from_slice(&v.to_le_bytes()));
+        bytes
     };
     file.vertex_arrays.push(array(
         ArrayKind::Position,
@@ -561,8 +577,8 @@ fn add_animations(
         // work (a long animation of a big mesh, or a damaged key time) they are computed
         // from per-joint boxes instead, which still contain every vertex.
         let exact = (frames as u64).saturating_mul(vertices.len() as u64) <= EXACT_BOUNDS_WORK;
-        let boxes = (!exact).then(|| geometry::JointBoxes::new(vertices, joints));
-        let plan = geometry::BoundsPlan::new(if exact { vertices } else { &[] });
+        let boxes = (!exact).then(|| JointBoxes::new(vertices, joints));
+        let mut plan = BoundsPlan::new(if exact { vertices } else { &[] });
         if !exact {
             report.info(
                 "bounds-conservative",
@@ -583,7 +599,7 @@ fn add_animations(
             posed.set_local(&local);
             let (bbmin, bbmax, xyradius, radius) = match &boxes {
                 None => plan.frame(posed.skinning_matrices()),
-                Some(boxes) => geometry::conservative_bounds(boxes, posed.skinning_matrices()),
+                Some(boxes) => bounds::conservative_bounds(boxes, posed.skinning_matrices()),
             };
             bounds.push(Bounds {
                 bbmin,
