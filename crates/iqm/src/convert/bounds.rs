@@ -10,7 +10,11 @@
 //! rest are tested. The result is that of skinning every point (see the tests).
 
 use super::geometry::Written;
-use rigport_model_core::glam::{Mat3A, Mat4, Vec3, Vec3A, Vec4};
+use super::quantize::Channels;
+use crate::records::Bounds;
+use rigport_anim::Pose as Posed;
+use rigport_anim::sample::Transform;
+use rigport_model_core::glam::{Mat3A, Mat4, Quat, Vec3, Vec3A, Vec4};
 use std::collections::HashMap;
 
 /// Points per cluster: testing a cluster costs about as much as skinning two points.
@@ -20,6 +24,94 @@ const CLUSTER: usize = 16;
 /// a 4×4 product in `f32` (a few units in the last place of the sum of the magnitudes of
 /// its terms), so a point is never skipped when its skinned value could be an extreme.
 const SLACK: f32 = 1e-5;
+
+/// Frames × points below which the frames are not shared out between threads (a thread
+/// costs tens of microseconds to start).
+const PARALLEL_WORK: u64 = 1 << 21;
+
+/// How the bounds of each frame are found.
+#[derive(Clone)]
+pub(crate) enum Method {
+    /// Every vertex skinned (in effect: see [`BoundsPlan`]), as the SDK does.
+    Exact(BoundsPlan),
+    /// From per-joint boxes ([`conservative_bounds`]).
+    Conservative(JointBoxes),
+}
+
+/// The bounds of every frame; `values` holds `joints` local poses per frame, `work` is the
+/// number of point skinnings it takes. Long jobs are shared out between the machine's
+/// cores, a run of frames each: the frames are independent.
+pub(crate) fn every_frame(
+    values: &[Channels],
+    joints: usize,
+    posed: &Posed,
+    method: &Method,
+    work: u64,
+) -> Vec<Bounds> {
+    let frames = values.len() / joints.max(1);
+    let threads = match work >= PARALLEL_WORK {
+        true => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        false => 1,
+    }
+    .clamp(1, 8)
+    .min(frames.max(1));
+    let per_thread = frames.div_ceil(threads).max(1) * joints;
+    if threads == 1 || joints == 0 {
+        return run_of_frames(values, joints, posed.clone(), method);
+    }
+    std::thread::scope(|scope| {
+        let mut parts = values.chunks(per_thread);
+        let first = parts.next().unwrap_or_default();
+        let others: Vec<_> = parts
+            .map(|part| {
+                let posed = posed.clone();
+                scope.spawn(move || run_of_frames(part, joints, posed, method))
+            })
+            .collect();
+        let mut bounds = run_of_frames(first, joints, posed.clone(), method);
+        for other in others {
+            match other.join() {
+                Ok(part) => bounds.extend(part),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        bounds
+    })
+}
+
+/// The bounds of consecutive frames, on one thread.
+fn run_of_frames(
+    values: &[Channels],
+    joints: usize,
+    mut posed: Posed,
+    method: &Method,
+) -> Vec<Bounds> {
+    // Each thread its own copy: the plan keeps per-frame scratch.
+    let mut method = method.clone();
+    let mut local = vec![Transform::IDENTITY; joints];
+    let mut out = Vec::with_capacity(values.len() / joints.max(1));
+    for frame in values.chunks_exact(joints.max(1)) {
+        for (l, v) in local.iter_mut().zip(frame) {
+            *l = Transform {
+                translation: [v[0], v[1], v[2]].into(),
+                rotation: Quat::from_xyzw(v[3], v[4], v[5], v[6]),
+                scale: [v[7], v[8], v[9]].into(),
+            };
+        }
+        posed.set_local(&local);
+        let (bbmin, bbmax, xyradius, radius) = match &mut method {
+            Method::Exact(plan) => plan.frame(posed.skinning_matrices()),
+            Method::Conservative(boxes) => conservative_bounds(boxes, posed.skinning_matrices()),
+        };
+        out.push(Bounds {
+            bbmin,
+            bbmax,
+            xyradius,
+            radius,
+        });
+    }
+    out
+}
 
 /// The bounds of one frame: box minimum, maximum, largest distance from the Z axis, and
 /// from the origin.
@@ -76,6 +168,7 @@ struct Blended {
 /// What per-frame bounds need, prepared once for all frames: each distinct (position,
 /// blend) pair once, grouped by blend into spatially compact clusters, and each distinct
 /// blend once, so a frame blends one matrix per blend (the SDK blends a matrix per vertex).
+#[derive(Clone)]
 pub(crate) struct BoundsPlan {
     blends: Vec<([u32; 4], [u8; 4])>,
     points: Vec<(Vec3, u32)>,
@@ -336,6 +429,7 @@ fn blend(joints: &[u32; 4], weights: &[u8; 4], skinning: &[Mat4]) -> Mat4 {
 
 /// Per joint, the bind-space box of the vertices it influences; and the box of the vertices
 /// no joint moves. For [`conservative_bounds`].
+#[derive(Clone)]
 pub(crate) struct JointBoxes {
     boxes: Vec<Option<(Vec3, Vec3)>>,
     fixed: Option<(Vec3, Vec3)>,

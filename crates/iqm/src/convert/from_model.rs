@@ -1,12 +1,12 @@
 //! The neutral model to IQM, with the SDK compiler's semantics.
 
 use super::ConvertOptions;
-use super::bounds::{self, BoundsPlan, JointBoxes};
+use super::bounds::{self, BoundsPlan, JointBoxes, Method};
 use super::geometry::{self, Written};
 use super::quantize::{Channels, quantize};
 use crate::error::Error;
 use crate::file::{ArrayKind, File, Format, VertexArray};
-use crate::records::{Anim, Bounds, Joint, LOOP, Mesh, Pose};
+use crate::records::{Anim, Joint, LOOP, Mesh, Pose};
 use crate::writer;
 use rigport_anim::sample::{Transform, sample_track};
 use rigport_anim::skeleton::parent_first_order;
@@ -18,6 +18,9 @@ use std::collections::HashMap;
 /// Poses (frames × joints) [`from_model`] always allows; beyond it, one pose per key of
 /// the model, so a few keys at an absurd time cannot turn a kilobyte into gigabytes.
 const FREE_POSES: u64 = 1 << 17;
+
+/// Triangles from which the adjacency is found on a thread of its own.
+const PARALLEL_TRIANGLES: usize = 1 << 14;
 
 /// Vertex skinnings (frames × vertices) the exact per-frame bounds may take.
 const EXACT_BOUNDS_WORK: u64 = 1 << 25;
@@ -80,16 +83,31 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
             scale: joint.scale.to_array(),
         });
     }
-    add_animations(
-        model,
-        &skeleton,
-        &new_index,
-        &vertices,
-        options,
-        &mut text,
-        &mut file,
-        &mut report,
-    )?;
+    // The adjacency needs only the geometry: on a large model it is found on another
+    // thread while the animations are sampled.
+    let triangles = std::mem::take(&mut file.triangles);
+    let adjacency = |triangles: &[[u32; 3]]| {
+        (!triangles.is_empty()).then(|| geometry::adjacency(&vertices, triangles))
+    };
+    let animated = |file: &mut File, report: &mut Report, text: &mut Text| {
+        add_animations(
+            model, &skeleton, &new_index, &vertices, options, text, file, report,
+        )
+    };
+    file.adjacency = if triangles.len() >= PARALLEL_TRIANGLES {
+        std::thread::scope(|scope| {
+            let found = scope.spawn(|| adjacency(&triangles));
+            let animated = animated(&mut file, &mut report, &mut text);
+            let found = found
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            animated.map(|()| found)
+        })?
+    } else {
+        animated(&mut file, &mut report, &mut text)?;
+        adjacency(&triangles)
+    };
+    file.triangles = triangles;
     if let Some(comment) = &model.comment {
         file.comment = comment.as_bytes().to_vec();
         file.comment.push(0);
@@ -425,9 +443,6 @@ fn add_geometry(
     if all.is_empty() {
         file.vertex_arrays.clear();
     }
-    if !file.triangles.is_empty() {
-        file.adjacency = Some(geometry::adjacency(&all, &file.triangles));
-    }
     Ok(all)
 }
 
@@ -481,7 +496,6 @@ fn add_animations(
     let mut poses_left = FREE_POSES.max(keys as u64);
     let binds: Vec<Transform> = skeleton.joints.iter().map(Transform::of_joint).collect();
     let mut values: Vec<Channels> = Vec::new();
-    let mut local = vec![Transform::IDENTITY; joints];
     let mut defaulted = 0;
     let mut stepped = 0;
     for animation in &model.animations {
@@ -520,7 +534,6 @@ fn add_animations(
                 let t = by_joint[j].map_or(*bind, |track| {
                     sample_track(track, time, sorted.interpolation, bind)
                 });
-                local[j] = t;
                 let q = flip(t.rotation);
                 values.push([
                     t.translation.x,
@@ -571,15 +584,14 @@ fn add_animations(
         .collect();
     let frames = values.len() / joints;
     if !vertices.is_empty() {
-        let mut posed = Posed::new(skeleton).map_err(|e| Error::InvalidModel(e.to_string()))?;
-        let mut bounds = Vec::with_capacity(frames);
+        let posed = Posed::new(skeleton).map_err(|e| Error::InvalidModel(e.to_string()))?;
         // Exact bounds skin every vertex in every frame, as the SDK does; past this much
         // work (a long animation of a big mesh, or a damaged key time) they are computed
         // from per-joint boxes instead, which still contain every vertex.
-        let exact = (frames as u64).saturating_mul(vertices.len() as u64) <= EXACT_BOUNDS_WORK;
-        let boxes = (!exact).then(|| JointBoxes::new(vertices, joints));
-        let mut plan = BoundsPlan::new(if exact { vertices } else { &[] });
-        if !exact {
+        let work = (frames as u64).saturating_mul(vertices.len() as u64);
+        let method = if work <= EXACT_BOUNDS_WORK {
+            Method::Exact(BoundsPlan::new(vertices))
+        } else {
             report.info(
                 "bounds-conservative",
                 format!(
@@ -587,28 +599,9 @@ fn add_animations(
                     vertices.len()
                 ),
             );
-        }
-        for frame in values.chunks_exact(joints) {
-            for (j, v) in frame.iter().enumerate() {
-                local[j] = Transform {
-                    translation: [v[0], v[1], v[2]].into(),
-                    rotation: Quat::from_xyzw(v[3], v[4], v[5], v[6]),
-                    scale: [v[7], v[8], v[9]].into(),
-                };
-            }
-            posed.set_local(&local);
-            let (bbmin, bbmax, xyradius, radius) = match &boxes {
-                None => plan.frame(posed.skinning_matrices()),
-                Some(boxes) => bounds::conservative_bounds(boxes, posed.skinning_matrices()),
-            };
-            bounds.push(Bounds {
-                bbmin,
-                bbmax,
-                xyradius,
-                radius,
-            });
-        }
-        file.bounds = Some(bounds);
+            Method::Conservative(JointBoxes::new(vertices, joints))
+        };
+        file.bounds = Some(bounds::every_frame(&values, joints, &posed, &method, work));
     }
     file.frames = quantize(&values, &mut poses);
     file.header.num_frames = frames as u32;
