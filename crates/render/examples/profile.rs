@@ -1,5 +1,6 @@
 //! One render (or one contact sheet) of the benchmark model, for instruction counts:
-//! `valgrind --tool=callgrind target/release/examples/profile [one|front|sheet] [OUT.png]`,
+//! `valgrind --tool=callgrind target/release/examples/profile [one|front|sheet|one-png|sheet-png] [OUT.png]`
+//! (`-png`: also encode the picture),
 //! and `profile compare A.png B.png` counts the pixels two pictures differ in.
 //! Criterion's loops make counts depend on timing; this runs the work exactly once.
 
@@ -32,10 +33,15 @@ fn main() {
             },
             &NoTextures,
         ),
-        "sheet" => render_sheet(&model, &RenderOptions::default(), 16, &NoTextures),
-        other => panic!("unknown case {other}: one, front or sheet"),
+        "sheet" | "sheet-png" => render_sheet(&model, &RenderOptions::default(), 16, &NoTextures),
+        "one-png" => render(&model, &options, &NoTextures),
+        other => panic!("unknown case {other}: one, front, sheet, one-png or sheet-png"),
     }
     .expect("the benchmark model draws");
+    if what.ends_with("-png") {
+        let png = rigport_render::encode_png(&picture.image).expect("the picture encodes");
+        println!("{} bytes of PNG", png.len());
+    }
     // An optional second argument saves the picture, to compare pixels across changes.
     if let Some(path) = std::env::args().nth(2) {
         picture.image.save(&path).expect("the picture saves");

@@ -280,33 +280,41 @@ impl<'a> Scene<'a> {
             .and_then(Option::as_ref)
             .map(Arc::as_ref);
         let diffuse = material.diffuse.truncate();
-        // Light of each used vertex from its own normal, once per vertex rather than per
-        // corner (NaN where the normal is unusable and the face's is taken instead).
-        let mut vertex_light = vec![f32::NAN; mesh.vertices.len()];
+        // A corner's attributes from its vertex and light: texture coordinates and light
+        // when textured, else the lit colour in `0..=255`.
+        let attribute = |vertex: &Vertex, light: f32| match image {
+            Some(_) => Vec4::new(vertex.uv.x, vertex.uv.y, light, 0.0),
+            None => {
+                let base = if mesh.has_colors {
+                    vertex.color.truncate()
+                } else {
+                    diffuse
+                };
+                (base * (light * 255.0)).extend(0.0)
+            }
+        };
+        // Each used vertex's light from its own normal and its attributes, once per vertex
+        // rather than per corner; NaN light where the normal is unusable and each triangle
+        // takes its face's instead.
+        let mut per_vertex = vec![(f32::NAN, Vec4::ZERO); mesh.vertices.len()];
         for &i in triangles.iter().flatten() {
-            let slot = &mut vertex_light[i as usize];
-            if slot.is_nan() {
-                *slot = vertex_lambert(camera, &mesh.vertices[i as usize]);
+            let slot = &mut per_vertex[i as usize];
+            if slot.0.is_nan() {
+                let vertex = &mesh.vertices[i as usize];
+                let light = vertex_lambert(camera, vertex);
+                *slot = (light, attribute(vertex, light));
             }
         }
         let fills = triangles
             .iter()
             .map(|t| {
-                let vertices = t.map(|i| &mesh.vertices[i as usize]);
-                let light = lights(camera, vertices, t.map(|i| vertex_light[i as usize]));
-                let attributes = match image {
-                    Some(_) => [0, 1, 2].map(|i| {
-                        let uv = vertices[i].uv;
-                        Vec4::new(uv.x, uv.y, light[i], 0.0)
-                    }),
-                    None => [0, 1, 2].map(|i| {
-                        let base = if mesh.has_colors {
-                            vertices[i].color.truncate()
-                        } else {
-                            diffuse
-                        };
-                        (base * (light[i] * 255.0)).extend(0.0)
-                    }),
+                let corners = t.map(|i| per_vertex[i as usize]);
+                let attributes = if corners.iter().any(|(light, _)| light.is_nan()) {
+                    let vertices = t.map(|i| &mesh.vertices[i as usize]);
+                    let light = lights(camera, vertices, corners.map(|(light, _)| light));
+                    [0, 1, 2].map(|i| attribute(vertices[i], light[i]))
+                } else {
+                    corners.map(|(_, attribute)| attribute)
                 };
                 Fill {
                     corners: t.map(|i| screen[i as usize]),
