@@ -1,7 +1,8 @@
-//! Speed of one picture and of a contact sheet of a 60 000-triangle skinned, animated model.
+//! Speed of one picture and of a contact sheet of a 60 000-triangle skinned, animated model,
+//! and of encoding them as PNG.
 
 use criterion::{Criterion, Throughput, criterion_main};
-use rigport_render::{NoTextures, PoseAt, RenderOptions, View, render, render_sheet};
+use rigport_render::{NoTextures, PoseAt, RenderOptions, View, encode_png, render, render_sheet};
 use std::hint::black_box;
 
 #[path = "support/sphere.rs"]
@@ -46,6 +47,19 @@ fn bench(c: &mut Criterion) {
         })
     });
     group.finish();
+
+    // What `rigport render` adds after drawing: the PNG of a picture and of a sheet.
+    let mut png = c.benchmark_group("png");
+    let one = render(&model, &RenderOptions::default(), &NoTextures).unwrap();
+    png.bench_function("encode 512x512", |b| {
+        b.iter(|| encode_png(black_box(&one.image)).unwrap())
+    });
+    png.sample_size(10);
+    let sheet = render_sheet(&model, &RenderOptions::default(), 16, &NoTextures).unwrap();
+    png.bench_function("encode sheet 2048x2048", |b| {
+        b.iter(|| encode_png(black_box(&sheet.image)).unwrap())
+    });
+    png.finish();
 }
 
 /// Criterion's generated entry point, kept private so it needs no docs.
