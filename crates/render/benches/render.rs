@@ -2,8 +2,11 @@
 //! and of encoding them as PNG.
 
 use criterion::{Criterion, Throughput, criterion_main};
+use rigport_render::image;
 use rigport_render::{NoTextures, PoseAt, RenderOptions, View, encode_png, render, render_sheet};
+use std::collections::HashMap;
 use std::hint::black_box;
+use std::sync::Arc;
 
 #[path = "support/sphere.rs"]
 mod sphere;
@@ -33,6 +36,20 @@ fn bench(c: &mut Criterion) {
     };
     group.bench_function("512x512 60k triangles iso wire", |b| {
         b.iter(|| render(black_box(&model), &wire, &NoTextures).unwrap())
+    });
+    // A 256x256 checker texture wrapped once around the sphere (nearest-texel sampling).
+    let textured = sphere::textured(174);
+    let checker = image::RgbaImage::from_fn(256, 256, |x, y| {
+        let on = (x / 16 + y / 16) % 2 == 0;
+        image::Rgba(if on {
+            [230, 200, 40, 255]
+        } else {
+            [40, 60, 200, 255]
+        })
+    });
+    let textures = HashMap::from([("skin.png".to_owned(), Arc::new(checker))]);
+    group.bench_function("512x512 60k triangles iso textured", |b| {
+        b.iter(|| render(black_box(&textured), &RenderOptions::default(), &textures).unwrap())
     });
     group.sample_size(10);
     group.bench_function("sheet 16 x 512x512 60k triangles", |b| {

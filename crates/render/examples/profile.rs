@@ -1,5 +1,5 @@
 //! One render (or one contact sheet) of the benchmark model, for instruction counts:
-//! `valgrind --tool=callgrind target/release/examples/profile [one|front|sheet|one-png|sheet-png] [OUT.png]`
+//! `valgrind --tool=callgrind target/release/examples/profile [one|front|textured|sheet|one-png|sheet-png] [OUT.png]`
 //! (`-png`: also encode the picture),
 //! and `profile compare A.png B.png` counts the pixels two pictures differ in.
 //! Criterion's loops make counts depend on timing; this runs the work exactly once.
@@ -35,7 +35,22 @@ fn main() {
         ),
         "sheet" | "sheet-png" => render_sheet(&model, &RenderOptions::default(), 16, &NoTextures),
         "one-png" => render(&model, &options, &NoTextures),
-        other => panic!("unknown case {other}: one, front, sheet, one-png or sheet-png"),
+        "textured" => {
+            let checker = rigport_render::image::RgbaImage::from_fn(256, 256, |x, y| {
+                let on = (x / 16 + y / 16) % 2 == 0;
+                rigport_render::image::Rgba(if on {
+                    [230, 200, 40, 255]
+                } else {
+                    [40, 60, 200, 255]
+                })
+            });
+            let textures = std::collections::HashMap::from([(
+                "skin.png".to_owned(),
+                std::sync::Arc::new(checker),
+            )]);
+            render(&sphere::textured(174), &options, &textures)
+        }
+        other => panic!("unknown case {other}: one, front, textured, sheet, one-png or sheet-png"),
     }
     .expect("the benchmark model draws");
     if what.ends_with("-png") {

@@ -2,7 +2,7 @@
 //! wire, filter down.
 
 use crate::camera::{Camera, Projected};
-use crate::raster::{Band, Target, levels, to_u8};
+use crate::raster::{Band, Target, levels};
 use crate::texture::{TextureError, TextureSource, sample};
 use crate::{PoseAt, RenderError, RenderOptions};
 use glam::{Vec3, Vec4};
@@ -355,8 +355,8 @@ fn textured(image: &RgbaImage, a: Vec4, lo: [f32; 2], hi: [f32; 2]) -> [u8; 4] {
     // `max`/`min` (not `clamp`) so NaN bounds from a hostile file cannot panic.
     let u = a.x.max(lo[0]).min(hi[0]);
     let v = a.y.max(lo[1]).min(hi[1]);
-    let [r, g, b] = sample(image, u, v).map(|c| to_u8(c * a.z));
-    [r, g, b, 255]
+    let [r, g, b] = sample(image, u, v);
+    levels(Vec4::new(f32::from(r), f32::from(g), f32::from(b), 0.0) * a.z)
 }
 
 /// Lambert with the light at the camera, both faces lit alike (real files' winding is

@@ -37,13 +37,6 @@ pub(crate) struct Target {
     colour: Vec<[u8; 4]>,
 }
 
-/// A linear colour in `0..=1` to 8 bits.
-#[inline]
-pub(crate) fn to_u8(c: f32) -> u8 {
-    // `as` maps NaN to 0 and saturates; the `+ 0.5` rounds.
-    (c * 255.0 + 0.5) as u8
-}
-
 /// Three channels already scaled to `0..=255` (in `x`, `y`, `z`) to opaque 8-bit RGBA,
 /// rounded to nearest; NaN gives 0.
 #[inline]

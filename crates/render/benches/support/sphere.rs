@@ -1,10 +1,14 @@
 //! The benchmark model, shared by the criterion bench and the `profile` example.
 
-use rigport_model_core::glam::{Quat, Vec3};
-use rigport_model_core::{Animation, Joint, JointId, Key, Mesh, Model, Skeleton, Track, Vertex};
+use rigport_model_core::glam::{Quat, Vec2, Vec3};
+use rigport_model_core::{
+    Animation, Joint, JointId, Key, Material, MaterialId, Mesh, Model, Skeleton, Track, Vertex,
+};
 
 /// A sphere of `2 × n × n` triangles (a little more than 60 000 for n = 174) whose upper
-/// half follows a second joint that an animation turns.
+/// half follows a second joint that an animation turns. Its texture coordinates wrap a
+/// texture around it once; it is drawn untextured unless a material is added (see
+/// [`textured`]).
 pub fn sphere(n: u32) -> Model {
     let mut mesh = Mesh::new("sphere");
     for i in 0..=n {
@@ -20,6 +24,7 @@ pub fn sphere(n: u32) -> Model {
             mesh.vertices.push(Vertex {
                 position: p,
                 normal: p,
+                uv: Vec2::new(j as f32 / n as f32, i as f32 / n as f32),
                 joints: [JointId(0), JointId(1), JointId(0), JointId(0)],
                 weights: [1.0 - up, up, 0.0, 0.0],
                 ..Vertex::default()
@@ -51,4 +56,16 @@ pub fn sphere(n: u32) -> Model {
         animations: vec![animation],
         ..Model::default()
     }
+}
+
+/// The sphere with a material naming `skin.png` (supply it from a `TextureSource`).
+pub fn textured(n: u32) -> Model {
+    let mut model = sphere(n);
+    model.materials.push(Material {
+        texture: Some("skin.png".to_owned()),
+        ..Material::default()
+    });
+    model.meshes[0].material = Some(MaterialId(0));
+    model.meshes[0].has_uvs = true;
+    model
 }
