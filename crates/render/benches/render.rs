@@ -1,60 +1,16 @@
-//! Speed of one picture and of a contact sheet of a 60 000-triangle skinned, animated model.
+//! Speed of one picture and of a contact sheet of a 60 000-triangle skinned, animated model,
+//! and of encoding them as PNG.
 
 use criterion::{Criterion, Throughput, criterion_main};
-use rigport_model_core::glam::{Quat, Vec3};
-use rigport_model_core::{Animation, Joint, JointId, Key, Mesh, Model, Skeleton, Track, Vertex};
-use rigport_render::{NoTextures, PoseAt, RenderOptions, View, render, render_sheet};
+use rigport_render::image;
+use rigport_render::{NoTextures, PoseAt, RenderOptions, View, encode_png, render, render_sheet};
+use std::collections::HashMap;
 use std::hint::black_box;
+use std::sync::Arc;
 
-/// A sphere of `2 × n × n` triangles (a little more than 60 000 for n = 174) whose upper
-/// half follows a second joint that an animation turns.
-fn sphere(n: u32) -> Model {
-    let mut mesh = Mesh::new("sphere");
-    for i in 0..=n {
-        let theta = std::f32::consts::PI * i as f32 / n as f32;
-        for j in 0..=n {
-            let phi = std::f32::consts::TAU * j as f32 / n as f32;
-            let p = Vec3::new(
-                theta.sin() * phi.cos(),
-                theta.cos(),
-                theta.sin() * phi.sin(),
-            );
-            let up = p.y.max(0.0);
-            mesh.vertices.push(Vertex {
-                position: p,
-                normal: p,
-                joints: [JointId(0), JointId(1), JointId(0), JointId(0)],
-                weights: [1.0 - up, up, 0.0, 0.0],
-                ..Vertex::default()
-            });
-        }
-    }
-    let row = n + 1;
-    for i in 0..n {
-        for j in 0..n {
-            let a = i * row + j;
-            mesh.triangles.push([a, a + row, a + 1]);
-            mesh.triangles.push([a + 1, a + row, a + row + 1]);
-        }
-    }
-    let mut top = Joint::new("top");
-    top.parent = Some(JointId(0));
-    let mut animation = Animation::new("bend", 30.0);
-    let mut track = Track::new(JointId(1));
-    track.rotations = vec![
-        Key::new(0.0, Quat::IDENTITY),
-        Key::new(1.0, Quat::from_rotation_z(1.0)),
-    ];
-    animation.tracks.push(track);
-    Model {
-        meshes: vec![mesh],
-        skeleton: Skeleton {
-            joints: vec![Joint::new("root"), top],
-        },
-        animations: vec![animation],
-        ..Model::default()
-    }
-}
+#[path = "support/sphere.rs"]
+mod sphere;
+use sphere::sphere;
 
 fn bench(c: &mut Criterion) {
     let model = sphere(174);
@@ -81,6 +37,20 @@ fn bench(c: &mut Criterion) {
     group.bench_function("512x512 60k triangles iso wire", |b| {
         b.iter(|| render(black_box(&model), &wire, &NoTextures).unwrap())
     });
+    // A 256x256 checker texture wrapped once around the sphere (nearest-texel sampling).
+    let textured = sphere::textured(174);
+    let checker = image::RgbaImage::from_fn(256, 256, |x, y| {
+        let on = (x / 16 + y / 16) % 2 == 0;
+        image::Rgba(if on {
+            [230, 200, 40, 255]
+        } else {
+            [40, 60, 200, 255]
+        })
+    });
+    let textures = HashMap::from([("skin.png".to_owned(), Arc::new(checker))]);
+    group.bench_function("512x512 60k triangles iso textured", |b| {
+        b.iter(|| render(black_box(&textured), &RenderOptions::default(), &textures).unwrap())
+    });
     group.sample_size(10);
     group.bench_function("sheet 16 x 512x512 60k triangles", |b| {
         b.iter(|| {
@@ -94,6 +64,19 @@ fn bench(c: &mut Criterion) {
         })
     });
     group.finish();
+
+    // What `rigport render` adds after drawing: the PNG of a picture and of a sheet.
+    let mut png = c.benchmark_group("png");
+    let one = render(&model, &RenderOptions::default(), &NoTextures).unwrap();
+    png.bench_function("encode 512x512", |b| {
+        b.iter(|| encode_png(black_box(&one.image)).unwrap())
+    });
+    png.sample_size(10);
+    let sheet = render_sheet(&model, &RenderOptions::default(), 16, &NoTextures).unwrap();
+    png.bench_function("encode sheet 2048x2048", |b| {
+        b.iter(|| encode_png(black_box(&sheet.image)).unwrap())
+    });
+    png.finish();
 }
 
 /// Criterion's generated entry point, kept private so it needs no docs.

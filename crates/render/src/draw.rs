@@ -2,11 +2,13 @@
 //! wire, filter down.
 
 use crate::camera::{Camera, Projected};
-use crate::raster::Target;
+use crate::raster::{Band, Target, levels};
 use crate::texture::{TextureError, TextureSource, sample};
 use crate::{PoseAt, RenderError, RenderOptions};
+use glam::{Vec3, Vec4};
 use image::RgbaImage;
-use rigport_model_core::{Material, Mesh, Model, Report};
+use rayon::prelude::*;
+use rigport_model_core::{Material, Mesh, Model, Report, Vertex};
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -44,6 +46,16 @@ pub fn render(
     report.notices.append(&mut picture.report.notices);
     picture.report = report;
     Ok(picture)
+}
+
+/// How many bands of rows to split one picture into: a few per core of rayon's pool, so
+/// a core that finishes early (models are rarely spread evenly over the rows) takes
+/// another band; one when there is a single core.
+pub(crate) fn parallel_bands() -> usize {
+    match rayon::current_num_threads() {
+        0 | 1 => 1,
+        n => n * 4,
+    }
 }
 
 /// What a texture source gave for one reference.
@@ -114,8 +126,22 @@ impl<'a> Scene<'a> {
         self.model
     }
 
-    /// Draws the model at `pose` (texture warnings are in [`Scene::report`], not here).
+    /// Draws the model at `pose` (texture warnings are in [`Scene::report`], not here),
+    /// filling bands of rows on all available cores.
     pub fn draw(&self, options: &RenderOptions, pose: PoseAt) -> Result<Picture, RenderError> {
+        let mut target = Target::new(0, 0, [0; 3]);
+        self.draw_into(options, pose, &mut target, parallel_bands())
+    }
+
+    /// [`Scene::draw`] into `target` (resized and cleared first, so a sheet reuses one per
+    /// worker), in about `bands` bands of rows (1 draws on this thread only).
+    pub fn draw_into(
+        &self,
+        options: &RenderOptions,
+        pose: PoseAt,
+        target: &mut Target,
+        bands: usize,
+    ) -> Result<Picture, RenderError> {
         let mut report = Report::default();
         let meshes: Cow<'_, [Mesh]> = match pose.resolve(self.model) {
             PoseAt::Animation { index, time } => {
@@ -133,13 +159,19 @@ impl<'a> Scene<'a> {
         let mut used: Vec<Vec<bool>> = Vec::with_capacity(meshes.len());
         for mesh in meshes.iter() {
             total += mesh.triangles.len();
-            let mut mask = vec![false; mesh.vertices.len()];
+            let finite: Vec<bool> = mesh
+                .vertices
+                .iter()
+                .map(|v| v.position.is_finite())
+                .collect();
+            let ok = |i: u32| finite.get(i as usize).copied().unwrap_or(false);
             let list: Vec<[u32; 3]> = mesh
                 .triangles
                 .iter()
-                .filter(|t| corners(mesh, t).is_some())
+                .filter(|t| t.iter().all(|&i| ok(i)))
                 .copied()
                 .collect();
+            let mut mask = vec![false; mesh.vertices.len()];
             for &i in list.iter().flatten() {
                 mask[i as usize] = true;
             }
@@ -180,9 +212,36 @@ impl<'a> Scene<'a> {
                     .collect()
             })
             .collect();
-        let mut target = Target::new(width, height, options.background.0);
-        for ((mesh, triangles), screen) in meshes.iter().zip(&drawable).zip(&screens) {
-            self.fill_mesh(&mut target, &camera, mesh, triangles, screen);
+        let batches: Vec<Batch<'_>> = meshes
+            .iter()
+            .zip(&drawable)
+            .zip(&screens)
+            .map(|((mesh, triangles), screen)| self.batch(&camera, mesh, triangles, screen))
+            .collect();
+
+        target.reset(width, height, options.background.0);
+        let fill = |mut band: Band<'_>| {
+            for batch in &batches {
+                match batch.image {
+                    Some(image) => {
+                        for f in &batch.fills {
+                            let [lo, hi] = uv_bounds(&f.attributes);
+                            band.triangle(f.corners, f.attributes, |a| textured(image, a, lo, hi));
+                        }
+                    }
+                    None => {
+                        for f in &batch.fills {
+                            band.triangle(f.corners, f.attributes, levels);
+                        }
+                    }
+                }
+            }
+        };
+        let parts = target.bands(bands);
+        if parts.len() > 1 {
+            parts.into_par_iter().for_each(fill);
+        } else {
+            parts.into_iter().for_each(fill);
         }
         if options.wire {
             for (triangles, screen) in drawable.iter().zip(&screens) {
@@ -200,15 +259,16 @@ impl<'a> Scene<'a> {
         })
     }
 
-    /// Fills `triangles` (all drawable) of `mesh`, whose vertices are at `screen`.
-    fn fill_mesh(
-        &self,
-        target: &mut Target,
+    /// The fills of `triangles` (all drawable) of `mesh`, whose vertices are at `screen`:
+    /// each corner's texture coordinates and light when the mesh is textured, else its lit
+    /// colour in `0..=255`.
+    fn batch<'s>(
+        &'s self,
         camera: &Camera,
         mesh: &Mesh,
         triangles: &[[u32; 3]],
         screen: &[Projected],
-    ) {
+    ) -> Batch<'s> {
         let material_index = mesh.material.map(|id| id.index());
         let fallback = Material::default();
         let material = material_index
@@ -217,68 +277,122 @@ impl<'a> Scene<'a> {
         let image = material_index
             .filter(|_| mesh.has_uvs)
             .and_then(|i| self.images.get(i))
-            .and_then(Option::as_ref);
+            .and_then(Option::as_ref)
+            .map(Arc::as_ref);
         let diffuse = material.diffuse.truncate();
-        for t in triangles {
-            let Some(vertices) = corners(mesh, t) else {
-                continue;
-            };
-            let projected = t.map(|i| screen[i as usize]);
-            let light = lights(camera, vertices);
-            match image {
-                Some(image) => {
-                    let uv = vertices.map(|v| v.uv);
-                    target.triangle(projected, |w| {
-                        let at = uv[0] * w[0] + uv[1] * w[1] + uv[2] * w[2];
-                        let l = light[0] * w[0] + light[1] * w[1] + light[2] * w[2];
-                        sample(image, at.x, at.y).map(|c| c * l)
-                    });
-                }
-                None => {
-                    let colour = |i: usize| {
-                        let base = if mesh.has_colors {
-                            vertices[i].color.truncate()
-                        } else {
-                            diffuse
-                        };
-                        base * light[i]
-                    };
-                    let lit = [colour(0), colour(1), colour(2)];
-                    target.triangle(projected, |w| {
-                        (lit[0] * w[0] + lit[1] * w[1] + lit[2] * w[2]).to_array()
-                    });
-                }
+        // A corner's attributes from its vertex and light: texture coordinates and light
+        // when textured, else the lit colour in `0..=255`.
+        let attribute = |vertex: &Vertex, light: f32| match image {
+            Some(_) => Vec4::new(vertex.uv.x, vertex.uv.y, light, 0.0),
+            None => {
+                let base = if mesh.has_colors {
+                    vertex.color.truncate()
+                } else {
+                    diffuse
+                };
+                (base * (light * 255.0)).extend(0.0)
+            }
+        };
+        // Each used vertex's light from its own normal and its attributes, once per vertex
+        // rather than per corner; NaN light where the normal is unusable and each triangle
+        // takes its face's instead.
+        let mut per_vertex = vec![(f32::NAN, Vec4::ZERO); mesh.vertices.len()];
+        for &i in triangles.iter().flatten() {
+            let slot = &mut per_vertex[i as usize];
+            if slot.0.is_nan() {
+                let vertex = &mesh.vertices[i as usize];
+                let light = vertex_lambert(camera, vertex);
+                *slot = (light, attribute(vertex, light));
             }
         }
+        let fills = triangles
+            .iter()
+            .map(|t| {
+                let corners = t.map(|i| per_vertex[i as usize]);
+                let attributes = if corners.iter().any(|(light, _)| light.is_nan()) {
+                    let vertices = t.map(|i| &mesh.vertices[i as usize]);
+                    let light = lights(camera, vertices, corners.map(|(light, _)| light));
+                    [0, 1, 2].map(|i| attribute(vertices[i], light[i]))
+                } else {
+                    corners.map(|(_, attribute)| attribute)
+                };
+                Fill {
+                    corners: t.map(|i| screen[i as usize]),
+                    attributes,
+                }
+            })
+            .collect();
+        Batch { image, fills }
     }
 }
 
-/// The three vertices of a triangle, or `None` when an index is out of range or a position
-/// is not finite.
-fn corners<'m>(mesh: &'m Mesh, t: &[u32; 3]) -> Option<[&'m rigport_model_core::Vertex; 3]> {
-    let get = |i: u32| {
-        mesh.vertices
-            .get(i as usize)
-            .filter(|v| v.position.is_finite())
-    };
-    Some([get(t[0])?, get(t[1])?, get(t[2])?])
+/// The triangles of one mesh, ready to fill, and the image that textures them.
+struct Batch<'s> {
+    image: Option<&'s RgbaImage>,
+    fills: Vec<Fill>,
+}
+
+/// One triangle on screen with its corners' attributes (see [`Scene::batch`]).
+struct Fill {
+    corners: [Projected; 3],
+    attributes: [Vec4; 3],
+}
+
+/// The smallest and largest texture coordinates of a textured fill's corners: a sample's
+/// interpolated coordinates are kept within them, so rounding at an edge cannot wrap to
+/// the far side of the image.
+fn uv_bounds(attributes: &[Vec4; 3]) -> [[f32; 2]; 2] {
+    let [a, b, c] = attributes;
+    [
+        [a.x.min(b.x).min(c.x), a.y.min(b.y).min(c.y)],
+        [a.x.max(b.x).max(c.x), a.y.max(b.y).max(c.y)],
+    ]
+}
+
+/// A textured sample: interpolated `[u, v, light]` to a colour.
+#[inline]
+fn textured(image: &RgbaImage, a: Vec4, lo: [f32; 2], hi: [f32; 2]) -> [u8; 4] {
+    // `max`/`min` (not `clamp`) so NaN bounds from a hostile file cannot panic.
+    let u = a.x.max(lo[0]).min(hi[0]);
+    let v = a.y.max(lo[1]).min(hi[1]);
+    let [r, g, b] = sample(image, u, v);
+    levels(Vec4::new(f32::from(r), f32::from(g), f32::from(b), 0.0) * a.z)
 }
 
 /// Lambert with the light at the camera, both faces lit alike (real files' winding is
-/// inconsistent), per corner: the vertex normal where it is usable, else the face normal.
-fn lights(camera: &Camera, v: [&rigport_model_core::Vertex; 3]) -> [f32; 3] {
+/// inconsistent): ambient plus the rest by the cosine between `normal` and the direction
+/// to the camera from `at`.
+fn lambert(camera: &Camera, normal: Vec3, at: Vec3) -> f32 {
+    let cos = normal.dot(camera.towards_camera(at)).abs();
+    let cos = if cos.is_finite() { cos.min(1.0) } else { 0.0 };
+    AMBIENT + (1.0 - AMBIENT) * cos
+}
+
+/// A vertex's light from its own normal, or NaN when the normal is unusable (not finite
+/// or too short to be a direction).
+fn vertex_lambert(camera: &Camera, vertex: &Vertex) -> f32 {
+    let n = vertex.normal;
+    if n.is_finite() && n.length_squared() > 0.25 {
+        lambert(camera, n.normalize(), vertex.position)
+    } else {
+        f32::NAN
+    }
+}
+
+/// Each corner's light: its vertex's (`per_vertex`, from [`vertex_lambert`]) where the
+/// vertex normal is usable, else from the face normal.
+fn lights(camera: &Camera, v: [&Vertex; 3], per_vertex: [f32; 3]) -> [f32; 3] {
+    if !per_vertex.iter().any(|l| l.is_nan()) {
+        return per_vertex;
+    }
     let face = (v[1].position - v[0].position)
         .cross(v[2].position - v[0].position)
         .normalize_or_zero();
-    v.map(|vertex| {
-        let n = vertex.normal;
-        let n = if n.is_finite() && n.length_squared() > 0.25 {
-            n.normalize()
+    [0, 1, 2].map(|i| {
+        if per_vertex[i].is_nan() {
+            lambert(camera, face, v[i].position)
         } else {
-            face
-        };
-        let cos = n.dot(camera.towards_camera(vertex.position)).abs();
-        let cos = if cos.is_finite() { cos.min(1.0) } else { 0.0 };
-        AMBIENT + (1.0 - AMBIENT) * cos
+            per_vertex[i]
+        }
     })
 }

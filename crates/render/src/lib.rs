@@ -9,6 +9,7 @@
 //!   shading from a light at the camera plus ambient; the material's texture where its image
 //!   is found, else vertex colours, else the material's diffuse colour; 2× supersampling;
 //!   an optional wire overlay of the triangles' edges.
+//! * [`encode_png`] writes a picture as a PNG quickly (fast deflate, adaptive filters).
 //! * Files stay outside the rasterizer: images come from a [`TextureSource`];
 //!   [`FolderTextures`] finds them beside the model with
 //!   [`find_beside`](rigport_model_core::texture::find_beside).
@@ -40,6 +41,7 @@
 
 mod camera;
 mod draw;
+mod encode;
 mod error;
 mod options;
 mod raster;
@@ -47,6 +49,7 @@ mod sheet;
 mod texture;
 
 pub use draw::{Picture, SUPERSAMPLE, render};
+pub use encode::encode_png;
 pub use error::RenderError;
 pub use options::{MAX_SHEET_PIXELS, MAX_SIDE, PoseAt, RenderOptions, Rgb, View, parse_size};
 pub use sheet::{render_sheet, sheet_grid, sheet_times};

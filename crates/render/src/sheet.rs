@@ -1,9 +1,11 @@
 //! Contact sheets: frames spread evenly over an animation, in a grid of equal cells.
 
-use crate::draw::{Picture, Scene};
+use crate::draw::{Picture, Scene, parallel_bands};
+use crate::raster::Target;
 use crate::texture::TextureSource;
 use crate::{MAX_SHEET_PIXELS, PoseAt, RenderError, RenderOptions};
 use image::RgbaImage;
+use rayon::prelude::*;
 use rigport_anim::PoseError;
 use rigport_model_core::Model;
 
@@ -40,7 +42,7 @@ pub fn sheet_times(period: f32, looping: bool, frames: u32) -> Vec<f32> {
 /// cells of `options.width`×`options.height`, each fitted to the model as posed at its time
 /// (see [`sheet_times`]), left to right, top to bottom. The animation is the one
 /// `options.pose` names (its time is ignored); [`PoseAt::Auto`] and [`PoseAt::Bind`] mean the
-/// first. Cells are drawn on all available cores.
+/// first. Cells are drawn on all available cores (rayon's pool).
 pub fn render_sheet(
     model: &Model,
     options: &RenderOptions,
@@ -74,43 +76,23 @@ pub fn render_sheet(
     };
     let times = sheet_times(animation.end_time(), animation.looping, frames);
 
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(times.len());
-    let count = times.len();
-    let times = &times;
-    let draw = |i: usize| {
-        scene.draw(
-            options,
-            PoseAt::Animation {
-                index,
-                time: times[i],
+    // Cells are drawn in parallel, each worker reusing one target; a cell is split into
+    // bands of rows only when there are fewer cells than cores.
+    let threads = rayon::current_num_threads();
+    let bands = if times.len() >= threads {
+        1
+    } else {
+        parallel_bands()
+    };
+    let cells: Vec<Result<Picture, RenderError>> = times
+        .par_iter()
+        .map_init(
+            || Target::new(0, 0, [0; 3]),
+            |target, &time| {
+                scene.draw_into(options, PoseAt::Animation { index, time }, target, bands)
             },
         )
-    };
-    let mut cells: Vec<Option<Result<Picture, RenderError>>> = vec![None; count];
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|w| {
-                let draw = &draw;
-                scope.spawn(move || {
-                    (w..count)
-                        .step_by(workers)
-                        .map(|i| (i, draw(i)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for handle in handles {
-            // A worker only draws; it cannot panic short of a bug, and then we re-raise it.
-            for (i, cell) in handle
-                .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e))
-            {
-                cells[i] = Some(cell);
-            }
-        }
-    });
+        .collect();
 
     let mut image = RgbaImage::from_pixel(
         columns * options.width,
@@ -124,7 +106,6 @@ pub fn render_sheet(
     );
     let mut report = scene.report.clone();
     for (i, cell) in cells.into_iter().enumerate() {
-        let Some(cell) = cell else { continue };
         let cell = cell?;
         let (column, row) = (i as u32 % columns, i as u32 / columns);
         image::imageops::replace(

@@ -126,21 +126,30 @@ impl TextureSource for FolderTextures {
 
 /// An image sampled with texture coordinates whose origin is the top-left (as glTF,
 /// MilkShape and IQE store them), repeating outside `0..1`, nearest texel (the 2×
-/// supersampling smooths minified textures).
-pub(crate) fn sample(image: &RgbaImage, u: f32, v: f32) -> [f32; 3] {
+/// supersampling smooths minified textures): the texel's red, green and blue.
+#[inline]
+pub(crate) fn sample(image: &RgbaImage, u: f32, v: f32) -> [u8; 3] {
     let (w, h) = image.dimensions();
     if w == 0 || h == 0 {
-        return [1.0; 3];
+        return [255; 3];
     }
+    let (x, y) = (wrap(u, w), wrap(v, h));
+    let i = (y as usize * w as usize + x as usize) * 4;
+    let raw = image.as_raw();
+    [raw[i], raw[i + 1], raw[i + 2]]
+}
+
+/// The texel index of a repeating coordinate `t` on an axis of `n > 0` texels.
+#[inline]
+fn wrap(t: f32, n: u32) -> u32 {
+    // Most coordinates are already in 0..1; `rem_euclid` is a libm call.
+    let t = if (0.0..1.0).contains(&t) {
+        t
+    } else {
+        t.rem_euclid(1.0)
+    };
     // `as` turns NaN into 0 and saturates infinities; `min` keeps the index in range.
-    let x = ((u.rem_euclid(1.0) * w as f32) as u32).min(w - 1);
-    let y = ((v.rem_euclid(1.0) * h as f32) as u32).min(h - 1);
-    let p = image.get_pixel(x, y).0;
-    [
-        f32::from(p[0]) / 255.0,
-        f32::from(p[1]) / 255.0,
-        f32::from(p[2]) / 255.0,
-    ]
+    ((t * n as f32) as u32).min(n - 1)
 }
 
 #[cfg(test)]
@@ -152,9 +161,10 @@ mod tests {
         let mut image = RgbaImage::new(2, 2);
         image.put_pixel(0, 0, image::Rgba([255, 0, 0, 255]));
         image.put_pixel(1, 1, image::Rgba([0, 0, 255, 255]));
-        assert_eq!(sample(&image, 0.25, 0.25), [1.0, 0.0, 0.0]);
-        assert_eq!(sample(&image, 0.75, 0.75), [0.0, 0.0, 1.0]);
-        assert_eq!(sample(&image, 1.25, -0.75), [1.0, 0.0, 0.0]);
+        assert_eq!(sample(&image, 0.25, 0.25), [255, 0, 0]);
+        assert_eq!(sample(&image, 0.75, 0.75), [0, 0, 255]);
+        assert_eq!(sample(&image, 1.25, -0.75), [255, 0, 0]);
+        assert_eq!(sample(&image, 0.999_999_9, 1.0), [0, 0, 0]);
         // Not a number: some texel, no panic.
         let _ = sample(&image, f32::NAN, f32::INFINITY);
     }

@@ -63,14 +63,7 @@ pub fn render_png(
         None => render(&model, &options, &textures),
     }?;
     report.extend(picture.report);
-    let mut png = Vec::new();
-    picture
-        .image
-        .write_to(
-            &mut std::io::Cursor::new(&mut png),
-            rigport_render::image::ImageFormat::Png,
-        )
-        .map_err(Error::Png)?;
+    let png = rigport_render::encode_png(&picture.image).map_err(Error::Png)?;
     Ok((png, report))
 }
 
