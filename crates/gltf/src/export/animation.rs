@@ -396,7 +396,7 @@ impl AnimationWriter {
         builder: &mut Builder,
         inputs: &mut HashMap<Vec<u32>, json::Index<json::Accessor>>,
     ) {
-        let cubic = animation.interpolation == Interpolation::Cubic && curve.times.len() >= 2;
+        let cubic = animation.interpolation.is_cubic() && curve.times.len() >= 2;
         // Linear and step outputs are the curve's values as they are: no copy.
         let (interpolation, output) = match animation.interpolation {
             _ if cubic => {
@@ -404,7 +404,7 @@ impl AnimationWriter {
                 (GltfInterpolation::CubicSpline, Cow::Owned(tangents))
             }
             Interpolation::Step => (GltfInterpolation::Step, Cow::Borrowed(&curve.values)),
-            Interpolation::Linear | Interpolation::Cubic => {
+            Interpolation::Linear | Interpolation::Cubic | Interpolation::CubicSpline => {
                 (GltfInterpolation::Linear, Cow::Borrowed(&curve.values))
             }
         };
