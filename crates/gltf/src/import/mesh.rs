@@ -359,18 +359,21 @@ fn read_influences(
                 None => influences.push((joint, w)),
             }
         }
-        if influences.len() > 4 {
+        let truncated = influences.len() > 4;
+        if truncated {
             influences.sort_by(|a, b| b.1.total_cmp(&a.1));
             influences.truncate(4);
             stats.truncated += 1;
         }
         let sum: f32 = influences.iter().map(|(_, w)| w).sum();
-        if sum > 0.0 && (sum - 1.0).abs() > 1e-3 {
+        // Weights as stored are kept bit for bit unless they must change.
+        let rescale = truncated || (sum - 1.0).abs() > 1e-5;
+        if !truncated && (sum - 1.0).abs() > 1e-3 {
             stats.renormalized += 1;
         }
         for (slot, (joint, w)) in influences.iter().enumerate() {
             vertex.joints[slot] = *joint;
-            vertex.weights[slot] = if sum > 0.0 { w / sum } else { 0.0 };
+            vertex.weights[slot] = if rescale { w / sum } else { *w };
         }
     }
     Ok(())
