@@ -33,6 +33,9 @@ enum Blob {
     InBuffer(usize, Range<usize>),
     /// Decoded from a `data:` URI or read from a file beside the source.
     Owned(Vec<u8>),
+    /// An external image that could not be read (a warning, not an error: the geometry
+    /// does not need it); the relative path it names.
+    Missing(String),
 }
 
 /// The faithful layer: the file as read — the original bytes, the parsed glTF JSON, and
@@ -116,6 +119,7 @@ impl GltfFile {
                 Blob::Input(range) => range.len() as u64,
                 Blob::Owned(data) => data.len() as u64,
                 Blob::InBuffer(_, range) => range.len() as u64,
+                Blob::Missing(_) => 0,
             };
             if actual < declared {
                 return Err(ImportError::range(
@@ -146,6 +150,21 @@ impl GltfFile {
         };
         file.check_views()?;
         file.images = file.load_images(base_dir, &mut budget)?;
+        for (i, blob) in file.images.iter().enumerate() {
+            if let Blob::Missing(path) = blob {
+                warn(
+                    &mut report,
+                    rigport_model_core::codes::IMAGE_UNDECODABLE,
+                    format!(
+                        "image {i} `{path}` cannot be read{}; materials keep its name as their texture",
+                        base_dir.map_or_else(
+                            || " (no folder to look in)".to_string(),
+                            |d| format!(" beside {}", d.display())
+                        )
+                    ),
+                )?;
+            }
+        }
         Ok((file, report))
     }
 
@@ -186,10 +205,19 @@ impl GltfFile {
         self.images.get(index).map(|blob| self.blob(blob))
     }
 
+    /// The relative path of an external image that could not be read, if image `index` is one.
+    pub(crate) fn missing_image(&self, index: usize) -> Option<&str> {
+        match self.images.get(index)? {
+            Blob::Missing(path) => Some(path),
+            _ => None,
+        }
+    }
+
     fn blob<'a>(&'a self, blob: &'a Blob) -> &'a [u8] {
         match blob {
             Blob::Input(range) => &self.bytes[range.clone()],
             Blob::Owned(data) => data,
+            Blob::Missing(_) => &[],
             Blob::InBuffer(buffer, range) => self
                 .buffers
                 .get(*buffer)
@@ -269,7 +297,16 @@ impl GltfFile {
                     })?;
                     Blob::InBuffer(view.buffer.value(), view_range(view))
                 }
-                (None, Some(uri)) => Blob::Owned(load_uri(&what, uri, base_dir, budget)?),
+                (None, Some(uri)) => match load_uri(&what, uri, base_dir, budget) {
+                    Ok(data) => Blob::Owned(data),
+                    Err(
+                        ImportError::MissingFile { .. } | ImportError::ExternalWithoutBase { .. },
+                    ) => match uri::parse(uri) {
+                        Ok(Target::File(path)) => Blob::Missing(path),
+                        _ => Blob::Missing(uri.clone()),
+                    },
+                    Err(other) => return Err(other),
+                },
                 (None, None) => {
                     return Err(ImportError::invalid(
                         what,

@@ -76,6 +76,10 @@ fn convert(
     images: &mut Vec<ImportedImage>,
     report: &mut Report,
 ) -> Option<String> {
+    if let Some(path) = file.missing_image(i) {
+        // Warned about when the file was read; a later export looks for it beside the source.
+        return Some(path.to_string());
+    }
     let bytes = file.image(i).unwrap_or_default();
     let png = match to_png(bytes) {
         Ok(png) => png,

@@ -100,7 +100,9 @@ impl ImportOptions {
 /// A model read from glTF and the images its materials use.
 #[derive(Clone, Debug)]
 pub struct Imported {
-    /// The model; `Material::texture` names an entry of [`Imported::images`].
+    /// The model; `Material::texture` names an entry of [`Imported::images`], or, for an
+    /// external image that could not be read (a warning when the file was read), the
+    /// relative path the file gave.
     pub model: Model,
     /// The images, to be written beside the output.
     pub images: Vec<ImportedImage>,
