@@ -434,3 +434,19 @@ fn sparse_and_quantized_attributes() {
         "{blue}"
     );
 }
+
+#[test]
+fn cubic_spline_tangents_survive_our_export() {
+    let (model, _) = import(&cubic_file()).unwrap();
+    let (glb, _) =
+        rigport_gltf::export::to_glb(&model, &rigport_gltf::export::ExportOptions::default())
+            .unwrap();
+    let (again, _) = import(&glb).unwrap();
+    let (a, b) = (&model.animations[0], &again.animations[0]);
+    assert_eq!(b.interpolation, Interpolation::CubicSpline);
+    assert_eq!(a.tracks[0].translations, b.tracks[0].translations);
+    assert_eq!(
+        a.tracks[0].translation_tangents,
+        b.tracks[0].translation_tangents
+    );
+}
