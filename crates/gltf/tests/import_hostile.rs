@@ -39,7 +39,7 @@ fn truncations_and_byte_flips_never_panic() {
             };
             let at = (state as usize) % limit;
             let mut damaged = bytes.clone();
-            damaged[at] ^= 1 << (state >> 60) % 8;
+            damaged[at] ^= 1 << ((state >> 60) % 8);
             try_import(&damaged, dir);
         }
     }
