@@ -1,0 +1,260 @@
+//! Posing the imported corpus models equals glTF's own skinning, computed here from the
+//! JSON and buffers without the importer: node TRS sampled per channel (linear / slerp),
+//! world matrices down the node tree, `world(joint) × inverseBindMatrix`, weighted per
+//! vertex. Within 1e-3 of the model size, at a time inside each animation.
+
+use glam::{Mat4, Quat, Vec3, Vec4};
+use rigport_gltf::import::{GltfFile, ImportOptions, to_model};
+use rigport_model_core::ReadOptions;
+use serde_json::Value;
+use std::path::Path;
+
+/// The document and its buffers (GLB BIN chunk or base64 data URIs), read by hand.
+fn load(bytes: &[u8]) -> (Value, Vec<Vec<u8>>) {
+    if bytes.starts_with(b"glTF") {
+        let json_length = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+        let json: Value = serde_json::from_slice(&bytes[20..20 + json_length]).unwrap();
+        let bin_at = 20 + json_length;
+        let bin_length = u32::from_le_bytes(bytes[bin_at..bin_at + 4].try_into().unwrap()) as usize;
+        (
+            json,
+            vec![bytes[bin_at + 8..bin_at + 8 + bin_length].to_vec()],
+        )
+    } else {
+        let json: Value = serde_json::from_slice(bytes).unwrap();
+        let buffers = json["buffers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| {
+                let uri = b["uri"].as_str().unwrap();
+                base64(uri.split_once(',').unwrap().1)
+            })
+            .collect();
+        (json, buffers)
+    }
+}
+
+fn base64(text: &str) -> Vec<u8> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = Vec::new();
+    let (mut acc, mut bits) = (0u32, 0);
+    for c in text.bytes().filter(|&c| c != b'=') {
+        acc = (acc << 6) | ALPHABET.iter().position(|&a| a == c).unwrap() as u32;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+/// Accessor `index` as rows of f64-free f32 numbers (integers as their value).
+fn accessor(json: &Value, buffers: &[Vec<u8>], index: usize) -> Vec<Vec<f32>> {
+    let a = &json["accessors"][index];
+    let view = &json["bufferViews"][a["bufferView"].as_u64().unwrap() as usize];
+    let buffer = &buffers[view["buffer"].as_u64().unwrap_or(0) as usize];
+    let components = match a["type"].as_str().unwrap() {
+        "SCALAR" => 1,
+        "VEC2" => 2,
+        "VEC3" => 3,
+        "VEC4" => 4,
+        "MAT4" => 16,
+        other => panic!("{other}"),
+    };
+    let size = match a["componentType"].as_u64().unwrap() {
+        5121 => 1,
+        5123 => 2,
+        5125 | 5126 => 4,
+        other => panic!("{other}"),
+    };
+    let stride = view["byteStride"]
+        .as_u64()
+        .map_or(components * size, |s| s as usize);
+    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize
+        + a["byteOffset"].as_u64().unwrap_or(0) as usize;
+    (0..a["count"].as_u64().unwrap() as usize)
+        .map(|i| {
+            (0..components)
+                .map(|c| {
+                    let at = start + i * stride + c * size;
+                    let b = &buffer[at..at + size];
+                    match a["componentType"].as_u64().unwrap() {
+                        5121 => f32::from(b[0]),
+                        5123 => f32::from(u16::from_le_bytes([b[0], b[1]])),
+                        5125 => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f32,
+                        _ => f32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Linear (slerp for rotations) sampling of one channel at `t`, ends held.
+fn sample(times: &[f32], values: &[Vec<f32>], t: f32, rotation: bool) -> Vec<f32> {
+    let next = times.iter().position(|&k| k > t).unwrap_or(times.len());
+    if next == 0 {
+        return values[0].clone();
+    }
+    if next == times.len() {
+        return values[times.len() - 1].clone();
+    }
+    let s = (t - times[next - 1]) / (times[next] - times[next - 1]);
+    let (a, b) = (&values[next - 1], &values[next]);
+    if rotation {
+        let qa = Quat::from_xyzw(a[0], a[1], a[2], a[3]);
+        let qb = Quat::from_xyzw(b[0], b[1], b[2], b[3]);
+        qa.slerp(qb, s).to_array().to_vec()
+    } else {
+        a.iter().zip(b).map(|(x, y)| x + (y - x) * s).collect()
+    }
+}
+
+/// Every node's world matrix at time `t` of animation `anim`.
+fn worlds(json: &Value, buffers: &[Vec<u8>], anim: usize, t: f32) -> Vec<Mat4> {
+    let nodes = json["nodes"].as_array().unwrap();
+    let mut trs: Vec<(Vec3, Quat, Vec3)> = nodes
+        .iter()
+        .map(|n| {
+            let v = |key: &str, default: Vec<f32>| -> Vec<f32> {
+                n[key].as_array().map_or(default, |a| {
+                    a.iter().map(|x| x.as_f64().unwrap() as f32).collect()
+                })
+            };
+            let tr = v("translation", vec![0.0; 3]);
+            let r = v("rotation", vec![0.0, 0.0, 0.0, 1.0]);
+            let s = v("scale", vec![1.0; 3]);
+            (
+                Vec3::from_slice(&tr),
+                Quat::from_xyzw(r[0], r[1], r[2], r[3]),
+                Vec3::from_slice(&s),
+            )
+        })
+        .collect();
+    let animation = &json["animations"][anim];
+    for channel in animation["channels"].as_array().unwrap() {
+        let sampler = &animation["samplers"][channel["sampler"].as_u64().unwrap() as usize];
+        let times: Vec<f32> = accessor(json, buffers, sampler["input"].as_u64().unwrap() as usize)
+            .into_iter()
+            .map(|r| r[0])
+            .collect();
+        let values = accessor(json, buffers, sampler["output"].as_u64().unwrap() as usize);
+        let node = channel["target"]["node"].as_u64().unwrap() as usize;
+        let path = channel["target"]["path"].as_str().unwrap();
+        let v = sample(&times, &values, t, path == "rotation");
+        match path {
+            "translation" => trs[node].0 = Vec3::from_slice(&v),
+            "rotation" => trs[node].1 = Quat::from_xyzw(v[0], v[1], v[2], v[3]).normalize(),
+            "scale" => trs[node].2 = Vec3::from_slice(&v),
+            _ => {}
+        }
+    }
+    let mut parent = vec![None; nodes.len()];
+    for (p, n) in nodes.iter().enumerate() {
+        for c in n["children"].as_array().into_iter().flatten() {
+            parent[c.as_u64().unwrap() as usize] = Some(p);
+        }
+    }
+    (0..nodes.len())
+        .map(|mut i| {
+            let mut m = Mat4::IDENTITY;
+            loop {
+                let (t, r, s) = trs[i];
+                m = Mat4::from_scale_rotation_translation(s, r, t) * m;
+                match parent[i] {
+                    Some(p) => i = p,
+                    None => return m,
+                }
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn posed_corpus_models_equal_gltf_skinning() {
+    let Some(root) = std::env::var_os("RIGPORT_CORPUS") else {
+        eprintln!("RIGPORT_CORPUS is not set; skipped");
+        return;
+    };
+    let mut checked = 0;
+    for name in ["khronos_SimpleSkin.gltf", "raylib_greenman.glb"] {
+        let path = Path::new(&root).join("gltf").join(name);
+        let bytes = std::fs::read(&path).unwrap();
+        let (json, buffers) = load(&bytes);
+        let (file, _) =
+            GltfFile::from_slice_with(&bytes, &ReadOptions::default(), path.parent()).unwrap();
+        let (imported, _) = to_model(&file, &ImportOptions::default()).unwrap();
+        let model = &imported.model;
+        // The one skinned mesh node and its primitive.
+        let node = json["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|n| n["skin"].is_u64())
+            .unwrap();
+        let skin = &json["skins"][json["nodes"][node]["skin"].as_u64().unwrap() as usize];
+        let primitive = &json["meshes"][json["nodes"][node]["mesh"].as_u64().unwrap() as usize]["primitives"]
+            [0];
+        let attr = |key: &str| {
+            accessor(
+                &json,
+                &buffers,
+                primitive["attributes"][key].as_u64().unwrap() as usize,
+            )
+        };
+        let (positions, joints, weights) = (attr("POSITION"), attr("JOINTS_0"), attr("WEIGHTS_0"));
+        let indices = accessor(
+            &json,
+            &buffers,
+            primitive["indices"].as_u64().unwrap() as usize,
+        );
+        let ibms = accessor(
+            &json,
+            &buffers,
+            skin["inverseBindMatrices"].as_u64().unwrap() as usize,
+        );
+        let skin_joints: Vec<usize> = skin["joints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j.as_u64().unwrap() as usize)
+            .collect();
+        let size = {
+            let (lo, hi) = positions
+                .iter()
+                .fold((Vec3::MAX, Vec3::MIN), |(lo, hi), p| {
+                    (lo.min(Vec3::from_slice(p)), hi.max(Vec3::from_slice(p)))
+                });
+            (hi - lo).max_element()
+        };
+        for anim in 0..json["animations"].as_array().unwrap().len() {
+            let time = model.animations[anim].end_time() * 0.4;
+            let world = worlds(&json, &buffers, anim, time);
+            let (posed, _) = rigport_anim::posed_meshes(model, anim, time).unwrap();
+            let mesh = &posed[0];
+            assert_eq!(mesh.triangles.len() * 3, indices.len());
+            let mut worst = 0.0f32;
+            for (corner, index) in mesh.triangles.iter().flatten().zip(&indices) {
+                let v = index[0] as usize;
+                let p = Vec3::from_slice(&positions[v]).extend(1.0);
+                let mut expected = Vec4::ZERO;
+                for k in 0..4 {
+                    let w = weights[v][k];
+                    let j = joints[v][k] as usize;
+                    let m = world[skin_joints[j]] * Mat4::from_cols_slice(&ibms[j]);
+                    expected += w * (m * p);
+                }
+                let got = mesh.vertices[*corner as usize].position;
+                worst = worst.max((got - expected.truncate()).length());
+            }
+            assert!(
+                worst <= 1e-3 * size,
+                "{name} animation {anim} at {time}: off by {worst} (size {size})"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 5, "SimpleSkin's animation and greenman's four");
+}
