@@ -386,13 +386,14 @@ fn two_skins_a_folded_armature_and_a_bind_pose_off_rest_pose_equal_gltf_skinning
              "rotation": Quat::from_rotation_y(1.0).to_array(), "scale": [2.0, 2.0, 2.0]},
             {"name": "hip", "children": [2], "translation": [0.0, 1.0, 0.0]},
             {"name": "spine", "children": [3], "translation": [0.0, 1.0, 0.0], "rotation": q0.to_array()},
-            {"name": "head", "translation": [0.0, 1.0, 0.0]},
+            {"name": "head", "translation": [0.0, 1.0, 0.0], "children": [6]},
             {"name": "a", "mesh": 0, "skin": 0},
             {"name": "b", "mesh": 0, "skin": 1},
+            {"name": "prop", "mesh": 1, "translation": [0.5, 0.25, 0.0], "scale": [1.0, 3.0, 1.0]},
         ],
         "scenes": [{"nodes": [0, 4, 5]}],
         "skins": [{"joints": [1, 2], "inverseBindMatrices": 4}, {"joints": [2, 3], "inverseBindMatrices": 5}],
-        "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}, "indices": 3}]}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}, "indices": 3}]}, {"primitives": [{"attributes": {"POSITION": 0}, "indices": 3}]}],
         "animations": [{
             "channels": [
                 {"sampler": 0, "target": {"node": 2, "path": "rotation"}},
@@ -423,6 +424,10 @@ fn two_skins_a_folded_armature_and_a_bind_pose_off_rest_pose_equal_gltf_skinning
         3,
         "hip, spine, head; the armature folded"
     );
+    // The unskinned prop under the head joint moves rigidly with it: glTF places it at
+    // world(prop, t) · v.
+    let prop_positions = crate::accessor(&json, &buffers, 0);
+    let prop_indices = crate::accessor(&json, &buffers, 3);
     assert!(
         report.with_code("node-animation").next().is_some(),
         "{report}"
@@ -439,9 +444,21 @@ fn two_skins_a_folded_armature_and_a_bind_pose_off_rest_pose_equal_gltf_skinning
         .unwrap()
         .pop();
     for time in [0.0, 0.3, 0.75, 1.0, 2.0] {
-        for (node, mesh) in [(4, 0), (5, 1)] {
+        for (node, mesh) in [(4, 1), (5, 2)] {
             let worst = worst_error(&oracle, &buffers, model, node, mesh, 0, time);
             assert!(worst < 1e-4, "mesh {mesh} at {time}: off by {worst}");
+        }
+        let world = worlds(&oracle, &buffers, 0, time);
+        let (posed, _) = rigport_anim::posed_meshes(model, 0, time).unwrap();
+        let prop = &posed[0]; // node 6 comes before nodes 4 and 5 in the scene walk
+        for (corner, index) in prop.triangles.iter().flatten().zip(&prop_indices) {
+            let expected =
+                world[6].transform_point3(Vec3::from_slice(&prop_positions[index[0] as usize]));
+            let got = prop.vertices[*corner as usize].position;
+            assert!(
+                (got - expected).length() < 1e-4,
+                "prop at {time}: {got} vs {expected}"
+            );
         }
     }
 }
