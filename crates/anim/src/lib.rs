@@ -14,6 +14,7 @@
 //!   wrap, blending from the last key back to the first by the end of the period.
 //! * [`concat`](mod@concat): several animations laid end to end on one timeline (for MilkShape), each
 //!   starting on the whole frame after the previous one, with its frame range.
+//! * [`resample::bake`]: any animation as linear keys (cubic curves sampled at a frame rate).
 //! * [`normalize_animation`]: sorts and cleans keys once, with a [`Report`](rigport_model_core::Report) of what changed.
 //!
 //! **Several tracks for one joint:** the first wins — in [`Animation::track`](rigport_model_core::Animation::track),
@@ -64,6 +65,7 @@ pub mod milkshape;
 mod normalize;
 mod pose;
 mod posed;
+pub mod resample;
 pub mod sample;
 pub mod skeleton;
 pub mod skin;
