@@ -251,7 +251,7 @@ fn add_animation(
             ),
         );
     }
-    if animation.interpolation == Interpolation::Cubic {
+    if animation.interpolation.is_cubic() {
         report.loss(
             codes::CUBIC_INTERPOLATION,
             format!(
