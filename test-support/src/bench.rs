@@ -47,6 +47,8 @@ macro_rules! format_bench {
             let options = ConvertOptions::default();
             let file = File::from_slice(&bytes).expect("the bench input reads");
             let (model, _) = to_model(&file, &options).expect("the bench input converts");
+            // The writer must succeed on the input, or the bench would time an error return.
+            from_model(&model, &options).expect("the bench model converts back");
 
             let mut group = c.benchmark_group($group);
             group.throughput(Throughput::Bytes(bytes.len() as u64));

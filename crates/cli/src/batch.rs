@@ -1,9 +1,84 @@
-//! Batch conversion: collect inputs first, convert in parallel, summarize at the end.
+//! Batch runs (`convert -o DIR`, `render -o DIR`): collect inputs first, give each its
+//! output in the directory, run in parallel, summarize at the end. One home for the
+//! plumbing both commands share.
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+use rigport_model_core::{Report, Severity};
+use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+
+/// Runs `job(input, output)` on every readable file below `paths` ([`collect_inputs`]), in
+/// parallel, each writing `dir/<input stem>.<extension>` ([`output_path`]). Two inputs that
+/// would write the same output (`a/x.iqe` and `b/x.iqe`, or `x.ms3d` beside `x.txt`): the
+/// first in sorted order gets it, the others fail ("…; `verb` one of them separately")
+/// instead of racing. `quiet`: no progress lines. The outcomes come back in input order;
+/// the error is why the inputs could not be collected.
+pub fn run_into_dir<F>(
+    paths: &[PathBuf],
+    dir: &Path,
+    extension: &str,
+    verb: &str,
+    quiet: bool,
+    job: F,
+) -> Result<Vec<Outcome>, String>
+where
+    F: Fn(&Path, &Path) -> Result<(Vec<PathBuf>, usize), String> + Sync,
+{
+    let inputs = collect_inputs(paths)?;
+    let mut claimed: HashMap<PathBuf, &Path> = HashMap::new();
+    for input in &inputs {
+        claimed
+            .entry(output_path(input, dir, extension))
+            .or_insert(input);
+    }
+    Ok(run_parallel(&inputs, quiet, |input| {
+        let output = output_path(input, dir, extension);
+        match claimed.get(&output) {
+            Some(owner) if *owner != input => Err(format!(
+                "{} is also the output of {}; {verb} one of them separately",
+                output.display(),
+                owner.display()
+            )),
+            _ => job(input, &output),
+        }
+    }))
+}
+
+/// `DIR/<input stem>.<extension>`.
+pub fn output_path(input: &Path, dir: &Path, extension: &str) -> PathBuf {
+    let mut name = input
+        .file_stem()
+        .unwrap_or(input.as_os_str())
+        .to_os_string();
+    name.push(".");
+    name.push(extension);
+    dir.join(name)
+}
+
+/// Warnings and losses: what a person should look at (info notices are not counted).
+pub fn warning_count(report: &Report) -> usize {
+    report
+        .notices
+        .iter()
+        .filter(|n| n.severity != Severity::Info)
+        .count()
+}
+
+/// Whether any input of a batch failed.
+pub fn any_failed(outcomes: &[Outcome]) -> bool {
+    outcomes.iter().any(|o| o.result.is_err())
+}
+
+/// The folder an input's companions (texture images) are looked for in: its own, or `.`
+/// for a bare file name.
+pub fn input_dir(input: &Path) -> PathBuf {
+    match input.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
 
 /// Files below `paths` (directories are recursed) whose extension rigport reads, sorted so
 /// runs are reproducible. Explicitly named files are kept whatever their extension.
@@ -125,6 +200,36 @@ pub fn summary(outcomes: &[Outcome]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_input_claims_a_shared_output_and_the_others_fail() {
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["a", "b"] {
+            std::fs::create_dir(dir.path().join(sub)).unwrap();
+            std::fs::write(dir.path().join(sub).join("x.iqe"), b"").unwrap();
+        }
+        std::fs::write(dir.path().join("y.ms3d"), b"").unwrap();
+        let out = dir.path().join("out");
+        let outcomes = run_into_dir(
+            &[dir.path().to_path_buf()],
+            &out,
+            "png",
+            "draw",
+            true,
+            |_, output| Ok((vec![output.to_path_buf()], 1)),
+        )
+        .unwrap();
+        let results: Vec<Result<PathBuf, String>> = outcomes
+            .into_iter()
+            .map(|o| o.result.map(|r| r.0[0].clone()))
+            .collect();
+        assert_eq!(results[0], Ok(out.join("x.png")));
+        let clash = results[1].as_ref().unwrap_err();
+        assert!(clash.contains("draw one of them separately"), "{clash}");
+        assert_eq!(results[2], Ok(out.join("y.png")));
+        assert_eq!(input_dir(Path::new("m.iqe")), PathBuf::from("."));
+        assert_eq!(input_dir(Path::new("d/m.iqe")), PathBuf::from("d"));
+    }
 
     #[test]
     fn collects_readable_files_recursively_in_order() {

@@ -2,4 +2,4 @@
 //! written as IQM by `from_model`, read back and converted by `to_model`, come back with
 //! the same meshes, triangle corners, materials and skeleton.
 
-rigport_model_core::round_trip_test!(rigport_iqm);
+rigport_test_support::round_trip_test!(rigport_iqm);

@@ -49,7 +49,7 @@ mod winding;
 
 pub use animation::{Animation, Interpolation, Key, Tangents, Track};
 pub use ids::{JointId, MaterialId, MeshId};
-pub use limits::{Budget, LimitError, Limits, ReadOptions};
+pub use limits::{Budget, LimitError, Limits, ReadOptions, TooMany};
 pub use material::Material;
 pub use mesh::{Mesh, Vertex};
 pub use model::Model;

@@ -1,8 +1,12 @@
-//! Read options and memory limits shared by every reader.
+//! Read options and memory limits shared by every reader, and the one "too many" error
+//! every writer gives for a model past its format's limits.
 //!
 //! A count in a file must never make a reader allocate more than the input can justify.
 //! Readers check every count against the bytes left (a vertex needs at least its record
 //! size) *and* against a [`Budget`] drawn from [`Limits`], like image-png's `Limits`.
+//!
+//! A model with more of something than a format can hold (65535 vertices for MilkShape) is
+//! refused with [`TooMany`], whose message names the format, the count and the limit.
 
 /// Resource limits for one read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,6 +104,52 @@ impl Budget {
     /// Bytes still available.
     pub fn remaining(&self) -> u64 {
         self.remaining
+    }
+}
+
+/// A model holds more of something than the target format can: the error every writer
+/// returns (inside its own error type) for a count past one of its format's limits.
+///
+/// ```
+/// use rigport_model_core::TooMany;
+///
+/// assert!(TooMany::check("MilkShape 3D", "joints", 128, 128).is_ok());
+/// let error = TooMany::check("MilkShape 3D", "joints", 129, 128).unwrap_err();
+/// assert_eq!(
+///     error.to_string(),
+///     "cannot write MilkShape 3D: 129 joints exceed the format's limit of 128"
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot write {format}: {count} {what} exceed the format's limit of {max}")]
+pub struct TooMany {
+    /// The format, as a person names it ("MilkShape 3D").
+    pub format: &'static str,
+    /// What there are too many of ("vertices").
+    pub what: &'static str,
+    /// How many the model has.
+    pub count: usize,
+    /// The format's limit.
+    pub max: usize,
+}
+
+impl TooMany {
+    /// `Ok` when `count` is within `max`, else the error naming all four.
+    pub fn check(
+        format: &'static str,
+        what: &'static str,
+        count: usize,
+        max: usize,
+    ) -> Result<(), TooMany> {
+        if count > max {
+            return Err(TooMany {
+                format,
+                what,
+                count,
+                max,
+            });
+        }
+        Ok(())
     }
 }
 

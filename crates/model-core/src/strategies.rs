@@ -204,7 +204,8 @@ pub fn same_content(original: &Model, back: &Model) -> Result<(), String> {
 
 /// The round-trip property of a format crate: every [`small_model`] that `round_trip`
 /// carries through the format (`from_model`, write, read, `to_model`) comes back with
-/// [`same_content`]. Failure persistence is off, so no regression files appear in the
+/// [`same_content`]. Format crates declare the test with `rigport-test-support`'s
+/// `round_trip_test!` or `format_contract!` (the one home of the contract macros). Failure persistence is off, so no regression files appear in the
 /// crates; `PROPTEST_CASES` and the other proptest variables apply as usual.
 ///
 /// # Panics
@@ -222,28 +223,6 @@ pub fn check_round_trip(round_trip: impl Fn(&Model) -> Model) {
     if let Err(error) = result {
         panic!("{error}");
     }
-}
-
-/// Declares the round-trip test of a format crate: `#[test] fn small_models_round_trip`,
-/// which runs [`check_round_trip`] through the crate's API contract with default options
-/// (`from_model`, `File::to_vec`, `File::from_slice`, `to_model`). Use it in an integration
-/// test of the crate: `rigport_model_core::round_trip_test!(rigport_iqe);`.
-#[macro_export]
-macro_rules! round_trip_test {
-    ($krate:ident) => {
-        #[test]
-        fn small_models_round_trip() {
-            $crate::strategies::check_round_trip(|model| {
-                let (file, _) = $krate::from_model(model, &Default::default())
-                    .expect("from_model accepts a small model");
-                let back =
-                    $krate::File::from_slice(&file.to_vec()).expect("the written file reads back");
-                $krate::to_model(&back, &Default::default())
-                    .expect("the file read back converts")
-                    .0
-            });
-        }
-    };
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Errors with a byte span, rendered naga-style only when shown.
 
-use rigport_model_core::{LimitError, ReferenceProblem, diagnostic};
+use rigport_model_core::{LimitError, ReferenceProblem, TooMany, diagnostic};
 use std::ops::Range;
 
 /// Why a file could not be read or converted.
@@ -100,16 +100,9 @@ pub enum Error {
     /// A conversion option is unusable.
     #[error("invalid frame rate {0}: it must be finite and above 0")]
     InvalidFps(f32),
-    /// A model holds more of something than the format can count (i32).
-    #[error("cannot write MilkShape ASCII: {count} {what} exceed the format's limit of {max}")]
-    TooMany {
-        /// What there are too many of.
-        what: &'static str,
-        /// How many the model has.
-        count: usize,
-        /// The format's limit.
-        max: usize,
-    },
+    /// A model holds more of something than MilkShape can (the message names the limit).
+    #[error(transparent)]
+    TooMany(#[from] TooMany),
     /// A model refers to something that does not exist (the first problem
     /// [`Model::check_references`](rigport_model_core::Model::check_references) found).
     #[error("invalid model: {0}")]
@@ -132,10 +125,9 @@ impl Error {
             | Error::IndexOutOfRange { span, .. }
             | Error::MissingMagic { span }
             | Error::Limit { span, .. } => Some(span.clone()),
-            Error::InvalidFps(_)
-            | Error::TooMany { .. }
-            | Error::InvalidModel(_)
-            | Error::Io(_) => None,
+            Error::InvalidFps(_) | Error::TooMany(_) | Error::InvalidModel(_) | Error::Io(_) => {
+                None
+            }
         }
     }
 

@@ -1,6 +1,6 @@
 //! Errors of reading, writing and converting MilkShape binary files.
 
-use rigport_model_core::{LimitError, ReferenceProblem};
+use rigport_model_core::{LimitError, ReferenceProblem, TooMany};
 use std::ops::Range;
 
 /// Everything that can go wrong. Read errors name the byte offset and what was being read.
@@ -89,16 +89,9 @@ pub enum Error {
     /// Reading the input failed.
     #[error("cannot read input: {0}")]
     Io(#[from] std::io::Error),
-    /// A model exceeds what a MilkShape file can hold.
-    #[error("cannot write MilkShape 3D: {count} {what} exceed the format's limit of {max}")]
-    TooMany {
-        /// What there are too many of.
-        what: &'static str,
-        /// How many the model has.
-        count: usize,
-        /// The format's limit.
-        max: usize,
-    },
+    /// A model exceeds what a MilkShape file can hold (the message names the limit).
+    #[error(transparent)]
+    TooMany(#[from] TooMany),
     /// A model refers to something that does not exist (the first problem
     /// [`Model::check_references`](rigport_model_core::Model::check_references) found).
     #[error("invalid model: {0}")]
@@ -120,10 +113,9 @@ impl Error {
             | Error::UnexpectedBytes { offset, .. }
             | Error::Limit { offset, .. }
             | Error::DamagedTail { offset, .. } => Some(*offset),
-            Error::Io(_)
-            | Error::TooMany { .. }
-            | Error::InvalidModel(_)
-            | Error::InvalidOption(_) => None,
+            Error::Io(_) | Error::TooMany(_) | Error::InvalidModel(_) | Error::InvalidOption(_) => {
+                None
+            }
         }
     }
 

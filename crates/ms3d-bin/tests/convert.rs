@@ -5,7 +5,7 @@ mod common;
 
 use rigport_anim::euler::euler_to_quat;
 use rigport_model_core::glam::{Quat, Vec2, Vec3};
-use rigport_model_core::{JointId, Mesh, Model, Report, Severity, Vertex};
+use rigport_model_core::{JointId, Mesh, Model, Report, Severity, TooMany, Vertex};
 use rigport_ms3d_bin::{ConvertOptions, Error, File, from_model, to_model};
 
 const EPS: f32 = 1e-5;
@@ -297,11 +297,12 @@ fn from_model_refuses_what_milkshape_cannot_hold() {
     model.skeleton.joints = vec![rigport_model_core::Joint::new("j"); 129];
     assert!(matches!(
         from_model(&model, &options),
-        Err(Error::TooMany {
+        Err(Error::TooMany(TooMany {
             what: "joints",
             count: 129,
-            max: 128
-        })
+            max: 128,
+            ..
+        }))
     ));
     let model = Model {
         meshes: vec![triangle_mesh("m"); 256],
@@ -309,11 +310,12 @@ fn from_model_refuses_what_milkshape_cannot_hold() {
     };
     assert!(matches!(
         from_model(&model, &options),
-        Err(Error::TooMany {
+        Err(Error::TooMany(TooMany {
             what: "groups",
             count: 256,
-            max: 255
-        })
+            max: 255,
+            ..
+        }))
     ));
     let model = Model {
         materials: vec![rigport_model_core::Material::named("m"); 129],
@@ -321,10 +323,10 @@ fn from_model_refuses_what_milkshape_cannot_hold() {
     };
     assert!(matches!(
         from_model(&model, &options),
-        Err(Error::TooMany {
+        Err(Error::TooMany(TooMany {
             what: "materials",
             ..
-        })
+        }))
     ));
     // 65535 distinct positions cannot share records: one more than MAX_VERTICES.
     let mut mesh = Mesh::new("big");
@@ -340,11 +342,12 @@ fn from_model_refuses_what_milkshape_cannot_hold() {
     };
     assert!(matches!(
         from_model(&model, &options),
-        Err(Error::TooMany {
+        Err(Error::TooMany(TooMany {
             what: "vertices",
             count: 65535,
-            max: 65534
-        })
+            max: 65534,
+            ..
+        }))
     ));
     let mut model = Model::default();
     let mut bad = triangle_mesh("bad");

@@ -2,12 +2,12 @@
 //! of it reads.
 //!
 //! Two checks borrow the glTF exporter's rules (front-face winding, absolute texture paths)
-//! and run only with the `gltf` feature; the MilkShape limits come from `rigport-ms3d-bin`
-//! and are checked only with the `ms3d` feature.
+//! and run only with the `gltf` feature; the MilkShape limits come from their one home,
+//! `rigport_anim::milkshape::limits`, and are checked whatever the features.
 
 use crate::document::{Document, sniff};
 use rigport_anim::skeleton::parent_first_order;
-use rigport_model_core::{Model, ReadOptions, Severity};
+use rigport_model_core::{Model, ReadOptions, Severity, TooMany};
 use std::path::Path;
 
 /// One problem found, with where it is.
@@ -52,15 +52,18 @@ impl From<Severity> for FindingSeverity {
     }
 }
 
-/// Limits of MilkShape 3D binary, the most restrictive target (its crate's constants).
-#[cfg(feature = "ms3d")]
-const MS3D_LIMITS: [(&str, usize); 5] = [
-    ("vertices", rigport_ms3d_bin::limits::MAX_VERTICES),
-    ("triangles", rigport_ms3d_bin::limits::MAX_TRIANGLES),
-    ("groups", rigport_ms3d_bin::limits::MAX_GROUPS),
-    ("materials", rigport_ms3d_bin::limits::MAX_MATERIALS),
-    ("joints", rigport_ms3d_bin::limits::MAX_JOINTS),
-];
+/// Limits of MilkShape 3D (binary and ASCII), the most restrictive target, from their one
+/// home in `rigport_anim::milkshape::limits`.
+const MS3D_LIMITS: [(&str, usize); 5] = {
+    use rigport_anim::milkshape::limits::*;
+    [
+        ("vertices", MAX_VERTICES),
+        ("triangles", MAX_TRIANGLES),
+        ("groups", MAX_GROUPS),
+        ("materials", MAX_MATERIALS),
+        ("joints", MAX_JOINTS),
+    ]
+};
 
 /// How far a weight sum may be from 1 before it is reported (MilkShape stores percents).
 const WEIGHT_TOLERANCE: f32 = 0.01;
@@ -267,7 +270,6 @@ fn check_other_format_limits(
     model: &Model,
     push: &mut impl FnMut(FindingSeverity, &'static str, String),
 ) {
-    #[cfg(feature = "ms3d")]
     let counts = [
         model.vertex_count(),
         model.triangle_count(),
@@ -275,14 +277,9 @@ fn check_other_format_limits(
         model.materials.len(),
         model.skeleton.joints.len(),
     ];
-    #[cfg(feature = "ms3d")]
     for ((what, limit), count) in MS3D_LIMITS.iter().zip(counts) {
-        if count > *limit {
-            push(
-                FindingSeverity::Info,
-                "ms3d-limit",
-                format!("{count} {what} exceed MilkShape 3D's limit of {limit}"),
-            );
+        if let Err(too_many) = TooMany::check("MilkShape 3D", what, count, *limit) {
+            push(FindingSeverity::Info, "ms3d-limit", too_many.to_string());
         }
     }
     let multi = model
@@ -303,8 +300,9 @@ fn check_other_format_limits(
             FindingSeverity::Info,
             "ms3d-limit",
             format!(
-                "{} animations; MilkShape holds one timeline",
-                model.animations.len()
+                "{} animations; MilkShape's limit is {} (one timeline; --concat-animations lays them end to end)",
+                model.animations.len(),
+                rigport_anim::milkshape::limits::MAX_ANIMATIONS
             ),
         );
     }
@@ -356,6 +354,22 @@ mod tests {
 
     fn codes(findings: &[Finding]) -> Vec<&'static str> {
         findings.iter().map(|f| f.code).collect()
+    }
+
+    #[test]
+    fn milkshape_limits_are_named_with_their_numbers() {
+        let mut model = Model::default();
+        model.skeleton.joints = vec![Joint::new("j"); 129];
+        model.animations = vec![rigport_model_core::Animation::new("a", 24.0); 2];
+        let findings = check_model(&model, Path::new("m.iqe"));
+        let limits: Vec<&str> = findings
+            .iter()
+            .filter(|f| f.code == "ms3d-limit")
+            .map(|f| f.message.as_str())
+            .collect();
+        assert_eq!(limits.len(), 2, "{findings:?}");
+        assert!(limits[0].contains("129 joints") && limits[0].contains("limit of 128"));
+        assert!(limits[1].contains("limit is 1"), "{}", limits[1]);
     }
 
     #[test]

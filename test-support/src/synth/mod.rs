@@ -94,6 +94,8 @@ pub fn inputs() -> Vec<(String, Generator)> {
         ("big10.iqe".into(), Box::new(|| iqe(&text_rig(10)))),
         ("big100.iqe".into(), Box::new(|| iqe(&text_rig(100)))),
         ("big10.txt".into(), Box::new(|| ms3d_ascii(&text_rig(10)))),
+        // Within MilkShape's limits (38080 triangles), so the ASCII writer can be timed too.
+        ("big5.txt".into(), Box::new(|| ms3d_ascii(&text_rig(5)))),
         ("big100.txt".into(), Box::new(|| ms3d_ascii(&text_rig(100)))),
     ];
     // A directory of many mid-sized files of all three formats, for batch conversion.

@@ -9,7 +9,6 @@ use rigport::attach::AnimationSource;
 use rigport::pipeline::{self, Converted, PoseRequest, Settings};
 use rigport_model_core::{ReadOptions, Report, Severity, codes};
 use serde_json::json;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Runs `rigport convert`.
@@ -55,12 +54,12 @@ pub fn run(args: &ConvertArgs) -> Status {
 }
 
 fn run_single(args: &ConvertArgs, settings: &Settings) -> Status {
-    let [input, output] = args.paths.as_slice() else {
-        eprintln!(
-            "error: convert takes IN OUT, or INPUTS... --to FORMAT -o DIR (got {} paths)",
-            args.paths.len()
-        );
-        return Status::Usage;
+    let (input, output) = match super::input_and_output(
+        &args.paths,
+        "convert takes IN OUT, or INPUTS... --to FORMAT -o DIR",
+    ) {
+        Ok(paths) => paths,
+        Err(status) => return status,
     };
     let Some(target) = args
         .to
@@ -97,70 +96,41 @@ fn run_batch(args: &ConvertArgs, dir: &Path, settings: &Settings) -> Status {
         eprintln!("error: batch conversion (-o DIR) needs --to FORMAT");
         return Status::Usage;
     };
-    let inputs = match batch::collect_inputs(&args.paths) {
-        Ok(inputs) => inputs,
+    let detail = Detail::from_args(args);
+    let outcomes = batch::run_into_dir(
+        &args.paths,
+        dir,
+        target.extension(),
+        "convert",
+        detail == Detail::Quiet,
+        |input, output| {
+            convert_file(input, output, target, args.force, settings).map(|(written, report)| {
+                if detail == Detail::Verbose {
+                    // One block per file, so parallel runs do not interleave lines.
+                    eprint!("{}", notice_lines(input, &report));
+                }
+                (written, batch::warning_count(&report))
+            })
+        },
+    );
+    let outcomes = match outcomes {
+        Ok(outcomes) => outcomes,
         Err(message) => {
             eprintln!("error: {message}");
             return Status::Failure;
         }
     };
-    // Two inputs with the same stem (a/x.iqe and b/x.iqe, or x.ms3d beside x.txt) would write
-    // the same output; the first in sorted order gets it, the others fail instead of racing.
-    let mut claimed: HashMap<PathBuf, &Path> = HashMap::new();
-    for input in &inputs {
-        claimed
-            .entry(batch_output_path(input, dir, target))
-            .or_insert(input);
-    }
-    let detail = Detail::from_args(args);
-    let outcomes = batch::run_parallel(&inputs, detail == Detail::Quiet, |input| {
-        let output = batch_output_path(input, dir, target);
-        match claimed.get(&output) {
-            Some(owner) if *owner != input => Err(format!(
-                "{} is also the output of {}; convert one of them separately",
-                output.display(),
-                owner.display()
-            )),
-            _ => convert_file(input, &output, target, args.force, settings).map(
-                |(written, report)| {
-                    if detail == Detail::Verbose {
-                        // One block per file, so parallel runs do not interleave lines.
-                        eprint!("{}", notice_lines(input, &report));
-                    }
-                    (written, warning_count(&report))
-                },
-            ),
-        }
-    });
     let summary = batch::summary(&outcomes);
     match detail {
         // Errors only: the failure lines, not the counts.
         Detail::Quiet => summary.lines().skip(1).for_each(|line| eprintln!("{line}")),
         _ => eprint!("{summary}"),
     }
-    if outcomes.iter().any(|o| o.result.is_err()) {
+    if batch::any_failed(&outcomes) {
         Status::Failure
     } else {
         Status::Success
     }
-}
-
-/// Warnings and losses: what a person should look at (info notices are not counted).
-fn warning_count(report: &Report) -> usize {
-    report
-        .notices
-        .iter()
-        .filter(|n| n.severity != Severity::Info)
-        .count()
-}
-
-/// `DIR/<input stem>.<target extension>`.
-fn batch_output_path(input: &Path, dir: &Path, target: Format) -> PathBuf {
-    let stem = input.file_stem().unwrap_or(input.as_os_str());
-    let mut name = stem.to_os_string();
-    name.push(".");
-    name.push(target.extension());
-    dir.join(name)
 }
 
 /// Reads, converts and writes one file; returns the written paths and the report.
@@ -174,12 +144,8 @@ pub fn convert_file(
     // Refuse before the work, not after: a re-run without --force should not convert anything.
     check_target(output, &[input], force).map_err(|e| e.to_string())?;
     let bytes = std::fs::read(input).map_err(|e| format!("cannot read: {e}"))?;
-    let folder = match input.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
     let settings = Settings {
-        source_dir: Some(folder),
+        source_dir: Some(batch::input_dir(input)),
         ..settings.clone()
     };
     let Converted { files, report } =

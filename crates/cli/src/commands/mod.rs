@@ -5,6 +5,23 @@ pub mod info;
 pub mod render;
 pub mod validate;
 
+use std::path::{Path, PathBuf};
+
+/// The `IN OUT` of a single-file run, or, after printing `usage` with the number of paths
+/// given, the usage status.
+pub fn input_and_output<'a>(
+    paths: &'a [PathBuf],
+    usage: &str,
+) -> Result<(&'a Path, &'a Path), Status> {
+    match paths {
+        [input, output] => Ok((input, output)),
+        _ => {
+            eprintln!("error: {usage} (got {} paths)", paths.len());
+            Err(Status::Usage)
+        }
+    }
+}
+
 /// How a command ended, as the process exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {

@@ -14,7 +14,7 @@ use rigport_anim::milkshape::{
     cut_name, relative_rotation, relative_translation, report_cut_names, timeline_animation,
 };
 use rigport_model_core::text::encode_name_8bit;
-use rigport_model_core::{Animation, Interpolation, Mesh, Model, Report, Skeleton, codes};
+use rigport_model_core::{Animation, Interpolation, Mesh, Model, Report, Skeleton, TooMany, codes};
 use std::collections::HashMap;
 
 pub(crate) use rigport_anim::milkshape::DEFAULT_FRAMES;
@@ -49,10 +49,7 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
         return Err(Error::InvalidModel(problem));
     }
     let count = |what, count: usize, max: usize| {
-        if count > max {
-            return Err(Error::TooMany { what, count, max });
-        }
-        Ok(())
+        TooMany::check("MilkShape ASCII", what, count, max).map_err(Error::from)
     };
     count("meshes", model.meshes.len(), MAX_GROUPS)?;
     count("materials", model.materials.len(), MAX_MATERIALS)?;

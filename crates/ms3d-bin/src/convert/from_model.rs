@@ -17,7 +17,9 @@ use rigport_anim::milkshape::{
 };
 use rigport_model_core::glam::Vec3;
 use rigport_model_core::text::encode_name_8bit;
-use rigport_model_core::{Animation, Interpolation, Key, Material, Mesh, Model, Report, codes};
+use rigport_model_core::{
+    Animation, Interpolation, Key, Material, Mesh, Model, Report, TooMany, codes,
+};
 use std::collections::HashMap;
 
 /// Joint colour written into the joint extra block (the model has none).
@@ -119,11 +121,11 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
     Ok((file, report))
 }
 
+/// The format as the limit errors name it.
+const FORMAT: &str = "MilkShape 3D";
+
 fn check_limit(what: &'static str, count: usize, max: usize) -> Result<(), Error> {
-    if count > max {
-        return Err(Error::TooMany { what, count, max });
-    }
-    Ok(())
+    Ok(TooMany::check(FORMAT, what, count, max)?)
 }
 
 /// Encodes names into fixed arrays, counting the ones that had to be cut.
@@ -275,7 +277,8 @@ impl Geometry {
             let record = match records.get(&key) {
                 Some(&record) => record,
                 None => {
-                    let record = u16::try_from(next).map_err(|_| Error::TooMany {
+                    let record = u16::try_from(next).map_err(|_| TooMany {
+                        format: FORMAT,
                         what: "vertices",
                         count: next + 1,
                         max: MAX_VERTICES,

@@ -3,8 +3,12 @@
 //! animates with the first track in every format, and each writer reports the second as a
 //! loss (`track-joint-duplicate`). Posing the model itself agrees.
 
-use glam::{Quat, Vec3};
+//!
+//! It lives with the facade, not in `rigport-anim`, because it needs the format crates: the
+//! semantics crate must not depend on them, not even for tests.
+
 use rigport_anim::{Pose, normalize_animation, sample_model};
+use rigport_model_core::glam::{Quat, Vec3};
 use rigport_model_core::{Animation, Joint, JointId, Key, Model, Report, Track, codes};
 
 /// One root joint at (0, 1, 0); an animation at 10 fps whose first track moves it along X
