@@ -12,6 +12,7 @@
 //! * [`sample`]: a channel at a time — linear (shortest-path slerp for rotations), step or
 //!   cubic (Catmull-Rom, [`sample::catmull_rom_tangent`]); end keys held; looping animations
 //!   wrap, blending from the last key back to the first by the end of the period.
+//! * [`resample::bake`]: any animation as linear keys (cubic curves sampled at a frame rate).
 //! * [`normalize_animation`]: sorts and cleans keys once, with a [`Report`](rigport_model_core::Report) of what changed.
 //!
 //! **Several tracks for one joint:** the first wins — in [`Animation::track`](rigport_model_core::Animation::track),
@@ -61,6 +62,7 @@ pub mod milkshape;
 mod normalize;
 mod pose;
 mod posed;
+pub mod resample;
 pub mod sample;
 pub mod skeleton;
 pub mod skin;

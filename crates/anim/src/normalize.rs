@@ -12,9 +12,13 @@
 //! | rotation of (near) zero length | key dropped | `rotation-zero` | warning |
 //! | rotation not of unit length | normalized | `rotation-normalized` | info |
 //! | several keys at one time | kept, in file order: a deliberate jump (see [`crate::sample`]) | `keys-same-time` | info |
+//! | cubic-spline tangents not one per key | tangents dropped (Catmull-Rom then) | `tangents-mismatch` | warning |
+//!
+//! Cubic-spline tangents travel with their keys: a dropped key drops its tangents, sorting
+//! moves them along.
 
 use crate::sample::Interpolate;
-use rigport_model_core::{Animation, Key, Report, codes};
+use rigport_model_core::{Animation, Key, Report, Tangents, codes};
 
 /// What [`tidy_channel`] did to one channel.
 #[derive(Default)]
@@ -22,6 +26,7 @@ struct Fixes {
     not_finite: usize,
     unsorted_channels: usize,
     same_time: usize,
+    tangent_mismatch: usize,
 }
 
 impl Fixes {
@@ -29,7 +34,57 @@ impl Fixes {
         self.not_finite += other.not_finite;
         self.unsorted_channels += other.unsorted_channels;
         self.same_time += other.same_time;
+        self.tangent_mismatch += other.tangent_mismatch;
     }
+}
+
+/// [`tidy_channel`] for a channel with cubic-spline tangents (empty, or one per key; any
+/// other count is dropped and counted): tangents stay with their keys.
+fn tidy_spline_channel<T: Interpolate>(
+    keys: &mut Vec<Key<T>>,
+    tangents: &mut Vec<Tangents<T::Tangent>>,
+) -> Fixes {
+    if tangents.is_empty() {
+        return tidy_channel(keys);
+    }
+    if tangents.len() != keys.len() {
+        tangents.clear();
+        let mut fixes = tidy_channel(keys);
+        fixes.tangent_mismatch = 1;
+        return fixes;
+    }
+    let before = keys.len();
+    let finite = |k: &Key<T>, t: &Tangents<T::Tangent>| {
+        k.time.is_finite()
+            && k.value.to_vec4().is_finite()
+            && T::tangent_to_vec4(t.in_tangent).is_finite()
+            && T::tangent_to_vec4(t.out_tangent).is_finite()
+    };
+    let mut pairs: Vec<(Key<T>, Tangents<T::Tangent>)> = keys
+        .iter()
+        .copied()
+        .zip(tangents.iter().copied())
+        .filter(|(k, t)| finite(k, t))
+        .collect();
+    let mut fixes = Fixes {
+        not_finite: before - pairs.len(),
+        ..Fixes::default()
+    };
+    if pairs.windows(2).any(|w| w[0].0.time > w[1].0.time) {
+        pairs.sort_by(|a, b| a.0.time.total_cmp(&b.0.time));
+        fixes.unsorted_channels = 1;
+    }
+    fixes.same_time = pairs
+        .windows(2)
+        .filter(|w| w[0].0.time == w[1].0.time)
+        .count();
+    keys.clear();
+    tangents.clear();
+    for (key, tangent) in pairs {
+        keys.push(key);
+        tangents.push(tangent);
+    }
+    fixes
 }
 
 /// Drops non-finite keys, sorts (stable) and counts keys sharing a time.
@@ -85,14 +140,39 @@ pub fn normalize_animation(animation: &mut Animation, joint_count: usize) -> Rep
     let mut fixes = Fixes::default();
     let (mut zero, mut renormalized) = (0usize, 0usize);
     for track in &mut animation.tracks {
-        fixes.add(tidy_channel(&mut track.translations));
-        fixes.add(tidy_channel(&mut track.rotations));
-        fixes.add(tidy_channel(&mut track.scales));
-        track.rotations.retain(|k| {
-            let tiny = k.value.length() < 1e-6;
-            zero += usize::from(tiny);
-            !tiny
-        });
+        fixes.add(tidy_spline_channel(
+            &mut track.translations,
+            &mut track.translation_tangents,
+        ));
+        fixes.add(tidy_spline_channel(
+            &mut track.rotations,
+            &mut track.rotation_tangents,
+        ));
+        fixes.add(tidy_spline_channel(
+            &mut track.scales,
+            &mut track.scale_tangents,
+        ));
+        if track.rotations.iter().any(|k| k.value.length() < 1e-6) {
+            let with_tangents = track.rotation_tangents.len() == track.rotations.len();
+            let mut index = 0;
+            let tiny: Vec<bool> = track
+                .rotations
+                .iter()
+                .map(|k| k.value.length() < 1e-6)
+                .collect();
+            zero += tiny.iter().filter(|t| **t).count();
+            track.rotations.retain(|_| {
+                index += 1;
+                !tiny[index - 1]
+            });
+            if with_tangents {
+                let mut index = 0;
+                track.rotation_tangents.retain(|_| {
+                    index += 1;
+                    !tiny[index - 1]
+                });
+            }
+        }
         for key in &mut track.rotations {
             if (key.value.length() - 1.0).abs() > 1e-4 {
                 key.value = key.value.normalize();
@@ -115,6 +195,15 @@ pub fn normalize_animation(animation: &mut Animation, joint_count: usize) -> Rep
             format!(
                 "animation `{name}`: sorted the keys of {} channel(s) by time (stable)",
                 fixes.unsorted_channels
+            ),
+        );
+    }
+    if fixes.tangent_mismatch > 0 {
+        report.warn(
+            codes::TANGENTS_MISMATCH,
+            format!(
+                "animation `{name}`: {} channel(s) have cubic-spline tangents that are not one per key; dropped (Catmull-Rom tangents used)",
+                fixes.tangent_mismatch
             ),
         );
     }

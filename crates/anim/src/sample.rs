@@ -14,12 +14,26 @@
 //!   the first and last key and beside a cut, zero between two cuts), so it passes through every key. Rotations
 //!   are interpolated component-wise on sign-aligned quaternions and normalized, as glTF's
 //!   cubic spline does.
+//! * [`Interpolation::CubicSpline`] (glTF `CUBICSPLINE`) uses the in- and out-tangents
+//!   stored with the keys ([`sample_spline`], [`Track::translation_tangents`] and siblings):
+//!   between keys `k` and `k+1`, with `td = t[k+1] − t[k]` and `s` the fraction of the way,
+//!   `p = (2s³−3s²+1)·v[k] + td·(s³−2s²+s)·out[k] + (−2s³+3s²)·v[k+1] + td·(s³−s²)·in[k+1]`
+//!   (glTF 2.0, Appendix C); rotations are computed on their four components as stored (no
+//!   sign alignment: the tangents belong to the stored signs) and normalized. A channel
+//!   whose tangents do not line up with its keys falls back to the Catmull-Rom cubic.
 
 use glam::{Mat4, Quat, Vec3, Vec4};
-use rigport_model_core::{Animation, Interpolation, Joint, Key, Track};
+use rigport_model_core::{Animation, Interpolation, Joint, Key, Tangents, Track};
 
 /// A value a channel can hold and interpolate.
 pub trait Interpolate: Copy {
+    /// A cubic-spline tangent of such a value: `Vec3` for vectors, the four quaternion
+    /// components (`Vec4`) for rotations.
+    type Tangent: Copy;
+    /// A tangent as four numbers (vectors get `w = 0`).
+    fn tangent_to_vec4(tangent: Self::Tangent) -> Vec4;
+    /// A tangent from four numbers.
+    fn tangent_from_vec4(v: Vec4) -> Self::Tangent;
     /// The value `s` (in `0..=1`) of the way from `a` to `b`: `lerp` for vectors, the
     /// shortest-path slerp, normalized, for rotations.
     fn linear(a: Self, b: Self, s: f32) -> Self;
@@ -36,6 +50,13 @@ pub trait Interpolate: Copy {
 }
 
 impl Interpolate for Vec3 {
+    type Tangent = Vec3;
+    fn tangent_to_vec4(tangent: Vec3) -> Vec4 {
+        tangent.extend(0.0)
+    }
+    fn tangent_from_vec4(v: Vec4) -> Vec3 {
+        v.truncate()
+    }
     fn linear(a: Self, b: Self, s: f32) -> Self {
         a.lerp(b, s)
     }
@@ -48,6 +69,13 @@ impl Interpolate for Vec3 {
 }
 
 impl Interpolate for Quat {
+    type Tangent = Vec4;
+    fn tangent_to_vec4(tangent: Vec4) -> Vec4 {
+        tangent
+    }
+    fn tangent_from_vec4(v: Vec4) -> Vec4 {
+        v
+    }
     fn linear(a: Self, b: Self, s: f32) -> Self {
         // glam's slerp flips `b` when `a·b < 0`, i.e. takes the shortest path.
         Self::from_vec4(Vec4::from(a.slerp(b, s)))
@@ -63,8 +91,37 @@ impl Interpolate for Quat {
     }
 }
 
-/// The value of a channel at `time` seconds; `fallback` when it has no keys.
+/// The value of a channel at `time` seconds; `fallback` when it has no keys. Without
+/// tangents, [`Interpolation::CubicSpline`] is sampled like [`Interpolation::Cubic`]; see
+/// [`sample_spline`].
 pub fn sample<T: Interpolate>(keys: &[Key<T>], time: f32, mode: Interpolation, fallback: T) -> T {
+    sample_spline(keys, &[], time, mode, fallback)
+}
+
+/// [`sample`] with the channel's cubic-spline tangents (empty, or one per key): used by
+/// [`Interpolation::CubicSpline`] when there is one tangent per key, ignored otherwise.
+///
+/// ```
+/// use rigport_anim::sample::sample_spline;
+/// use rigport_model_core::{Interpolation, Key, Tangents};
+/// use glam::Vec3;
+///
+/// // From 0 to 1 over 1 s, leaving with slope 0 and arriving with slope 0: half way the
+/// // Hermite basis gives h00·0 + h01·1 = ½, as a straight line would, but at a quarter
+/// // it is 3s² − 2s³ = 0.15625 rather than 0.25.
+/// let keys = [Key::new(0.0, Vec3::ZERO), Key::new(1.0, Vec3::ONE)];
+/// let flat = [Tangents::both(Vec3::ZERO); 2];
+/// let at = |t| sample_spline(&keys, &flat, t, Interpolation::CubicSpline, Vec3::ZERO).x;
+/// assert!((at(0.5) - 0.5).abs() < 1e-6);
+/// assert!((at(0.25) - 0.15625).abs() < 1e-6);
+/// ```
+pub fn sample_spline<T: Interpolate>(
+    keys: &[Key<T>],
+    tangents: &[Tangents<T::Tangent>],
+    time: f32,
+    mode: Interpolation,
+    fallback: T,
+) -> T {
     let (Some(first), Some(last)) = (keys.first(), keys.last()) else {
         return fallback;
     };
@@ -85,8 +142,38 @@ pub fn sample<T: Interpolate>(keys: &[Key<T>], time: f32, mode: Interpolation, f
     match mode {
         Interpolation::Step => a.value,
         Interpolation::Linear => T::linear(a.value, b.value, s),
-        Interpolation::Cubic => cubic(keys, next - 1, s),
+        Interpolation::CubicSpline if tangents.len() == keys.len() => {
+            hermite(keys, tangents, next - 1, s)
+        }
+        Interpolation::Cubic | Interpolation::CubicSpline => cubic(keys, next - 1, s),
     }
+}
+
+/// glTF's cubic spline between keys `a` and `a + 1` (both exist, as do their tangents) at
+/// fraction `s`: the stored out-tangent of `a` and in-tangent of `a + 1`, scaled by the
+/// segment's length.
+fn hermite<T: Interpolate>(
+    keys: &[Key<T>],
+    tangents: &[Tangents<T::Tangent>],
+    a: usize,
+    s: f32,
+) -> T {
+    let dt = keys[a + 1].time - keys[a].time;
+    let pa = keys[a].value.to_vec4();
+    let pb = keys[a + 1].value.to_vec4();
+    let ma = T::tangent_to_vec4(tangents[a].out_tangent);
+    let mb = T::tangent_to_vec4(tangents[a + 1].in_tangent);
+    T::from_vec4(hermite_basis(pa, ma * dt, pb, mb * dt, s))
+}
+
+/// `h00·pa + h10·ma + h01·pb + h11·mb` at `s` (tangents already scaled by the segment).
+fn hermite_basis(pa: Vec4, ma: Vec4, pb: Vec4, mb: Vec4, s: f32) -> Vec4 {
+    let (s2, s3) = (s * s, s * s * s);
+    let h00 = 2.0 * s3 - 3.0 * s2 + 1.0;
+    let h10 = s3 - 2.0 * s2 + s;
+    let h01 = 3.0 * s2 - 2.0 * s3;
+    let h11 = s3 - s2;
+    pa * h00 + ma * h10 + pb * h01 + mb * h11
 }
 
 /// How far `time` is from `start` to `end`, clamped to `0..=1` (0 for an empty segment).
@@ -106,12 +193,7 @@ fn cubic<T: Interpolate>(keys: &[Key<T>], a: usize, s: f32) -> T {
     let pb = T::align(keys[a + 1].value.to_vec4(), pa);
     let ma = tangent(keys, a, pa);
     let mb = tangent(keys, a + 1, pb);
-    let (s2, s3) = (s * s, s * s * s);
-    let h00 = 2.0 * s3 - 3.0 * s2 + 1.0;
-    let h10 = s3 - 2.0 * s2 + s;
-    let h01 = 3.0 * s2 - 2.0 * s3;
-    let h11 = s3 - s2;
-    T::from_vec4(pa * h00 + ma * (h10 * dt) + pb * h01 + mb * (h11 * dt))
+    T::from_vec4(hermite_basis(pa, ma * dt, pb, mb * dt, s))
 }
 
 /// The Catmull-Rom tangent (slope per second) of key `k` of a sorted channel, as four
@@ -204,11 +286,24 @@ impl Transform {
 }
 
 /// A track's local transform at `time` seconds; channels without keys take `bind`'s value.
+/// [`Interpolation::CubicSpline`] uses the track's stored tangents.
 pub fn sample_track(track: &Track, time: f32, mode: Interpolation, bind: &Transform) -> Transform {
     Transform {
-        translation: sample(&track.translations, time, mode, bind.translation),
-        rotation: sample(&track.rotations, time, mode, bind.rotation),
-        scale: sample(&track.scales, time, mode, bind.scale),
+        translation: sample_spline(
+            &track.translations,
+            &track.translation_tangents,
+            time,
+            mode,
+            bind.translation,
+        ),
+        rotation: sample_spline(
+            &track.rotations,
+            &track.rotation_tangents,
+            time,
+            mode,
+            bind.rotation,
+        ),
+        scale: sample_spline(&track.scales, &track.scale_tangents, time, mode, bind.scale),
     }
 }
 
@@ -245,13 +340,26 @@ pub fn sample_looping<T: Interpolate>(
     fallback: T,
     period: f32,
 ) -> T {
+    sample_looping_spline(keys, &[], time, mode, fallback, period)
+}
+
+/// [`sample_looping`] with the channel's cubic-spline tangents (see [`sample_spline`]); the
+/// seam blends linearly in every cubic mode.
+pub fn sample_looping_spline<T: Interpolate>(
+    keys: &[Key<T>],
+    tangents: &[Tangents<T::Tangent>],
+    time: f32,
+    mode: Interpolation,
+    fallback: T,
+    period: f32,
+) -> T {
     let (Some(first), Some(last)) = (keys.first(), keys.last()) else {
         return fallback;
     };
     let seam = period - (last.time - first.time);
     let inside = first.time <= time && time <= last.time;
     if inside || !(seam > 0.0 && seam.is_finite()) {
-        return sample(keys, time, mode, fallback);
+        return sample_spline(keys, tangents, time, mode, fallback);
     }
     // How far past the last key, going round: after it, or before the first (wrapped).
     let since_last = if time > last.time {
@@ -262,7 +370,9 @@ pub fn sample_looping<T: Interpolate>(
     let s = fraction(0.0, seam, since_last);
     match mode {
         Interpolation::Step => last.value,
-        Interpolation::Linear | Interpolation::Cubic => T::linear(last.value, first.value, s),
+        Interpolation::Linear | Interpolation::Cubic | Interpolation::CubicSpline => {
+            T::linear(last.value, first.value, s)
+        }
     }
 }
 
@@ -294,9 +404,30 @@ pub fn sample_animation_track_in(
         return sample_track(track, time, mode, bind);
     }
     Transform {
-        translation: sample_looping(&track.translations, time, mode, bind.translation, period),
-        rotation: sample_looping(&track.rotations, time, mode, bind.rotation, period),
-        scale: sample_looping(&track.scales, time, mode, bind.scale, period),
+        translation: sample_looping_spline(
+            &track.translations,
+            &track.translation_tangents,
+            time,
+            mode,
+            bind.translation,
+            period,
+        ),
+        rotation: sample_looping_spline(
+            &track.rotations,
+            &track.rotation_tangents,
+            time,
+            mode,
+            bind.rotation,
+            period,
+        ),
+        scale: sample_looping_spline(
+            &track.scales,
+            &track.scale_tangents,
+            time,
+            mode,
+            bind.scale,
+            period,
+        ),
     }
 }
 

@@ -1,4 +1,5 @@
-//! glTF 2.0 for rigport: [`export`] writes a [`rigport_model_core::Model`] as one `.glb`
+//! glTF 2.0 for rigport: [`import`] reads `.glb` and `.gltf` into a
+//! [`rigport_model_core::Model`] (see its docs for an example); [`export`] writes a [`rigport_model_core::Model`] as one `.glb`
 //! file or as `.gltf` JSON plus its `.bin` buffer, with meshes, materials, the skeleton as a
 //! node tree with one skin, and every animation. What glTF cannot hold, and every value
 //! repaired so the file passes the Khronos validator, is listed in the returned
@@ -30,5 +31,36 @@
 
 mod error;
 pub mod export;
+pub mod import;
 
 pub use error::Error;
+
+/// Whether `bytes` look like glTF: a `.glb` container (magic `glTF`, version 2) or JSON text
+/// whose top object has an `"asset"` member (checked cheaply: the text starts with `{`
+/// after white space or a byte order mark and holds the key `"asset"` followed by `:`).
+///
+/// ```
+/// assert!(rigport_gltf::sniff(b"glTF\x02\0\0\0\x0c\0\0\0"));
+/// assert!(rigport_gltf::sniff(br#" {"asset": {"version": "2.0"}}"#));
+/// assert!(!rigport_gltf::sniff(b"# Inter-Quake Export"));
+/// ```
+pub fn sniff(bytes: &[u8]) -> bool {
+    if bytes.len() >= 8 && &bytes[..4] == b"glTF" {
+        return bytes[4..8] == 2u32.to_le_bytes();
+    }
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let Some(start) = text.iter().position(|b| !b.is_ascii_whitespace()) else {
+        return false;
+    };
+    if text[start] != b'{' {
+        return false;
+    }
+    let key = b"\"asset\"";
+    text.windows(key.len()).enumerate().any(|(i, w)| {
+        w == key
+            && text[i + key.len()..]
+                .iter()
+                .find(|b| !b.is_ascii_whitespace())
+                .is_some_and(|&b| b == b':')
+    })
+}

@@ -1,7 +1,7 @@
 //! Animations: per-joint tracks of absolute local transforms keyed in seconds.
 
 use crate::JointId;
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec4};
 
 /// How values between two keys are found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -13,6 +13,39 @@ pub enum Interpolation {
     Step,
     /// Cubic (Catmull-Rom tangents from neighbouring keys).
     Cubic,
+    /// glTF's `CUBICSPLINE`: a cubic Hermite spline with an in- and an out-tangent stored
+    /// per key ([`Track::translation_tangents`] and its siblings). A channel whose tangents
+    /// do not line up with its keys is sampled like [`Interpolation::Cubic`].
+    CubicSpline,
+}
+
+impl Interpolation {
+    /// Whether values between keys follow a cubic curve ([`Interpolation::Cubic`] or
+    /// [`Interpolation::CubicSpline`]): writers that store only linear keys sample it.
+    pub const fn is_cubic(self) -> bool {
+        matches!(self, Self::Cubic | Self::CubicSpline)
+    }
+}
+
+/// The in- and out-tangent of one key of an [`Interpolation::CubicSpline`] channel, in value
+/// units per second (as glTF stores them): the curve leaves the key with slope
+/// `out_tangent` and arrives at it with slope `in_tangent`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Tangents<T> {
+    /// Slope arriving at the key.
+    pub in_tangent: T,
+    /// Slope leaving the key.
+    pub out_tangent: T,
+}
+
+impl<T: Copy> Tangents<T> {
+    /// Both tangents equal (a curve smooth through the key).
+    pub const fn both(tangent: T) -> Self {
+        Self {
+            in_tangent: tangent,
+            out_tangent: tangent,
+        }
+    }
 }
 
 /// One key: a time in seconds and the value from then on.
@@ -33,6 +66,10 @@ impl<T> Key<T> {
 
 /// The keys of one joint. Values are absolute transforms local to the parent (not deltas from
 /// the bind pose); an empty channel means "the bind value".
+///
+/// The `*_tangents` vectors are used by [`Interpolation::CubicSpline`] only: either empty or
+/// parallel to their channel's keys (tangent `i` belongs to key `i`). Every other mode
+/// ignores them, so code that builds tracks with [`Track::new`] never has to fill them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Track {
     /// Animated joint.
@@ -43,6 +80,13 @@ pub struct Track {
     pub rotations: Vec<Key<Quat>>,
     /// Scale keys.
     pub scales: Vec<Key<Vec3>>,
+    /// Cubic-spline tangents of the translation keys (empty, or one per key).
+    pub translation_tangents: Vec<Tangents<Vec3>>,
+    /// Cubic-spline tangents of the rotation keys as quaternion components `x, y, z, w`
+    /// (empty, or one per key). They are not rotations, so not [`Quat`]s.
+    pub rotation_tangents: Vec<Tangents<Vec4>>,
+    /// Cubic-spline tangents of the scale keys (empty, or one per key).
+    pub scale_tangents: Vec<Tangents<Vec3>>,
 }
 
 impl Track {
@@ -57,6 +101,20 @@ impl Track {
     /// Whether the track has no keys in any channel.
     pub fn is_empty(&self) -> bool {
         self.translations.is_empty() && self.rotations.is_empty() && self.scales.is_empty()
+    }
+
+    /// Whether some channel carries cubic-spline tangents.
+    pub fn has_tangents(&self) -> bool {
+        !(self.translation_tangents.is_empty()
+            && self.rotation_tangents.is_empty()
+            && self.scale_tangents.is_empty())
+    }
+
+    /// Drops every cubic-spline tangent (after the keys were resampled, say).
+    pub fn clear_tangents(&mut self) {
+        self.translation_tangents.clear();
+        self.rotation_tangents.clear();
+        self.scale_tangents.clear();
     }
 
     /// Number of keys over all channels.

@@ -269,6 +269,35 @@ pub const TANGENTS: &str = "tangents";
 /// Loss: Bitangents are not carried.
 pub const BITANGENTS: &str = "bitangents";
 
+/// Warning: A channel's cubic-spline tangents are not one per key; they were dropped.
+pub const TANGENTS_MISMATCH: &str = "tangents-mismatch";
+
+/// Info: Channels of one animation used different interpolations; they were converted to one
+/// that reproduces each of them.
+pub const INTERPOLATION_MIXED: &str = "interpolation-mixed";
+
+/// Info: Several skins were merged into one skeleton (joints shared by node).
+pub const SKINS_MERGED: &str = "skins-merged";
+
+/// Warning: An image could not be decoded; the material keeps no texture.
+pub const IMAGE_UNDECODABLE: &str = "image-undecodable";
+
+/// Loss: A cubic-spline animation was resampled to linear keys at a frame rate (the target
+/// cannot store tangents).
+pub const ANIMATION_RESAMPLED: &str = "animation-resampled";
+
+/// Loss: Point and line primitives are not carried (only triangles are).
+pub const NON_TRIANGLE_PRIMITIVES: &str = "non-triangle-primitives";
+
+/// Loss: Morph targets and their animated weights are not carried.
+pub const MORPH_TARGETS: &str = "morph-targets";
+
+/// Loss: Animation channels on nodes that are not joints are not carried.
+pub const NODE_ANIMATION: &str = "node-animation";
+
+/// Loss: Cameras are not carried.
+pub const CAMERAS: &str = "cameras";
+
 /// Every code of this module, for tools that list them and for the uniqueness test.
 pub const ALL: &[&str] = &[
     LATIN1_NAMES,
@@ -358,6 +387,15 @@ pub const ALL: &[&str] = &[
     VERTEXARRAY,
     TANGENTS,
     BITANGENTS,
+    TANGENTS_MISMATCH,
+    INTERPOLATION_MIXED,
+    SKINS_MERGED,
+    IMAGE_UNDECODABLE,
+    ANIMATION_RESAMPLED,
+    NON_TRIANGLE_PRIMITIVES,
+    MORPH_TARGETS,
+    NODE_ANIMATION,
+    CAMERAS,
 ];
 
 #[cfg(test)]

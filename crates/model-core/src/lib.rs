@@ -47,7 +47,7 @@ pub mod text;
 pub mod texture;
 mod winding;
 
-pub use animation::{Animation, Interpolation, Key, Track};
+pub use animation::{Animation, Interpolation, Key, Tangents, Track};
 pub use ids::{JointId, MaterialId, MeshId};
 pub use limits::{Budget, LimitError, Limits, ReadOptions};
 pub use material::Material;

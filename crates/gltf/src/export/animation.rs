@@ -6,7 +6,9 @@
 //! dropped, keys sorted, keys at the same time collapsed to the last one) and every change
 //! is reported. Interpolation maps directly: Linear → `LINEAR`, Step → `STEP`,
 //! Cubic → `CUBICSPLINE` with Catmull-Rom tangents computed here (so the curve is the one the
-//! model describes, not a resampling).
+//! model describes, not a resampling), CubicSpline → `CUBICSPLINE` with the tangents the
+//! model stores (Catmull-Rom when a channel's keys had to be changed, see
+//! [`stored_tangents`]).
 
 use super::buffer::{Builder, Usage};
 use super::report_counts;
@@ -396,15 +398,20 @@ impl AnimationWriter {
         builder: &mut Builder,
         inputs: &mut HashMap<Vec<u32>, json::Index<json::Accessor>>,
     ) {
-        let cubic = animation.interpolation == Interpolation::Cubic && curve.times.len() >= 2;
+        let cubic = animation.interpolation.is_cubic() && curve.times.len() >= 2;
         // Linear and step outputs are the curve's values as they are: no copy.
-        let (interpolation, output) = match animation.interpolation {
+        let stored = match animation.interpolation {
+            Interpolation::CubicSpline => stored_tangents(animation, curve),
+            _ => None,
+        };
+        let (interpolation, output) = match (stored, animation.interpolation) {
+            (Some(stored), _) => (GltfInterpolation::CubicSpline, Cow::Owned(stored)),
             _ if cubic => {
                 let tangents = cubic_output(curve, hold_from);
                 (GltfInterpolation::CubicSpline, Cow::Owned(tangents))
             }
-            Interpolation::Step => (GltfInterpolation::Step, Cow::Borrowed(&curve.values)),
-            Interpolation::Linear | Interpolation::Cubic => {
+            (None, Interpolation::Step) => (GltfInterpolation::Step, Cow::Borrowed(&curve.values)),
+            (None, Interpolation::Linear | Interpolation::Cubic | Interpolation::CubicSpline) => {
                 (GltfInterpolation::Linear, Cow::Borrowed(&curve.values))
             }
         };
@@ -450,6 +457,88 @@ impl AnimationWriter {
             samplers: self.samplers,
         }
     }
+}
+
+/// `CUBICSPLINE` output from the tangents the model stores ([`Interpolation::CubicSpline`],
+/// e.g. read from a glTF file): `None` unless the curve holds exactly the track's keys —
+/// same times, same values (cleaning, a holding or looping key, or a quaternion flipped to
+/// the other hemisphere would pair the tangents with other values) — and one tangent per
+/// key. The caller then falls back to Catmull-Rom tangents.
+fn stored_tangents(animation: &Animation, curve: &Curve) -> Option<Vec<f32>> {
+    let track = animation.track(rigport_model_core::JointId(curve.joint))?;
+    let (times, values, tangents): (Vec<f32>, Vec<f32>, Vec<[[f32; 4]; 2]>) = match curve.property {
+        Property::Translation => (
+            track.translations.iter().map(|k| k.time).collect(),
+            track
+                .translations
+                .iter()
+                .flat_map(|k| k.value.to_array())
+                .collect(),
+            track
+                .translation_tangents
+                .iter()
+                .map(|t| {
+                    [
+                        t.in_tangent.extend(0.0).to_array(),
+                        t.out_tangent.extend(0.0).to_array(),
+                    ]
+                })
+                .collect(),
+        ),
+        Property::Rotation => (
+            track.rotations.iter().map(|k| k.time).collect(),
+            track
+                .rotations
+                .iter()
+                .flat_map(|k| k.value.to_array())
+                .collect(),
+            track
+                .rotation_tangents
+                .iter()
+                .map(|t| [t.in_tangent.to_array(), t.out_tangent.to_array()])
+                .collect(),
+        ),
+        Property::Scale => (
+            track.scales.iter().map(|k| k.time).collect(),
+            track
+                .scales
+                .iter()
+                .flat_map(|k| k.value.to_array())
+                .collect(),
+            track
+                .scale_tangents
+                .iter()
+                .map(|t| {
+                    [
+                        t.in_tangent.extend(0.0).to_array(),
+                        t.out_tangent.extend(0.0).to_array(),
+                    ]
+                })
+                .collect(),
+        ),
+        Property::MorphTargetWeights => return None,
+    };
+    let w = curve.width;
+    let same = times.len() == curve.times.len()
+        && tangents.len() == times.len()
+        && times
+            .iter()
+            .zip(&curve.times)
+            .all(|(a, b)| a.to_bits() == (b + 0.0).to_bits() || a == b)
+        && values
+            .iter()
+            .zip(&curve.values)
+            .all(|(a, b)| (a - b).abs() <= 1e-5);
+    if !same {
+        return None;
+    }
+    let mut out: Vec<f32> = Vec::with_capacity(times.len() * 3 * w);
+    for (k, [in_tangent, out_tangent]) in tangents.iter().enumerate() {
+        out.extend(&in_tangent[..w]);
+        out.extend(&curve.values[k * w..(k + 1) * w]);
+        out.extend(&out_tangent[..w]);
+    }
+    out.iter().all(|v| v.is_finite()).then_some(out)
 }
 
 /// `CUBICSPLINE` output: for each key its in-tangent, value and out-tangent, with

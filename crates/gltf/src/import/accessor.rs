@@ -1,0 +1,357 @@
+//! Reading accessors: every range checked against its buffer view before a byte is read,
+//! values handed to a closure element by element (so callers write them straight into their
+//! final vectors, column by column, without an intermediate allocation), sparse
+//! substitutions applied afterwards, normalized integers (KHR_mesh_quantization) scaled.
+
+use super::{GltfFile, ImportError};
+use gltf_json as json;
+use json::accessor::{ComponentType, Type};
+use json::validation::Checked;
+
+/// What an accessor holds, checked.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Info {
+    /// Elements.
+    pub count: usize,
+    /// Components per element (1 for SCALAR … 16 for MAT4).
+    pub components: usize,
+    /// Component type.
+    pub component: ComponentType,
+    /// Whether integers are normalized to 0..1 / −1..1.
+    pub normalized: bool,
+}
+
+/// The accessor's declared shape, or an error naming it.
+pub(crate) fn info(file: &GltfFile, index: usize, what: &str) -> Result<Info, ImportError> {
+    let root = file.root();
+    let accessor = root.accessors.get(index).ok_or_else(|| {
+        ImportError::index(format!("{what} accessor"), index, root.accessors.len())
+    })?;
+    let Checked::Valid(ty) = accessor.type_ else {
+        return Err(ImportError::invalid(
+            format!("accessor {index}"),
+            "has an invalid type",
+        ));
+    };
+    let Checked::Valid(component) = accessor.component_type else {
+        return Err(ImportError::invalid(
+            format!("accessor {index}"),
+            "has an invalid componentType",
+        ));
+    };
+    let count = usize::try_from(accessor.count.0).map_err(|_| {
+        ImportError::range(format!("accessor {index}"), "count does not fit in memory")
+    })?;
+    Ok(Info {
+        count,
+        components: ty.multiplicity(),
+        component: component.0,
+        normalized: accessor.normalized,
+    })
+}
+
+/// A component read from little-endian bytes as f32, scaled when normalized (glTF 2.0
+/// §3.11: `max(c / 127, −1)` for bytes, `c / 255` for unsigned bytes, and so on).
+#[inline(always)]
+fn component_f32(bytes: &[u8], component: ComponentType, normalized: bool) -> f32 {
+    match component {
+        ComponentType::F32 => f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
+        ComponentType::U8 => {
+            let v = f32::from(bytes[0]);
+            if normalized { v / 255.0 } else { v }
+        }
+        ComponentType::I8 => {
+            let v = f32::from(bytes[0] as i8);
+            if normalized { (v / 127.0).max(-1.0) } else { v }
+        }
+        ComponentType::U16 => {
+            let v = f32::from(u16::from_le_bytes([bytes[0], bytes[1]]));
+            if normalized { v / 65535.0 } else { v }
+        }
+        ComponentType::I16 => {
+            let v = f32::from(i16::from_le_bytes([bytes[0], bytes[1]]));
+            if normalized {
+                (v / 32767.0).max(-1.0)
+            } else {
+                v
+            }
+        }
+        ComponentType::U32 => {
+            let v = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as f32;
+            if normalized { v / u32::MAX as f32 } else { v }
+        }
+    }
+}
+
+/// A component read as an unsigned integer (negative signed values are out of range).
+#[inline(always)]
+fn component_u32(bytes: &[u8], component: ComponentType) -> u32 {
+    match component {
+        ComponentType::U8 => u32::from(bytes[0]),
+        ComponentType::U16 => u32::from(u16::from_le_bytes([bytes[0], bytes[1]])),
+        ComponentType::U32 => u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
+        ComponentType::I8 => u32::try_from(bytes[0] as i8).unwrap_or(u32::MAX),
+        ComponentType::I16 => {
+            u32::try_from(i16::from_le_bytes([bytes[0], bytes[1]])).unwrap_or(u32::MAX)
+        }
+        ComponentType::F32 => {
+            let v = f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+            if v >= 0.0 && v <= u32::MAX as f32 && v.fract() == 0.0 {
+                v as u32
+            } else {
+                u32::MAX
+            }
+        }
+    }
+}
+
+/// The bytes of `count` elements of `element` bytes every `stride` bytes, starting at
+/// `offset` in buffer view `view`, checked: `offset + stride·(count−1) + element` must fit.
+fn strided<'a>(
+    file: &'a GltfFile,
+    view: usize,
+    offset: u64,
+    count: usize,
+    element: usize,
+    what: &str,
+) -> Result<(&'a [u8], usize), ImportError> {
+    let (data, stride) = file.view(view)?;
+    let stride = stride.unwrap_or(element);
+    if stride < element {
+        return Err(ImportError::range(
+            what,
+            format!(
+                "byteStride {stride} of buffer view {view} is shorter than an element ({element} bytes)"
+            ),
+        ));
+    }
+    if count == 0 {
+        return Ok((&[], stride));
+    }
+    let span = (count as u64 - 1)
+        .checked_mul(stride as u64)
+        .and_then(|s| s.checked_add(element as u64))
+        .and_then(|s| s.checked_add(offset));
+    match span {
+        Some(end) if end <= data.len() as u64 => Ok((&data[offset as usize..end as usize], stride)),
+        _ => Err(ImportError::range(
+            what,
+            format!(
+                "{count} elements of {element} bytes every {stride} bytes from byte {offset} do not fit in buffer view {view} of {} bytes",
+                data.len()
+            ),
+        )),
+    }
+}
+
+/// Calls `f(i, value)` for every element of a float-valued accessor of `N` components
+/// (integer components converted, normalized ones scaled), dense values first, then the
+/// sparse substitutions. Returns the element count.
+pub(crate) fn visit_f32<const N: usize>(
+    file: &GltfFile,
+    index: usize,
+    what: &str,
+    mut f: impl FnMut(usize, [f32; N]),
+) -> Result<usize, ImportError> {
+    let info = info(file, index, what)?;
+    if info.components != N {
+        return Err(ImportError::invalid(
+            format!("{what} (accessor {index})"),
+            format!(
+                "has {} components per element, expected {N}",
+                info.components
+            ),
+        ));
+    }
+    let accessor = &file.root().accessors[index];
+    let size = info.component.size();
+    // Matrices of 1- and 2-byte components pad each column to 4 bytes (glTF 2.0 §3.6.2.4);
+    // no attribute this importer reads is such a matrix, so elements are packed.
+    let element = size * N;
+    let label = format!("{what} (accessor {index})");
+    if let Some(view) = accessor.buffer_view {
+        let offset = accessor.byte_offset.map_or(0, |o| o.0);
+        let (data, stride) = strided(file, view.value(), offset, info.count, element, &label)?;
+        let (component, normalized) = (info.component, info.normalized);
+        if component == ComponentType::F32 {
+            // The common case, without a per-component type switch.
+            for (i, chunk) in data.chunks(stride).take(info.count).enumerate() {
+                let mut value = [0.0f32; N];
+                for (c, v) in value.iter_mut().enumerate() {
+                    let b = &chunk[c * 4..c * 4 + 4];
+                    *v = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                }
+                f(i, value);
+            }
+        } else {
+            for (i, chunk) in data.chunks(stride).take(info.count).enumerate() {
+                let mut value = [0.0f32; N];
+                for (c, v) in value.iter_mut().enumerate() {
+                    *v = component_f32(&chunk[c * size..], component, normalized);
+                }
+                f(i, value);
+            }
+        }
+    } else {
+        // No buffer view: all zeros, unless sparse substitutes some (glTF 2.0 §3.6.2.3).
+        for i in 0..info.count {
+            f(i, [0.0; N]);
+        }
+    }
+    if let Some(sparse) = &accessor.sparse {
+        visit_sparse(file, index, &info, sparse, element, &label, |i, bytes| {
+            let mut value = [0.0f32; N];
+            for (c, v) in value.iter_mut().enumerate() {
+                *v = component_f32(&bytes[c * size..], info.component, info.normalized);
+            }
+            f(i, value);
+        })?;
+    }
+    Ok(info.count)
+}
+
+/// Calls `f(i, value)` for every element of an integer accessor of `N` components (indices,
+/// joints). Float components that are whole numbers are accepted; anything else is
+/// `u32::MAX`, which callers treat as out of range.
+pub(crate) fn visit_u32<const N: usize>(
+    file: &GltfFile,
+    index: usize,
+    what: &str,
+    mut f: impl FnMut(usize, [u32; N]),
+) -> Result<usize, ImportError> {
+    let info = info(file, index, what)?;
+    if info.components != N {
+        return Err(ImportError::invalid(
+            format!("{what} (accessor {index})"),
+            format!(
+                "has {} components per element, expected {N}",
+                info.components
+            ),
+        ));
+    }
+    let accessor = &file.root().accessors[index];
+    let size = info.component.size();
+    let element = size * N;
+    let label = format!("{what} (accessor {index})");
+    if let Some(view) = accessor.buffer_view {
+        let offset = accessor.byte_offset.map_or(0, |o| o.0);
+        let (data, stride) = strided(file, view.value(), offset, info.count, element, &label)?;
+        macro_rules! dense {
+            ($read:expr) => {
+                for (i, chunk) in data.chunks(stride).take(info.count).enumerate() {
+                    let mut value = [0u32; N];
+                    for (c, v) in value.iter_mut().enumerate() {
+                        *v = $read(&chunk[c * size..]);
+                    }
+                    f(i, value);
+                }
+            };
+        }
+        match info.component {
+            ComponentType::U16 => dense!(|b: &[u8]| u32::from(u16::from_le_bytes([b[0], b[1]]))),
+            ComponentType::U32 => dense!(|b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            ComponentType::U8 => dense!(|b: &[u8]| u32::from(b[0])),
+            other => dense!(|b: &[u8]| component_u32(b, other)),
+        }
+    } else {
+        for i in 0..info.count {
+            f(i, [0; N]);
+        }
+    }
+    if let Some(sparse) = &accessor.sparse {
+        visit_sparse(file, index, &info, sparse, element, &label, |i, bytes| {
+            let mut value = [0u32; N];
+            for (c, v) in value.iter_mut().enumerate() {
+                *v = component_u32(&bytes[c * size..], info.component);
+            }
+            f(i, value);
+        })?;
+    }
+    Ok(info.count)
+}
+
+/// Calls `f(element index, element bytes)` for each sparse substitution, every index
+/// checked against the accessor's count.
+fn visit_sparse(
+    file: &GltfFile,
+    accessor: usize,
+    info: &Info,
+    sparse: &json::accessor::sparse::Sparse,
+    element: usize,
+    label: &str,
+    mut f: impl FnMut(usize, &[u8]),
+) -> Result<(), ImportError> {
+    let count = usize::try_from(sparse.count.0)
+        .map_err(|_| ImportError::range(label, "sparse count does not fit in memory"))?;
+    if count > info.count {
+        return Err(ImportError::range(
+            label,
+            format!("{count} sparse values for {} elements", info.count),
+        ));
+    }
+    let Checked::Valid(index_type) = sparse.indices.component_type else {
+        return Err(ImportError::invalid(
+            label,
+            "sparse indices have an invalid componentType",
+        ));
+    };
+    let index_type = index_type.0;
+    let index_size = index_type.size();
+    let (indices, _) = strided(
+        file,
+        sparse.indices.buffer_view.value(),
+        sparse.indices.byte_offset.0,
+        count,
+        index_size,
+        &format!("{label} sparse indices"),
+    )?;
+    let (values, _) = strided(
+        file,
+        sparse.values.buffer_view.value(),
+        sparse.values.byte_offset.0,
+        count,
+        element,
+        &format!("{label} sparse values"),
+    )?;
+    // Sparse index and value views are tightly packed whatever their stride says.
+    for (k, (index_bytes, value_bytes)) in indices
+        .chunks(index_size)
+        .zip(values.chunks(element))
+        .take(count)
+        .enumerate()
+    {
+        let i = component_u32(index_bytes, index_type) as usize;
+        if i >= info.count {
+            return Err(ImportError::BadIndex {
+                what: format!("accessor {accessor} sparse index {k}"),
+                index: i as u64,
+                len: info.count as u64,
+            });
+        }
+        f(i, value_bytes);
+    }
+    Ok(())
+}
+
+/// An accessor of floats read into a vector (for small accessors: key times, inverse
+/// bind matrices).
+pub(crate) fn read_f32<const N: usize>(
+    file: &GltfFile,
+    index: usize,
+    what: &str,
+    budget: &mut rigport_model_core::Budget,
+) -> Result<Vec<[f32; N]>, ImportError> {
+    let info = info(file, index, what)?;
+    budget.reserve("accessor values", info.count as u64, (4 * N) as u64)?;
+    let mut out = vec![[0.0; N]; info.count];
+    visit_f32::<N>(file, index, what, |i, v| out[i] = v)?;
+    Ok(out)
+}
+
+/// The accessor type, for callers that accept several (COLOR_0: VEC3 or VEC4).
+pub(crate) fn accessor_type(file: &GltfFile, index: usize) -> Option<Type> {
+    match file.root().accessors.get(index)?.type_ {
+        Checked::Valid(ty) => Some(ty),
+        Checked::Invalid => None,
+    }
+}

@@ -1,0 +1,242 @@
+//! Skins → one skeleton.
+//!
+//! The joints are the nodes of every skin the scene's meshes use (every skin when none is
+//! used), shared by node index when skins overlap, plus any node between two of them (so a
+//! joint's parent is always a joint). A joint's bind world matrix is the inverse of its
+//! inverse bind matrix (the first skin that lists it wins); a node between joints without
+//! one takes its parent's bind world times its rest transform. Non-joint ancestors of the
+//! top joints are folded into them: a root joint's bind and keys include the ancestors'
+//! rest world transform.
+
+use super::scene::Hierarchy;
+use super::{GltfFile, ImportError, accessor};
+use glam::Mat4;
+use rigport_anim::Transform;
+use rigport_model_core::{Budget, Joint, JointId, Report, Skeleton, codes};
+
+/// The skeleton and how nodes and skins map onto it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Rig {
+    /// The merged skeleton (parents before children).
+    pub skeleton: Skeleton,
+    /// The joint each node became, if any.
+    pub joint_of_node: Vec<Option<JointId>>,
+    /// The node of each joint.
+    pub node_of_joint: Vec<usize>,
+    /// Per skin: the joint of each entry of its `joints` (empty for skins not imported).
+    pub skin_joints: Vec<Vec<JointId>>,
+    /// Bind world matrix of each joint.
+    pub bind_world: Vec<Mat4>,
+    /// The rest transform of each joint's node, local to its joint parent (folded with the
+    /// non-joint ancestors for roots).
+    pub rest: Vec<Transform>,
+    /// For root joints with non-joint ancestors: the ancestors' rest world matrix.
+    pub fold: Vec<Option<Mat4>>,
+}
+
+/// `to_scale_rotation_translation` as a [`Transform`], the rotation normalized.
+pub(crate) fn decompose(m: Mat4) -> Transform {
+    let (scale, rotation, translation) = m.to_scale_rotation_translation();
+    Transform {
+        translation,
+        rotation: super::scene::unit(rotation),
+        scale,
+    }
+}
+
+/// Whether a matrix can be inverted reliably.
+fn invertible(m: &Mat4) -> bool {
+    let det = m.determinant();
+    m.is_finite() && det.is_finite() && det.abs() > 1e-12
+}
+
+impl Rig {
+    /// Builds the skeleton from the skins (see the module docs).
+    pub(crate) fn new(
+        file: &GltfFile,
+        hierarchy: &Hierarchy,
+        budget: &mut Budget,
+        report: &mut Report,
+    ) -> Result<Rig, ImportError> {
+        let root = file.root();
+        let n = root.nodes.len();
+        let mut used = vec![false; root.skins.len()];
+        for &i in &hierarchy.scene_nodes {
+            let node = &root.nodes[i];
+            if let (Some(skin), Some(_)) = (node.skin, node.mesh) {
+                let s = skin.value();
+                *used.get_mut(s).ok_or_else(|| {
+                    ImportError::index(format!("node {i} skin"), s, root.skins.len())
+                })? = true;
+            }
+        }
+        if !used.contains(&true) {
+            used.iter_mut().for_each(|u| *u = true);
+        }
+        // Joint set: the skins' joints…
+        let mut in_set = vec![false; n];
+        let mut ibm: Vec<Option<Mat4>> = vec![None; n];
+        let mut mismatched = 0usize;
+        for (s, skin) in root.skins.iter().enumerate() {
+            if !used[s] {
+                continue;
+            }
+            let matrices = match skin.inverse_bind_matrices {
+                Some(a) => {
+                    let m = accessor::read_f32::<16>(
+                        file,
+                        a.value(),
+                        &format!("skin {s} inverseBindMatrices"),
+                        budget,
+                    )?;
+                    if m.len() < skin.joints.len() {
+                        return Err(ImportError::invalid(
+                            format!("skin {s}"),
+                            format!(
+                                "has {} joints but {} inverse bind matrices",
+                                skin.joints.len(),
+                                m.len()
+                            ),
+                        ));
+                    }
+                    m
+                }
+                None => Vec::new(),
+            };
+            for (k, joint) in skin.joints.iter().enumerate() {
+                let node = joint.value();
+                if node >= n {
+                    return Err(ImportError::index(format!("skin {s} joint {k}"), node, n));
+                }
+                in_set[node] = true;
+                let m = matrices
+                    .get(k)
+                    .map_or(Mat4::IDENTITY, Mat4::from_cols_array);
+                match ibm[node] {
+                    None => ibm[node] = Some(m),
+                    Some(first) if !first.abs_diff_eq(m, 1e-4) => mismatched += 1,
+                    Some(_) => {}
+                }
+            }
+        }
+        if mismatched > 0 {
+            report.warn(
+                codes::SKINS_MERGED,
+                format!("{mismatched} joints shared by several skins have different inverse bind matrices; the first skin's are used"),
+            );
+        }
+        // …plus every node between a joint and the joint above it.
+        let joints_only = in_set.clone();
+        for node in 0..n {
+            if !joints_only[node] {
+                continue;
+            }
+            let mut path = Vec::new();
+            let mut p = hierarchy.parent[node];
+            while let Some(q) = p {
+                if joints_only[q] || in_set[q] {
+                    path.iter().for_each(|&m: &usize| in_set[m] = true);
+                    break;
+                }
+                path.push(q);
+                p = hierarchy.parent[q];
+            }
+        }
+        let node_of_joint: Vec<usize> = hierarchy
+            .order
+            .iter()
+            .copied()
+            .filter(|&i| in_set[i])
+            .collect();
+        let mut joint_of_node = vec![None; n];
+        for (j, &node) in node_of_joint.iter().enumerate() {
+            joint_of_node[node] = Some(JointId(j as u32));
+        }
+        let mut rig = Rig {
+            joint_of_node,
+            skin_joints: vec![Vec::new(); root.skins.len()],
+            ..Rig::default()
+        };
+        let mut singular = 0usize;
+        for &node in &node_of_joint {
+            let parent_joint = hierarchy.parent[node].and_then(|p| rig.joint_of_node[p]);
+            let fold = match (parent_joint, hierarchy.parent[node]) {
+                (None, Some(p)) => Some(hierarchy.world[p]),
+                _ => None,
+            };
+            let rest_matrix = hierarchy.local[node].to_mat4();
+            let rest = match fold {
+                Some(f) => decompose(f * rest_matrix),
+                None => hierarchy.local[node],
+            };
+            let parent_bind = parent_joint.map(|p| rig.bind_world[p.index()]);
+            let inherited = parent_bind.unwrap_or(fold.unwrap_or(Mat4::IDENTITY)) * rest_matrix;
+            let bind_world = match ibm[node] {
+                Some(m) if invertible(&m) => m.inverse(),
+                Some(_) => {
+                    singular += 1;
+                    inherited
+                }
+                None => inherited,
+            };
+            let local = match parent_bind {
+                Some(p) if invertible(&p) => decompose(p.inverse() * bind_world),
+                Some(_) => rest,
+                None => decompose(bind_world),
+            };
+            let name = root.nodes[node]
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("node{node}"));
+            rig.skeleton.joints.push(Joint {
+                name,
+                parent: parent_joint,
+                translation: local.translation,
+                rotation: local.rotation,
+                scale: local.scale,
+            });
+            rig.bind_world.push(bind_world);
+            rig.rest.push(rest);
+            rig.fold.push(fold);
+        }
+        rig.node_of_joint = node_of_joint;
+        if singular > 0 {
+            report.warn(
+                codes::INDEX_OUT_OF_RANGE,
+                format!("{singular} inverse bind matrices cannot be inverted; those joints bind at their rest pose"),
+            );
+        }
+        for (s, skin) in root.skins.iter().enumerate() {
+            if used[s] {
+                rig.skin_joints[s] = skin
+                    .joints
+                    .iter()
+                    .map(|j| rig.joint_of_node[j.value()].unwrap_or_default())
+                    .collect();
+            }
+        }
+        let merged = used.iter().filter(|u| **u).count();
+        if merged > 1 {
+            report.info(
+                codes::SKINS_MERGED,
+                format!(
+                    "{merged} skins merged into one skeleton of {} joints",
+                    rig.skeleton.len()
+                ),
+            );
+        }
+        Ok(rig)
+    }
+
+    /// The nearest joint at or above `node`, if any.
+    pub(crate) fn joint_above(&self, hierarchy: &Hierarchy, node: usize) -> Option<JointId> {
+        let mut at = Some(node);
+        while let Some(i) = at {
+            if let Some(j) = self.joint_of_node[i] {
+                return Some(j);
+            }
+            at = hierarchy.parent[i];
+        }
+        None
+    }
+}
