@@ -98,7 +98,14 @@ fn read_back(bytes: &[u8], target: Format) -> Result<(), String> {
                 .map_err(|e| e.to_string())?;
             document.to_model().map(|_| ()).map_err(|e| e.to_string())
         }
-        Format::Glb => validate_gltf_json(glb_json_chunk(bytes)?),
+        // A .glb is whole: rigport's own import must read it back too. A .gltf's buffer
+        // is a separate file, so only its JSON is checked.
+        Format::Glb => {
+            validate_gltf_json(glb_json_chunk(bytes)?)?;
+            let (document, _) = Document::read(bytes, target, &ReadOptions::default())
+                .map_err(|e| e.to_string())?;
+            document.to_model().map(|_| ()).map_err(|e| e.to_string())
+        }
         Format::Gltf => validate_gltf_json(bytes),
         Format::Obj => std::str::from_utf8(bytes)
             .map(|_| ())
