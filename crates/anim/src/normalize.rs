@@ -269,6 +269,39 @@ mod tests {
     }
 
     #[test]
+    fn tangents_travel_with_their_keys_and_bad_counts_are_dropped() {
+        use rigport_model_core::Tangents;
+        let mut anim = Animation::new("spline", 30.0);
+        anim.interpolation = Interpolation::CubicSpline;
+        let mut track = Track::new(JointId(0));
+        track.translations = vec![
+            Key::new(1.0, Vec3::X),
+            Key::new(f32::NAN, Vec3::ZERO),
+            Key::new(0.0, Vec3::ZERO),
+        ];
+        track.translation_tangents = vec![
+            Tangents::both(Vec3::splat(1.0)),
+            Tangents::both(Vec3::splat(9.0)),
+            Tangents::both(Vec3::splat(0.0)),
+        ];
+        // Two scale keys, one tangent: not parallel, dropped.
+        track.scales = vec![Key::new(0.0, Vec3::ONE), Key::new(1.0, Vec3::ONE)];
+        track.scale_tangents = vec![Tangents::default()];
+        anim.tracks.push(track);
+        let report = normalize_animation(&mut anim, 1);
+        let track = &anim.tracks[0];
+        let times: Vec<f32> = track.translations.iter().map(|k| k.time).collect();
+        assert_eq!(times, [0.0, 1.0]);
+        assert_eq!(
+            track.translation_tangents,
+            [Tangents::both(Vec3::ZERO), Tangents::both(Vec3::ONE)]
+        );
+        assert!(track.scale_tangents.is_empty());
+        assert_eq!(report.with_code(codes::TANGENTS_MISMATCH).count(), 1);
+        assert_eq!(report.with_code(codes::KEYS_NOT_FINITE).count(), 1);
+    }
+
+    #[test]
     fn bad_tracks_and_keys_are_dropped_with_counts() {
         let mut anim = Animation::new("a", 30.0);
         let mut first = Track::new(JointId(1));

@@ -39,6 +39,14 @@ pub(crate) fn info(file: &GltfFile, index: usize, what: &str) -> Result<Info, Im
             "has an invalid componentType",
         ));
     };
+    if accessor.buffer_view.is_none() && accessor.sparse.is_none() {
+        // All zeros: valid glTF, but a few bytes of JSON must not make us allocate
+        // gigabytes, and no real file needs such data.
+        return Err(ImportError::invalid(
+            format!("accessor {index}"),
+            "has neither a bufferView nor sparse values",
+        ));
+    }
     let count = usize::try_from(accessor.count.0).map_err(|_| {
         ImportError::range(format!("accessor {index}"), "count does not fit in memory")
     })?;
@@ -174,14 +182,24 @@ pub(crate) fn visit_f32<const N: usize>(
         let (data, stride) = strided(file, view.value(), offset, info.count, element, &label)?;
         let (component, normalized) = (info.component, info.normalized);
         if component == ComponentType::F32 {
-            // The common case, without a per-component type switch.
-            for (i, chunk) in data.chunks(stride).take(info.count).enumerate() {
+            // The common case, without a per-component type switch; cutting each chunk to
+            // the element's constant length lets the compiler drop the bounds checks.
+            let read = |chunk: &[u8]| {
+                let chunk = &chunk[..4 * N];
                 let mut value = [0.0f32; N];
-                for (c, v) in value.iter_mut().enumerate() {
-                    let b = &chunk[c * 4..c * 4 + 4];
+                for (v, b) in value.iter_mut().zip(chunk.chunks_exact(4)) {
                     *v = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
                 }
-                f(i, value);
+                value
+            };
+            if stride == element {
+                for (i, chunk) in data.chunks_exact(element).enumerate() {
+                    f(i, read(chunk));
+                }
+            } else {
+                for (i, chunk) in data.chunks(stride).take(info.count).enumerate() {
+                    f(i, read(chunk));
+                }
             }
         } else {
             for (i, chunk) in data.chunks(stride).take(info.count).enumerate() {
@@ -331,6 +349,51 @@ fn visit_sparse(
         f(i, value_bytes);
     }
     Ok(())
+}
+
+/// The triangles of an index accessor read as a triangle list, when it is the common
+/// case — unsigned, tightly packed, not sparse — in one tight loop; `None` otherwise (the
+/// caller then uses [`visit_u32`]). A trailing partial triangle is left out; the largest
+/// index is returned for the caller's range check.
+pub(crate) fn packed_triangles(
+    file: &GltfFile,
+    index: usize,
+    what: &str,
+    out: &mut Vec<[u32; 3]>,
+) -> Result<Option<u32>, ImportError> {
+    let info = info(file, index, what)?;
+    let accessor = &file.root().accessors[index];
+    let (Some(view), None, 1) = (accessor.buffer_view, &accessor.sparse, info.components) else {
+        return Ok(None);
+    };
+    let size = info.component.size();
+    let offset = accessor.byte_offset.map_or(0, |o| o.0);
+    let (data, stride) = strided(file, view.value(), offset, info.count, size, what)?;
+    if stride != size {
+        return Ok(None);
+    }
+    let mut max = 0u32;
+    macro_rules! read {
+        ($n:literal, $get:expr) => {{
+            out.reserve(data.len() / (3 * $n));
+            for c in data.chunks_exact(3 * $n) {
+                let t = [
+                    $get(&c[0..$n]),
+                    $get(&c[$n..2 * $n]),
+                    $get(&c[2 * $n..3 * $n]),
+                ];
+                max = max.max(t[0]).max(t[1]).max(t[2]);
+                out.push(t);
+            }
+        }};
+    }
+    match info.component {
+        ComponentType::U32 => read!(4, |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        ComponentType::U16 => read!(2, |b: &[u8]| u32::from(u16::from_le_bytes([b[0], b[1]]))),
+        ComponentType::U8 => read!(1, |b: &[u8]| u32::from(b[0])),
+        _ => return Ok(None),
+    }
+    Ok(Some(max))
 }
 
 /// An accessor of floats read into a vector (for small accessors: key times, inverse

@@ -323,6 +323,9 @@ fn read_influences(
         return Ok(());
     };
     let n = vertices.len();
+    if sets == 1 {
+        return single_set(file, primitive, skin, what, vertices, stats);
+    }
     let width = 4 * sets as usize;
     budget.reserve("vertex influences", (n * width) as u64, 8)?;
     let mut joints = vec![0u32; n * width];
@@ -379,6 +382,57 @@ fn read_influences(
     Ok(())
 }
 
+/// JOINTS_0 / WEIGHTS_0 alone (the common case): read straight into the vertices, then
+/// mapped through the skin and checked in one pass, without a scratch array.
+fn single_set(
+    file: &GltfFile,
+    primitive: &json::mesh::Primitive,
+    skin: &[JointId],
+    what: &str,
+    vertices: &mut [Vertex],
+    stats: &mut Stats,
+) -> Result<(), ImportError> {
+    let n = vertices.len();
+    let joint_accessor = attribute(primitive, Semantic::Joints(0)).unwrap_or_default();
+    let weight_accessor = attribute(primitive, Semantic::Weights(0)).unwrap_or_default();
+    let label = format!("{what} JOINTS_0");
+    same_count(file, joint_accessor, n, &label)?;
+    visit_u32::<4>(file, joint_accessor, &label, |i, v| {
+        vertices[i].joints = v.map(JointId);
+    })?;
+    let label = format!("{what} WEIGHTS_0");
+    same_count(file, weight_accessor, n, &label)?;
+    visit_f32::<4>(file, weight_accessor, &label, |i, v| {
+        vertices[i].weights = v
+    })?;
+    for vertex in vertices.iter_mut() {
+        let mut sum = 0.0;
+        for (joint, weight) in vertex.joints.iter_mut().zip(&mut vertex.weights) {
+            if !(*weight > 0.0 && weight.is_finite()) {
+                *weight = 0.0;
+                *joint = JointId(0);
+                continue;
+            }
+            match skin.get(joint.index()) {
+                Some(&mapped) => *joint = mapped,
+                None => {
+                    stats.missing_joint += 1;
+                    *weight = 0.0;
+                    *joint = JointId(0);
+                }
+            }
+            sum += *weight;
+        }
+        if sum > 0.0 && (sum - 1.0).abs() > 1e-5 {
+            if (sum - 1.0).abs() > 1e-3 {
+                stats.renormalized += 1;
+            }
+            vertex.weights.iter_mut().for_each(|w| *w /= sum);
+        }
+    }
+    Ok(())
+}
+
 /// The triangles of a primitive: indices (or 0..n) assembled by mode, each checked.
 #[allow(clippy::too_many_arguments)]
 fn read_triangles(
@@ -399,7 +453,24 @@ fn read_triangles(
     budget.reserve("triangles", corners as u64, 12)?;
     let triangles = &mut mesh.triangles;
     let mut bad = None;
-    if mode == Mode::Triangles {
+    let fast = match (mode, primitive.indices) {
+        (Mode::Triangles, Some(a)) => {
+            accessor::packed_triangles(file, a.value(), &label, triangles)?
+        }
+        _ => None,
+    };
+    if let Some(max) = fast {
+        stats.leftover_corners += corners % 3;
+        if max as usize >= n {
+            // Find the first offending corner for the error.
+            let at = triangles
+                .iter()
+                .flatten()
+                .position(|&i| i == max)
+                .unwrap_or(0);
+            bad = Some((at, max));
+        }
+    } else if mode == Mode::Triangles {
         triangles.reserve(corners / 3);
         let mut corner = [0u32; 3];
         let mut k = 0;

@@ -61,10 +61,12 @@ impl Hierarchy {
                 let slot = parent
                     .get_mut(c)
                     .ok_or_else(|| ImportError::index(format!("node {p} children"), c, n))?;
-                if c == p || slot.is_some_and(|q| q != p) {
+                // Listed twice (even by one parent) or its own child: not a tree, and every
+                // later walk up the parents relies on it being one.
+                if c == p || slot.is_some() {
                     return Err(ImportError::invalid(
                         format!("node {c}"),
-                        "has two parents or is its own child; glTF nodes form trees",
+                        "is listed as a child twice or is its own child; glTF nodes form trees",
                     ));
                 }
                 *slot = Some(p);
