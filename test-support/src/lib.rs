@@ -5,6 +5,7 @@
 //! * [`fixtures`]: the workspace's own small files under `fixtures/`;
 //! * [`synth`]: deterministic synthetic inputs (bench data, also written by `cargo xtask`);
 //! * [`contract`]: the format-contract macros `round_trip_test!` and `format_contract!`;
+//! * [`milkshape_limits`]: MilkShape's limits checked alike on both MilkShape writers;
 //! * [`counting_alloc`]: a per-thread counting global allocator for memory bounds;
 //! * `bench` (feature `bench`): criterion settings, `bench_main!`, `format_bench!`;
 //! * `gltf` (feature `gltf`): the glTF fixture builder, fixtures and independent posing oracle;
@@ -35,6 +36,7 @@ pub mod fixtures;
 pub mod fuzz;
 #[cfg(feature = "gltf")]
 pub mod gltf;
+pub mod milkshape_limits;
 pub mod synth;
 
 use std::path::{Path, PathBuf};

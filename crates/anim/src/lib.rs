@@ -13,6 +13,8 @@
 //!   cubic (Catmull-Rom, [`sample::catmull_rom_tangent`]); end keys held; looping animations
 //!   wrap, blending from the last key back to the first by the end of the period.
 //! * [`resample::bake`]: any animation as linear keys (cubic curves sampled at a frame rate).
+//! * [`concat`](mod@concat): several animations laid end to end on one timeline (for MilkShape), each
+//!   starting on the whole frame after the previous one, with its frame range.
 //! * [`normalize_animation`]: sorts and cleans keys once, with a [`Report`](rigport_model_core::Report) of what changed.
 //!
 //! **Several tracks for one joint:** the first wins — in [`Animation::track`](rigport_model_core::Animation::track),
@@ -57,6 +59,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod concat;
 pub mod euler;
 pub mod milkshape;
 mod normalize;

@@ -27,6 +27,91 @@ pub const ANIMATION_NAME: &str = "default";
 /// How many names a report message lists before it says "…".
 const LISTED_NAMES: usize = 8;
 
+/// MilkShape 3D's limits, the same for the binary and the ASCII writer: the binary file
+/// cannot count further (`MAX_*` in the 1.8.x headers, 16-bit indices, 32-byte name
+/// fields) and MilkShape itself reads an ASCII file into the same structures. Each one a
+/// writer meets is an error, or a loss whose message says "limit" and the number.
+pub mod limits {
+    /// Most vertex records a model may hold (`MAX_VERTICES`).
+    pub const MAX_VERTICES: usize = 65534;
+    /// Most triangles a model may hold (`MAX_TRIANGLES`).
+    pub const MAX_TRIANGLES: usize = 65534;
+    /// Most groups (meshes) a model may hold (`MAX_GROUPS`).
+    pub const MAX_GROUPS: usize = 255;
+    /// Most materials a model may hold (`MAX_MATERIALS`).
+    pub const MAX_MATERIALS: usize = 128;
+    /// Most joints a model may hold (`MAX_JOINTS`).
+    pub const MAX_JOINTS: usize = 128;
+    /// Longest name in bytes (a 32-byte field ending in NUL).
+    pub const MAX_NAME_BYTES: usize = 31;
+    /// Longest texture or alpha map path in bytes (a 128-byte field ending in NUL).
+    pub const MAX_PATH_BYTES: usize = 127;
+    /// Most keys one joint channel may hold (a 16-bit count).
+    pub const MAX_KEYS_PER_CHANNEL: usize = 65535;
+    /// Animations a model holds: one timeline.
+    pub const MAX_ANIMATIONS: usize = 1;
+}
+
+/// The animation a MilkShape file keeps, out of `animations`: the first. Every other one
+/// is reported lost, one `animations-dropped` notice naming each, so both MilkShape writers
+/// say the same thing. [`crate::concat::concat_animations`] keeps them all instead.
+pub fn timeline_animation<'a>(
+    animations: &'a [Animation],
+    report: &mut Report,
+) -> Option<&'a Animation> {
+    let (first, rest) = animations.split_first()?;
+    for (index, dropped) in rest.iter().enumerate() {
+        report.loss(
+            codes::ANIMATIONS_DROPPED,
+            format!(
+                "animation `{}` ({} of {}) is not written: MilkShape's limit is {} animation \
+                 (one timeline), which keeps the first, `{}`; concatenating the animations \
+                 (rigport convert --concat-animations) keeps them all",
+                dropped.name,
+                index + 2,
+                animations.len(),
+                limits::MAX_ANIMATIONS,
+                first.name
+            ),
+        );
+    }
+    Some(first)
+}
+
+/// Cuts `bytes` to at most `limit` bytes (never inside a UTF-8 character when the bytes
+/// are UTF-8); returns whether it had to.
+pub fn cut_name(bytes: &mut Vec<u8>, limit: usize) -> bool {
+    if bytes.len() <= limit {
+        return false;
+    }
+    let mut end = limit;
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+    }
+    bytes.truncate(end);
+    true
+}
+
+/// The `name-truncated` loss for `count` names or paths cut by [`cut_name`] (nothing when
+/// 0); `first` is the first one, as it was.
+pub fn report_cut_names(count: usize, first: Option<&str>, report: &mut Report) {
+    if count == 0 {
+        return;
+    }
+    report.loss(
+        codes::NAME_TRUNCATED,
+        format!(
+            "{count} names or paths exceed MilkShape's limit of {} bytes for a name ({} for a \
+             texture path) and were cut (first: `{}`)",
+            limits::MAX_NAME_BYTES,
+            limits::MAX_PATH_BYTES,
+            first.unwrap_or_default()
+        ),
+    );
+}
+
 /// Parents of MilkShape joints, found by name: `joints[i]` is joint `i`'s `(name,
 /// parent name)`; an empty parent name means a root. A parent may come after its child.
 ///
@@ -324,6 +409,36 @@ pub fn decode_skin(skin: StoredSkin) -> ([JointId; 4], [f32; 4]) {
         weights = [1.0, 0.0, 0.0, 0.0];
     }
     (joints, weights)
+}
+
+/// How far a stored skin's weights are from the given ones: the largest difference, per
+/// joint, between the influences normalized to sum 1 and what [`decode_skin`] gives back.
+/// Whole percents come back exactly (0); other weights are rounded by up to half a percent.
+pub fn skin_rounding(joints: [JointId; 4], weights: [f32; 4], stored: StoredSkin) -> f32 {
+    let total: f32 = weights.iter().filter(|w| **w > 0.0).sum();
+    let (back_joints, back_weights) = decode_skin(StoredSkin {
+        sub_version: 3,
+        ..stored
+    });
+    let share = |list: &[JointId; 4], w: &[f32; 4], joint: JointId, scale: f32| -> f32 {
+        list.iter()
+            .zip(w)
+            .filter(|(j, w)| **j == joint && **w > 0.0)
+            .map(|(_, w)| w / scale)
+            .sum()
+    };
+    joints
+        .iter()
+        .chain(&back_joints)
+        .map(|&joint| {
+            let before = if total > 0.0 {
+                share(&joints, &weights, joint, total)
+            } else {
+                0.0
+            };
+            (before - share(&back_joints, &back_weights, joint, 1.0)).abs()
+        })
+        .fold(0.0, f32::max)
 }
 
 /// Encodes up to four influences into MilkShape's stored form (0–100 scale), the inverse of

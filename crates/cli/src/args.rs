@@ -114,6 +114,12 @@ pub struct ConvertArgs {
     /// that cannot hold their tangents (every target but glb and gltf).
     #[arg(long, default_value_t = 30.0, value_parser = parse_fps, value_name = "N")]
     pub fps: f32,
+    /// MilkShape output (.ms3d, .txt), which holds one timeline: lay every animation end to
+    /// end on it, each starting on the whole frame after the previous one, and report each
+    /// one's frame range ("walk: frames 1-30"). Without it the first animation is written
+    /// and the others are reported lost. Other targets keep every animation and ignore it.
+    #[arg(long)]
+    pub concat_animations: bool,
     /// Print the conversion report as JSON.
     #[arg(long)]
     pub json: bool,

@@ -29,6 +29,12 @@ pub const POSE_NORMALIZED: &str = "pose-normalized";
 /// Info: Vertex weights that did not sum to 1 were rescaled.
 pub const WEIGHTS_RENORMALIZED: &str = "weights-renormalized";
 
+/// Info: Where one animation lies on a timeline of several laid end to end ("walk: frames 1-30").
+pub const ANIMATION_RANGE: &str = "animation-range";
+
+/// Info: A conversion setting had nothing to do for this target (e.g. concatenating animations for a format that keeps every one).
+pub const SETTING_IGNORED: &str = "setting-ignored";
+
 /// Warning: The input ends inside a block; the damaged bytes are kept raw (or, converting, not carried).
 pub const DAMAGED_TAIL: &str = "damaged-tail";
 
@@ -134,7 +140,7 @@ pub const WEIGHT_JOINT_OUT_OF_RANGE: &str = "weight-joint-out-of-range";
 /// Warning: An animation has no frame rate; the default was assumed.
 pub const DEFAULT_FRAMERATE: &str = "default-framerate";
 
-/// Loss: The target holds one animation; the others were not written. (Was `animations` in the MilkShape ASCII writer.)
+/// Loss: The target holds one animation; the others were not written, one notice each. (Was `animations` in the MilkShape ASCII writer.)
 pub const ANIMATIONS_DROPPED: &str = "animations-dropped";
 
 /// Loss: Vertex colours cannot be stored. (Was `vertex-colours` in the MilkShape binary writer.)
@@ -239,6 +245,9 @@ pub const WEIGHTS_DROPPED: &str = "weights-dropped";
 /// Loss: Vertices with more than four weights kept the four largest.
 pub const WEIGHTS_TRUNCATED: &str = "weights-truncated";
 
+/// Loss: Vertex weights were rounded to the target's steps (MilkShape: whole percents).
+pub const WEIGHTS_ROUNDED: &str = "weights-rounded";
+
 /// Loss: Material colours, textures and the like cannot be stored.
 pub const MATERIAL_PROPERTIES: &str = "material-properties";
 
@@ -307,6 +316,8 @@ pub const ALL: &[&str] = &[
     KEYS_SAME_TIME,
     POSE_NORMALIZED,
     WEIGHTS_RENORMALIZED,
+    ANIMATION_RANGE,
+    SETTING_IGNORED,
     DAMAGED_TAIL,
     MISSING_MAGIC,
     INDEX_OUT_OF_RANGE,
@@ -377,6 +388,7 @@ pub const ALL: &[&str] = &[
     NON_FINITE,
     WEIGHTS_DROPPED,
     WEIGHTS_TRUNCATED,
+    WEIGHTS_ROUNDED,
     MATERIAL_PROPERTIES,
     FACELESS_VERTICES,
     CUSTOM_ATTRIBUTES,

@@ -1,12 +1,8 @@
 //! The format's limits (`MAX_*` in the specification), checked by [`from_model`](crate::from_model).
+//!
+//! They live once, in `rigport_anim::milkshape::limits`, shared with the ASCII writer.
 
-/// Most vertex records a file may hold (`MAX_VERTICES`).
-pub const MAX_VERTICES: usize = 65534;
-/// Most triangles a file may hold (`MAX_TRIANGLES`).
-pub const MAX_TRIANGLES: usize = 65534;
-/// Most groups a file may hold (`MAX_GROUPS`).
-pub const MAX_GROUPS: usize = 255;
-/// Most materials a file may hold (`MAX_MATERIALS`).
-pub const MAX_MATERIALS: usize = 128;
-/// Most joints a file may hold (`MAX_JOINTS`).
-pub const MAX_JOINTS: usize = 128;
+pub use rigport_anim::milkshape::limits::{
+    MAX_GROUPS, MAX_JOINTS, MAX_KEYS_PER_CHANNEL, MAX_MATERIALS, MAX_NAME_BYTES, MAX_PATH_BYTES,
+    MAX_TRIANGLES, MAX_VERTICES,
+};

@@ -124,6 +124,13 @@ impl Format {
         !matches!(self, Format::Obj)
     }
 
+    /// Whether the format holds one animation timeline (MilkShape binary and ASCII): the
+    /// first animation is written and the others dropped, unless they are concatenated
+    /// ([`Settings::concat_animations`](crate::pipeline::Settings::concat_animations)).
+    pub fn has_one_timeline(self) -> bool {
+        matches!(self, Format::Ms3d | Format::Ms3dAscii)
+    }
+
     /// Whether this build can read the format: readable and enabled.
     pub fn can_read(self) -> bool {
         self.is_readable() && self.is_enabled()

@@ -54,6 +54,13 @@ pub struct Settings {
     pub keep_texture_uris: bool,
     /// Animations of other files to attach to the model (`--with-anims`).
     pub animations: Vec<AnimationSource>,
+    /// Lay every animation end to end on one timeline (`--concat-animations`), for targets
+    /// that hold one ([`Format::has_one_timeline`]: MilkShape binary and ASCII), with each
+    /// animation's frame range reported as a note (`animation-range`, "walk: frames 1-30").
+    /// Targets that keep every animation (IQE, IQM, glTF) and OBJ (one pose) ignore it,
+    /// with a `setting-ignored` note: concatenating would only lose the names and loop
+    /// flags they can hold.
+    pub concat_animations: bool,
 }
 
 impl Default for Settings {
@@ -65,6 +72,7 @@ impl Default for Settings {
             fps: ModelOptions::default().fps,
             keep_texture_uris: false,
             animations: Vec::new(),
+            concat_animations: false,
         }
     }
 }
@@ -146,6 +154,9 @@ fn convert_document(
         if matches!(document.format(), Format::Glb) {
             document.to_model()?;
         }
+        if settings.concat_animations && !target.has_one_timeline() {
+            ignore_concat(target, &mut report);
+        }
         return Ok(Converted {
             files: vec![(output.to_path_buf(), document.to_vec())],
             report,
@@ -166,7 +177,13 @@ fn convert_document(
     let gltf_target = matches!(target, Format::Glb | Format::Gltf);
     let mut beside = Vec::new();
     if !gltf_target {
+        // Before concatenation: the timeline is laid out from linear keys.
         resample_cubic_splines(&mut model, settings.fps, &mut report);
+    }
+    if settings.concat_animations {
+        concat_animations(&mut model, target, &mut report);
+    }
+    if !gltf_target {
         beside = crate::images::beside_output(&mut model, &images, output, &mut report);
     }
     let mut files = write_model(&model, output, target, settings, &images, &mut report)?;
@@ -197,6 +214,35 @@ fn resample_cubic_splines(model: &mut Model, fps: f32, report: &mut Report) {
             ),
         );
     }
+}
+
+/// Replaces the model's animations by one timeline holding them all, for a target with one
+/// timeline; any other target keeps them, with a note saying the setting did nothing.
+fn concat_animations(model: &mut Model, target: Format, report: &mut Report) {
+    if !target.has_one_timeline() {
+        ignore_concat(target, report);
+        return;
+    }
+    let name = rigport_anim::milkshape::ANIMATION_NAME;
+    if let Some(joined) =
+        rigport_anim::concat::concat_animations(&model.skeleton, &model.animations, name)
+    {
+        report.extend(joined.report);
+        model.animations = vec![joined.animation];
+    }
+}
+
+/// The note saying `concat_animations` did nothing for `target`.
+fn ignore_concat(target: Format, report: &mut Report) {
+    let why = if target == Format::Obj {
+        "OBJ output is one pose of one animation".to_owned()
+    } else {
+        format!("{} keeps every animation as it is", target.description())
+    };
+    report.info(
+        rigport_model_core::codes::SETTING_IGNORED,
+        format!("animations are not concatenated: {why}"),
+    );
 }
 
 /// Writes a neutral model as `target`.

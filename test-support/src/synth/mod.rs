@@ -1,5 +1,5 @@
 //! Deterministic synthetic bench inputs: skinned grid meshes with a long animation, as
-//! MilkShape binary, MilkShape ASCII and IQE bytes.
+//! MilkShape binary, MilkShape ASCII and IQE bytes, or as a neutral model ([`model()`]).
 //!
 //! `cargo xtask bench-data` writes these inputs to `bench-data/`, and the criterion benches
 //! load them from there — or, when they have not been generated, make a smaller input in
@@ -7,12 +7,14 @@
 
 mod iqe;
 pub mod le_bytes;
+pub mod model;
 mod ms3d;
 mod ms3d_ascii;
 pub mod rig;
 mod text;
 
 pub use iqe::iqe;
+pub use model::model;
 pub use ms3d::{Ms3dSpec, ms3d};
 pub use ms3d_ascii::ms3d_ascii;
 pub use rig::Rig;

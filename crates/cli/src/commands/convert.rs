@@ -7,7 +7,7 @@ use crate::output::{check_target, write_atomic};
 use rigport::Format;
 use rigport::attach::AnimationSource;
 use rigport::pipeline::{self, Converted, PoseRequest, Settings};
-use rigport_model_core::{ReadOptions, Report, Severity};
+use rigport_model_core::{ReadOptions, Report, Severity, codes};
 use serde_json::json;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -39,6 +39,7 @@ pub fn run(args: &ConvertArgs) -> Status {
         keep_texture_uris: args.no_embed_textures,
         // Set per input by `convert_file`: textures (and a .gltf's external files) are looked
         // for beside each model.
+        concat_animations: args.concat_animations,
         source_dir: None,
         fps: args.fps,
     };
@@ -245,10 +246,12 @@ fn print_report(input: &Path, written: &[PathBuf], report: &Report, detail: Deta
             for path in written {
                 println!("wrote {}", path.display());
             }
+            // Warnings, and the frame ranges of concatenated animations: what the user
+            // asked for with --concat-animations.
             for notice in report
                 .notices
                 .iter()
-                .filter(|n| n.severity == Severity::Warning)
+                .filter(|n| n.severity == Severity::Warning || n.code == codes::ANIMATION_RANGE)
             {
                 println!("  {notice}");
             }

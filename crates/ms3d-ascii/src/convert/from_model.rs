@@ -6,7 +6,13 @@ use super::{ConvertOptions, loss_if_any};
 use crate::Error;
 use crate::file::{self, Block, Bone, File, Triangle};
 use rigport_anim::euler::quat_to_euler;
-use rigport_anim::milkshape::{relative_rotation, relative_translation};
+use rigport_anim::milkshape::limits::{
+    MAX_GROUPS, MAX_JOINTS, MAX_MATERIALS, MAX_NAME_BYTES, MAX_PATH_BYTES, MAX_TRIANGLES,
+    MAX_VERTICES,
+};
+use rigport_anim::milkshape::{
+    cut_name, relative_rotation, relative_translation, report_cut_names, timeline_animation,
+};
 use rigport_model_core::text::encode_name_8bit;
 use rigport_model_core::{Animation, Interpolation, Mesh, Model, Report, Skeleton, codes};
 use std::collections::HashMap;
@@ -17,6 +23,8 @@ pub(crate) use rigport_anim::milkshape::DEFAULT_FRAMES;
 #[derive(Default)]
 struct Tally {
     renamed: usize,
+    cut: usize,
+    first_cut: Option<String>,
     non_finite: usize,
     multi_weight: usize,
     colored_meshes: usize,
@@ -26,33 +34,43 @@ struct Tally {
 ///
 /// Vertex records are the distinct `(position, uv, bone)` triples of a mesh's unified
 /// vertices in first-use order, normals the distinct corner normals; each vertex keeps only
-/// its largest joint weight. Only the first animation is written, and of several tracks
-/// for one joint only the first. A model that refers to something it does not have is
-/// refused ([`Model::check_references`]; the error names the first problem).
+/// its largest joint weight (MilkShape ASCII's limit: one bone per vertex).
+///
+/// MilkShape reads an ASCII file into the same structures as a binary one, so the writer
+/// keeps the same limits (`rigport_anim::milkshape::limits`): more than 255 meshes, 128
+/// materials, 128 bones, 65534 vertex records or 65534 triangles is an error; names longer
+/// than 31 bytes (paths 127) are cut, reported as `name-truncated`. Only the first
+/// animation is written, every other one reported lost by name, as the binary writer does;
+/// of several tracks for one joint only the first. A model that refers to something it
+/// does not have is refused ([`Model::check_references`]; the error names the first
+/// problem).
 pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Report), Error> {
     if let Some(problem) = model.check_references().into_iter().next() {
         return Err(Error::InvalidModel(problem));
     }
-    let animation = model.animations.first();
-    let fps = options.fps(animation.map(|a| a.fps))?;
-    let mut report = Report::default();
-    let mut t = Tally::default();
-    let count = |what, n: usize| {
-        i32::try_from(n).map_err(|_| Error::TooMany {
-            what,
-            count: n,
-            max: i32::MAX as usize,
-        })
+    let count = |what, count: usize, max: usize| {
+        if count > max {
+            return Err(Error::TooMany { what, count, max });
+        }
+        Ok(())
     };
-    count("meshes", model.meshes.len())?;
-    count("materials", model.materials.len())?;
-    count("bones", model.skeleton.len())?;
+    count("meshes", model.meshes.len(), MAX_GROUPS)?;
+    count("materials", model.materials.len(), MAX_MATERIALS)?;
+    count("bones", model.skeleton.len(), MAX_JOINTS)?;
+    count("triangles", model.triangle_count(), MAX_TRIANGLES)?;
+    let mut report = Report::default();
+    let animation = timeline_animation(&model.animations, &mut report);
+    let fps = options.fps(animation.map(|a| a.fps))?;
+    let mut t = Tally::default();
 
     let mut meshes = Vec::with_capacity(model.meshes.len());
+    let mut records = 0usize;
     for m in &model.meshes {
-        count("vertices", m.vertices.len())?;
-        count("triangles", m.triangles.len())?;
-        meshes.push(mesh(m, &mut t));
+        let mesh = mesh(m, &mut t);
+        records += mesh.vertices.len();
+        // Checked as meshes are made: a model far past the limit stops early.
+        count("vertices", records, MAX_VERTICES)?;
+        meshes.push(mesh);
     }
     let materials = model
         .materials
@@ -77,15 +95,6 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
             "the loop flag cannot be stored in MilkShape ASCII",
         );
     }
-    if model.animations.len() > 1 {
-        report.loss(
-            codes::ANIMATIONS_DROPPED,
-            format!(
-                "MilkShape ASCII holds one timeline; {} animations after the first were dropped",
-                model.animations.len() - 1
-            ),
-        );
-    }
     if model.comment.is_some() {
         report.loss(codes::COMMENT, "the model comment is not written");
     }
@@ -103,9 +112,22 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
     Ok((file, report))
 }
 
-/// Name bytes that can stand between quotes on one line.
+/// Name bytes that can stand between quotes on one line, cut to MilkShape's limit.
 fn name(text: &str, t: &mut Tally) -> Vec<u8> {
+    limited(text, MAX_NAME_BYTES, t)
+}
+
+/// A texture path as [`name`] writes a name, with the longer path limit.
+fn path(text: &str, t: &mut Tally) -> Vec<u8> {
+    limited(text, MAX_PATH_BYTES, t)
+}
+
+fn limited(text: &str, limit: usize, t: &mut Tally) -> Vec<u8> {
     let mut bytes = encode_name_8bit(text);
+    if cut_name(&mut bytes, limit) {
+        t.cut += 1;
+        t.first_cut.get_or_insert_with(|| text.to_owned());
+    }
     let mut changed = false;
     for b in &mut bytes {
         if matches!(*b, b'"' | b'\n' | b'\r') {
@@ -199,8 +221,8 @@ fn mesh(m: &Mesh, t: &mut Tally) -> file::Mesh {
 }
 
 fn material(m: &rigport_model_core::Material, t: &mut Tally) -> file::Material {
-    let path =
-        |p: &Option<String>, t: &mut Tally| p.as_deref().map(|p| name(p, t)).unwrap_or_default();
+    let texture =
+        |p: &Option<String>, t: &mut Tally| p.as_deref().map(|p| path(p, t)).unwrap_or_default();
     file::Material {
         name: name(&m.name, t),
         ambient: finite(m.ambient.to_array(), t),
@@ -209,8 +231,8 @@ fn material(m: &rigport_model_core::Material, t: &mut Tally) -> file::Material {
         emissive: finite(m.emissive.to_array(), t),
         shininess: finite([m.shininess], t)[0],
         transparency: finite([m.opacity], t)[0],
-        texture: path(&m.texture, t),
-        alpha_map: path(&m.alpha_map, t),
+        texture: texture(&m.texture, t),
+        alpha_map: texture(&m.alpha_map, t),
     }
 }
 
@@ -218,10 +240,13 @@ fn bones(skeleton: &Skeleton, t: &mut Tally, report: &mut Report) -> Vec<Bone> {
     let mut scaled = 0;
     let mut seen = std::collections::HashSet::new();
     let mut duplicates = 0;
+    // Each name once: a parent's name is its bone's name (cut alike, counted once).
+    let names: Vec<Vec<u8>> = skeleton.joints.iter().map(|j| name(&j.name, t)).collect();
     let bones = skeleton
         .joints
         .iter()
-        .map(|j| {
+        .enumerate()
+        .map(|(index, j)| {
             if (j.scale - rigport_model_core::glam::Vec3::ONE)
                 .abs()
                 .max_element()
@@ -233,10 +258,13 @@ fn bones(skeleton: &Skeleton, t: &mut Tally, report: &mut Report) -> Vec<Bone> {
                 duplicates += 1;
             }
             // Parents were checked to exist (`check_references`).
-            let parent_joint = j.parent.and_then(|p| skeleton.get(p));
-            let parent = parent_joint.map(|p| name(&p.name, t)).unwrap_or_default();
+            let parent = j
+                .parent
+                .and_then(|p| names.get(p.index()))
+                .cloned()
+                .unwrap_or_default();
             Bone {
-                name: name(&j.name, t),
+                name: names.get(index).cloned().unwrap_or_default(),
                 parent,
                 flags: 0,
                 position: finite(j.translation.to_array(), t),
@@ -348,6 +376,7 @@ fn whole_frames(frames: f32) -> i32 {
 }
 
 fn tally_losses(t: &Tally, report: &mut Report) {
+    report_cut_names(t.cut, t.first_cut.as_deref(), report);
     loss_if_any(
         report,
         codes::NAMES_CHANGED,
@@ -368,7 +397,7 @@ fn tally_losses(t: &Tally, report: &mut Report) {
         codes::WEIGHTS_DROPPED,
         t.multi_weight,
         format!(
-            "{} vertices had several joint weights; kept the largest (MilkShape ASCII has one bone per vertex)",
+            "{} vertices had several joint weights; kept the largest (MilkShape ASCII's limit is 1 bone per vertex)",
             t.multi_weight
         ),
     );

@@ -3,14 +3,17 @@
 use super::ConvertOptions;
 use crate::error::Error;
 use crate::file::{Comments, File, Group, Joint as FileJoint, JointExtra, VertexExtra};
-use crate::limits::{MAX_GROUPS, MAX_JOINTS, MAX_MATERIALS, MAX_TRIANGLES, MAX_VERTICES};
+use crate::limits::{
+    MAX_GROUPS, MAX_JOINTS, MAX_KEYS_PER_CHANNEL, MAX_MATERIALS, MAX_TRIANGLES, MAX_VERTICES,
+};
 use crate::records::{
     JointColor, Keyframe, Keyframer, Material as FileMaterial, ModelExtra, Triangle, Vertex,
     VertexExtraRecord,
 };
 use rigport_anim::euler::quat_to_euler;
 use rigport_anim::milkshape::{
-    DEFAULT_FPS, DEFAULT_FRAMES, StoredSkin, encode_skin, relative_rotation, relative_translation,
+    DEFAULT_FPS, DEFAULT_FRAMES, StoredSkin, cut_name, encode_skin, relative_rotation,
+    relative_translation, report_cut_names, skin_rounding, timeline_animation,
 };
 use rigport_model_core::glam::Vec3;
 use rigport_model_core::text::encode_name_8bit;
@@ -27,6 +30,12 @@ const DEFAULT_JOINT_COLOR: [f32; 3] = [1.0, 1.0, 0.0];
 /// a MilkShape limit (65534 vertices or triangles, 255 groups, 128 materials, 128 joints)
 /// or refers to something it does not have ([`Model::check_references`]; the error names
 /// the first problem).
+///
+/// A MilkShape file holds one timeline: the first animation is written and every other
+/// one reported lost by name (`rigport_anim::milkshape::timeline_animation`, as the ASCII
+/// writer does); `rigport_anim::concat` lays several on one timeline beforehand. Weights
+/// are stored as whole percents: a vertex whose weights change by rounding is counted in a
+/// `weights-rounded` loss.
 ///
 /// Every joint gets keys: a channel the model does not animate gets one key at the first
 /// frame holding the bind value (relative value 0). The pose is unchanged, so nothing is
@@ -59,6 +68,7 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
         geometry.add_mesh(index, mesh, &mut names, &mut report)?;
     }
     check_limit("vertices", geometry.vertices.len(), MAX_VERTICES)?;
+    geometry.report_rounding(&mut report);
     for vertex in &mut geometry.vertices {
         vertex.reference_count = 0;
     }
@@ -119,32 +129,26 @@ fn check_limit(what: &'static str, count: usize, max: usize) -> Result<(), Error
 /// Encodes names into fixed arrays, counting the ones that had to be cut.
 #[derive(Default)]
 struct NameWriter {
-    truncated: Vec<String>,
+    truncated: usize,
+    first: Option<String>,
 }
 
 impl NameWriter {
-    /// The name as a NUL-terminated array of `N` bytes (Latin-1 when it fits, else UTF-8).
+    /// The name as a NUL-terminated array of `N` bytes (Latin-1 when it fits, else UTF-8),
+    /// cut to the `N − 1` bytes MilkShape's limit allows.
     fn array<const N: usize>(&mut self, name: &str) -> [u8; N] {
-        let bytes = encode_name_8bit(name);
-        let keep = bytes.len().min(N - 1);
-        if keep < bytes.len() {
-            self.truncated.push(name.to_owned());
+        let mut bytes = encode_name_8bit(name);
+        if cut_name(&mut bytes, N - 1) {
+            self.truncated += 1;
+            self.first.get_or_insert_with(|| name.to_owned());
         }
         let mut out = [0u8; N];
-        out[..keep].copy_from_slice(&bytes[..keep]);
+        out[..bytes.len()].copy_from_slice(&bytes);
         out
     }
 
     fn report(&self, report: &mut Report) {
-        if let Some(first) = self.truncated.first() {
-            report.loss(
-                codes::NAME_TRUNCATED,
-                format!(
-                    "{} names or paths are longer than their field and were cut (first: `{first}`)",
-                    self.truncated.len()
-                ),
-            );
-        }
+        report_cut_names(self.truncated, self.first.as_deref(), report);
     }
 }
 
@@ -219,12 +223,31 @@ struct Geometry {
     extras: Vec<VertexExtraRecord>,
     triangles: Vec<Triangle>,
     groups: Vec<Group>,
+    /// Unified vertices whose weights whole percents do not hold exactly, and the largest
+    /// change.
+    rounded: usize,
+    worst_rounding: f32,
 }
 
 /// A vertex record's identity: position bits and stored skin.
 type RecordKey = ([u32; 3], i8, [i8; 3], [u8; 3]);
 
 impl Geometry {
+    /// The `weights-rounded` loss, when a vertex's weights changed.
+    fn report_rounding(&self, report: &mut Report) {
+        if self.rounded > 0 {
+            report.loss(
+                codes::WEIGHTS_ROUNDED,
+                format!(
+                    "the weights of {} vertices were rounded to MilkShape's limit of whole \
+                     percents (0-100, 4 influences); the largest change is {:.2} %",
+                    self.rounded,
+                    self.worst_rounding * 100.0
+                ),
+            );
+        }
+    }
+
     fn add_mesh(
         &mut self,
         mesh_index: usize,
@@ -236,6 +259,12 @@ impl Geometry {
         let mut record_of = Vec::with_capacity(mesh.vertices.len());
         for vertex in &mesh.vertices {
             let skin: StoredSkin = encode_skin(vertex.joints, vertex.weights);
+            let change = skin_rounding(vertex.joints, vertex.weights, skin);
+            // Float noise in weights that were whole percents is not a loss.
+            if change > 1e-4 {
+                self.rounded += 1;
+                self.worst_rounding = self.worst_rounding.max(change);
+            }
             let key = (
                 vertex.position.to_array().map(f32::to_bits),
                 skin.bone_id,
@@ -322,7 +351,7 @@ impl Geometry {
 /// Writes the first animation's tracks as keys relative to the bind pose, gives every
 /// joint channel still without keys its placeholder, and returns the keyframer data.
 fn animation(model: &Model, joints: &mut [FileJoint], report: &mut Report) -> Keyframer {
-    let Some(animation) = model.animations.first() else {
+    let Some(animation) = timeline_animation(&model.animations, report) else {
         placeholder_keys(joints, 1.0 / DEFAULT_FPS);
         return Keyframer {
             fps: DEFAULT_FPS,
@@ -330,20 +359,6 @@ fn animation(model: &Model, joints: &mut [FileJoint], report: &mut Report) -> Ke
             total_frames: DEFAULT_FRAMES,
         };
     };
-    if model.animations.len() > 1 {
-        let dropped: Vec<&str> = model.animations[1..]
-            .iter()
-            .map(|a| a.name.as_str())
-            .collect();
-        report.loss(
-            codes::ANIMATIONS_DROPPED,
-            format!(
-                "a MilkShape file holds one animation; {} more are not written ({})",
-                dropped.len(),
-                dropped.join(", ")
-            ),
-        );
-    }
     let fps = if animation.fps.is_finite() && animation.fps > 0.0 {
         animation.fps
     } else {
@@ -409,7 +424,7 @@ fn write_tracks(animation: &Animation, joints: &mut [FileJoint], report: &mut Re
         }
         let position = Vec3::from(joint.position);
         let rotation = Vec3::from(joint.rotation);
-        let limit = usize::from(u16::MAX);
+        let limit = MAX_KEYS_PER_CHANNEL;
         too_many += track.translations.len().saturating_sub(limit)
             + track.rotations.len().saturating_sub(limit);
         joint.translation_keys = keyframes(&track.translations, limit, |t| {
@@ -440,7 +455,9 @@ fn write_tracks(animation: &Animation, joints: &mut [FileJoint], report: &mut Re
     lose(
         codes::TOO_MANY_KEYS,
         too_many,
-        "keys past 65535 per joint channel are not written".into(),
+        format!(
+            "keys past MilkShape's limit of {MAX_KEYS_PER_CHANNEL} per joint channel are not written"
+        ),
     );
     if animation.interpolation != Interpolation::Linear {
         report.loss(
