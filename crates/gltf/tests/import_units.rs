@@ -450,3 +450,49 @@ fn cubic_spline_tangents_survive_our_export() {
         b.tracks[0].translation_tangents
     );
 }
+
+#[test]
+fn a_linear_channel_beside_a_cubic_one_keeps_its_straight_segments() {
+    // cubic_file's animation plus a LINEAR scale channel 1 → 3 over the same 0..2 s.
+    let bytes = cubic_file();
+    let json_length = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let mut json: Value = serde_json::from_slice(&bytes[20..20 + json_length]).unwrap();
+    let bin_at = 20 + json_length;
+    let mut bin = bytes[bin_at + 8..].to_vec();
+    let at = bin.len();
+    bin.extend(f32s(&[1.0, 1.0, 1.0, 3.0, 3.0, 3.0]));
+    json["bufferViews"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"buffer": 0, "byteOffset": at, "byteLength": 24}));
+    json["accessors"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"bufferView": 2, "componentType": 5126, "count": 2, "type": "VEC3"}));
+    json["animations"][0]["samplers"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"input": 0, "output": 2}));
+    json["animations"][0]["channels"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"sampler": 1, "target": {"node": 0, "path": "scale"}}));
+    let (model, report) = import(&glb(json, &bin)).unwrap();
+    let animation = &model.animations[0];
+    assert_eq!(animation.interpolation, Interpolation::CubicSpline);
+    assert!(report.with_code("interpolation-mixed").next().is_some());
+    let bind = rigport_anim::Transform::IDENTITY;
+    for (t, expected) in [(0.5_f32, 1.5_f32), (1.0, 2.0), (1.5, 2.5)] {
+        let at = rigport_anim::sample::sample_track(
+            &animation.tracks[0],
+            t,
+            animation.interpolation,
+            &bind,
+        );
+        assert!(
+            (at.scale - Vec3::splat(expected)).length() < 1e-6,
+            "t={t}: {}",
+            at.scale
+        );
+    }
+}

@@ -307,6 +307,16 @@ pub const NODE_ANIMATION: &str = "node-animation";
 /// Loss: Cameras are not carried.
 pub const CAMERAS: &str = "cameras";
 
+/// Warning: A GLB container's layout is off (bytes after its declared length, chunks not
+/// padded to 4 bytes); read anyway.
+pub const GLB_LAYOUT: &str = "glb-layout";
+
+/// Warning: JSON text starts with a byte order mark, which glTF forbids; skipped.
+pub const JSON_BOM: &str = "json-bom";
+
+/// Warning: A buffer holds more bytes than its declared length; the rest is ignored.
+pub const BUFFER_LENGTH: &str = "buffer-length";
+
 /// Every code of this module, for tools that list them and for the uniqueness test.
 pub const ALL: &[&str] = &[
     LATIN1_NAMES,
@@ -408,6 +418,9 @@ pub const ALL: &[&str] = &[
     MORPH_TARGETS,
     NODE_ANIMATION,
     CAMERAS,
+    GLB_LAYOUT,
+    JSON_BOM,
+    BUFFER_LENGTH,
 ];
 
 #[cfg(test)]

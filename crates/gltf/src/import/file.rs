@@ -3,7 +3,7 @@
 use super::ImportError;
 use super::uri::{self, Target};
 use gltf_json as json;
-use rigport_model_core::{Budget, FileSummary, ReadOptions, Report};
+use rigport_model_core::{Budget, FileSummary, ReadOptions, Report, codes};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -78,7 +78,7 @@ impl GltfFile {
         let (json_range, bin) = if binary {
             let (json_range, bin, problems) = parse_glb(bytes)?;
             for problem in problems {
-                warn(&mut report, "glb-layout", problem)?;
+                warn(&mut report, codes::GLB_LAYOUT, problem)?;
             }
             (json_range, bin)
         } else {
@@ -86,9 +86,18 @@ impl GltfFile {
             if start > 0 {
                 warn(
                     &mut report,
-                    "json-bom",
+                    codes::JSON_BOM,
                     "the JSON starts with a byte order mark, which glTF forbids; skipped".into(),
                 )?;
+            }
+            let first = bytes[start..].iter().find(|b| !b.is_ascii_whitespace());
+            if first != Some(&b'{') {
+                return Err(ImportError::NotGltf(match first {
+                    Some(b) => format!(
+                        "neither a GLB container (magic `glTF`) nor JSON text (it starts with byte {b:#04x})"
+                    ),
+                    None => "the input is empty".to_string(),
+                }));
             }
             (start..bytes.len(), None)
         };
@@ -131,7 +140,7 @@ impl GltfFile {
             if actual > declared + 3 {
                 warn(
                     &mut report,
-                    "buffer-length",
+                    codes::BUFFER_LENGTH,
                     format!(
                         "{what} holds {actual} bytes, {} more than its byteLength {declared}; the rest is ignored",
                         actual - declared
@@ -154,7 +163,7 @@ impl GltfFile {
             if let Blob::Missing(path) = blob {
                 warn(
                     &mut report,
-                    rigport_model_core::codes::IMAGE_UNDECODABLE,
+                    codes::IMAGE_UNDECODABLE,
                     format!(
                         "image {i} `{path}` cannot be read{}; materials keep its name as their texture",
                         base_dir.map_or_else(
@@ -560,7 +569,7 @@ fn check_extensions(root: &json::Root, report: &mut Report) -> Result<(), Import
         .collect();
     if !ignored.is_empty() {
         report.loss(
-            rigport_model_core::codes::MATERIAL_PROPERTIES,
+            codes::MATERIAL_PROPERTIES,
             format!("glTF extensions not carried: {}", ignored.join(", ")),
         );
     }
