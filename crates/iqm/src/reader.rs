@@ -124,14 +124,30 @@ fn name(s: &'static str) -> impl Fn() -> String {
     move || s.to_owned()
 }
 
-/// Three little-endian `u32`s per chunk.
+/// Three little-endian `u32`s per 12 bytes. On little-endian machines the bytes are
+/// copied as they are (bytemuck: one `memcpy`, several times faster than decoding each
+/// word), elsewhere decoded word by word.
 fn u32_triples(slice: &[u8]) -> Vec<[u32; 3]> {
+    if cfg!(target_endian = "little") {
+        return bytemuck::pod_collect_to_vec(&slice[..slice.len() / 12 * 12]);
+    }
     slice
         .chunks_exact(12)
         .map(|c| {
             let word = |i: usize| u32::from_le_bytes([c[i], c[i + 1], c[i + 2], c[i + 3]]);
             [word(0), word(4), word(8)]
         })
+        .collect()
+}
+
+/// Little-endian `u16`s, copied as [`u32_triples`] does.
+fn u16s(slice: &[u8]) -> Vec<u16> {
+    if cfg!(target_endian = "little") {
+        return bytemuck::pod_collect_to_vec(&slice[..slice.len() / 2 * 2]);
+    }
+    slice
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
         .collect()
 }
 
@@ -248,18 +264,14 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
         "animations",
     )?;
     let frame_values = u64::from(h.num_frames) * u64::from(h.num_framechannels);
-    let frames = r
-        .block::<u16>(Place {
-            field: &name("ofs_frames"),
-            at: at::OFS_FRAMES,
-            offset: h.ofs_frames,
-            count: frame_values,
-            item_size: 2,
-            what: "frame values",
-        })?
-        .chunks_exact(2)
-        .map(|c| u16::from_le_bytes([c[0], c[1]]))
-        .collect();
+    let frames = u16s(r.block::<u16>(Place {
+        field: &name("ofs_frames"),
+        at: at::OFS_FRAMES,
+        offset: h.ofs_frames,
+        count: frame_values,
+        item_size: 2,
+        what: "frame values",
+    })?);
     let bounds = if h.ofs_bounds != 0 && h.num_frames > 0 {
         Some(r.records::<Bounds>(
             &name("ofs_bounds"),

@@ -19,12 +19,27 @@ fn record_bytes<T: Record>(records: &[T]) -> Vec<u8> {
     out.into_inner()
 }
 
-fn triples(values: &[[u32; 3]]) -> Vec<u8> {
-    values
-        .iter()
-        .flatten()
-        .flat_map(|v| v.to_le_bytes())
-        .collect()
+/// The little-endian bytes of `u32` triples: on little-endian machines the values' own
+/// bytes, borrowed (bytemuck), elsewhere encoded word by word.
+fn triples(values: &[[u32; 3]]) -> Cow<'_, [u8]> {
+    if cfg!(target_endian = "little") {
+        return Cow::Borrowed(bytemuck::cast_slice(values));
+    }
+    Cow::Owned(
+        values
+            .iter()
+            .flatten()
+            .flat_map(|v| v.to_le_bytes())
+            .collect(),
+    )
+}
+
+/// The little-endian bytes of `u16`s, as [`triples`] gives them.
+fn u16_bytes(values: &[u16]) -> Cow<'_, [u8]> {
+    if cfg!(target_endian = "little") {
+        return Cow::Borrowed(bytemuck::cast_slice(values));
+    }
+    Cow::Owned(values.iter().flat_map(|v| v.to_le_bytes()).collect())
 }
 
 fn descriptors(file: &File) -> Vec<VertexArrayRecord> {
@@ -62,17 +77,14 @@ fn pieces(file: &File) -> Vec<(u64, Cow<'_, [u8]>)> {
     for array in &file.vertex_arrays {
         put!(array.offset, Borrowed(&array.data));
     }
-    put!(h.ofs_triangles, Owned(triples(&file.triangles)));
+    put!(h.ofs_triangles, triples(&file.triangles));
     if let Some(adjacency) = &file.adjacency {
-        put!(h.ofs_adjacency, Owned(triples(adjacency)));
+        put!(h.ofs_adjacency, triples(adjacency));
     }
     put!(h.ofs_joints, Owned(record_bytes::<Joint>(&file.joints)));
     put!(h.ofs_poses, Owned(record_bytes::<Pose>(&file.poses)));
     put!(h.ofs_anims, Owned(record_bytes::<Anim>(&file.anims)));
-    put!(
-        h.ofs_frames,
-        Owned(file.frames.iter().flat_map(|v| v.to_le_bytes()).collect()),
-    );
+    put!(h.ofs_frames, u16_bytes(&file.frames));
     if let Some(bounds) = &file.bounds {
         put!(h.ofs_bounds, Owned(record_bytes::<Bounds>(bounds)));
     }

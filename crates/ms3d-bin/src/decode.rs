@@ -120,7 +120,15 @@ pub(crate) fn all<T>(
     size: usize,
     decode: impl Fn(&[u8]) -> Option<T>,
 ) -> Option<Vec<T>> {
-    bytes.chunks_exact(size).map(decode).collect()
+    // Sized up front: collecting `Option`s hides the count from `collect`, which then
+    // grows the vector step by step, copying it each time (a tenth of a 32767-triangle
+    // .ms3d → glb conversion, in reallocations of the key arrays).
+    let chunks = bytes.chunks_exact(size);
+    let mut out = Vec::with_capacity(chunks.len());
+    for chunk in chunks {
+        out.push(decode(chunk)?);
+    }
+    Some(out)
 }
 
 #[cfg(test)]

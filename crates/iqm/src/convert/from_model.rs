@@ -1,11 +1,12 @@
 //! The neutral model to IQM, with the SDK compiler's semantics.
 
 use super::ConvertOptions;
+use super::bounds::{self, BoundsPlan, JointBoxes, Method};
 use super::geometry::{self, Written};
 use super::quantize::{Channels, quantize};
 use crate::error::Error;
 use crate::file::{ArrayKind, File, Format, VertexArray};
-use crate::records::{Anim, Bounds, Joint, LOOP, Mesh, Pose};
+use crate::records::{Anim, Joint, LOOP, Mesh, Pose};
 use crate::writer;
 use rigport_anim::sample::{Transform, sample_track};
 use rigport_anim::skeleton::parent_first_order;
@@ -17,6 +18,9 @@ use std::collections::HashMap;
 /// Poses (frames × joints) [`from_model`] always allows; beyond it, one pose per key of
 /// the model, so a few keys at an absurd time cannot turn a kilobyte into gigabytes.
 const FREE_POSES: u64 = 1 << 17;
+
+/// Triangles from which the adjacency is found on a thread of its own.
+const PARALLEL_TRIANGLES: usize = 1 << 14;
 
 /// Vertex skinnings (frames × vertices) the exact per-frame bounds may take.
 const EXACT_BOUNDS_WORK: u64 = 1 << 25;
@@ -79,16 +83,31 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
             scale: joint.scale.to_array(),
         });
     }
-    add_animations(
-        model,
-        &skeleton,
-        &new_index,
-        &vertices,
-        options,
-        &mut text,
-        &mut file,
-        &mut report,
-    )?;
+    // The adjacency needs only the geometry: on a large model it is found on another
+    // thread while the animations are sampled.
+    let triangles = std::mem::take(&mut file.triangles);
+    let adjacency = |triangles: &[[u32; 3]]| {
+        (!triangles.is_empty()).then(|| geometry::adjacency(&vertices, triangles))
+    };
+    let animated = |file: &mut File, report: &mut Report, text: &mut Text| {
+        add_animations(
+            model, &skeleton, &new_index, &vertices, options, text, file, report,
+        )
+    };
+    file.adjacency = if triangles.len() >= PARALLEL_TRIANGLES {
+        std::thread::scope(|scope| {
+            let found = scope.spawn(|| adjacency(&triangles));
+            let animated = animated(&mut file, &mut report, &mut text);
+            let found = found
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            animated.map(|()| found)
+        })?
+    } else {
+        animated(&mut file, &mut report, &mut text)?;
+        adjacency(&triangles)
+    };
+    file.triangles = triangles;
     if let Some(comment) = &model.comment {
         file.comment = comment.as_bytes().to_vec();
         file.comment.push(0);
@@ -188,13 +207,26 @@ fn flip(q: Quat) -> Quat {
 
 /// The SDK's weight encoding: the four largest weights, normalized, as bytes summing to 255.
 fn encode_weights(vertex: &rigport_model_core::Vertex, remap: &[u32]) -> ([u32; 4], [u8; 4]) {
-    let mut pairs: Vec<(u32, f32)> = vertex
-        .influences()
-        .filter(|(j, _)| j.index() < remap.len())
-        .map(|(j, w)| (remap[j.index()], w))
-        .collect();
-    pairs.sort_by(|a, b| b.1.total_cmp(&a.1));
-    pairs.truncate(4);
+    // The four largest weights on joints that exist, largest first (ties keep their
+    // order), without allocating: this runs once per vertex.
+    let mut pairs = [(0u32, 0f32); 4];
+    let mut len = 0;
+    for (j, w) in vertex.influences() {
+        if j.index() >= remap.len() {
+            continue;
+        }
+        let mut at = len;
+        while at > 0 && pairs[at - 1].1.total_cmp(&w).is_lt() {
+            at -= 1;
+        }
+        if at == 4 {
+            continue;
+        }
+        len = (len + 1).min(4);
+        pairs.copy_within(at..len - 1, at + 1);
+        pairs[at] = (remap[j.index()], w);
+    }
+    let pairs = &pairs[..len];
     let total: f32 = pairs.iter().map(|p| p.1).sum();
     let mut joints = [0u32; 4];
     let mut bytes = [0u8; 4];
@@ -328,7 +360,9 @@ fn add_geometry(
         data,
     };
     let floats = |values: &mut dyn Iterator<Item = f32>| -> Vec<u8> {
-        values.flat_map(f32::to_le_bytes).collect()
+        let mut bytes = Vec::with_capacity(values.size_hint().0 * 4);
+        values.for_each(|v| bytes.extend_from_slice(&v.to_le_bytes()));
+        bytes
     };
     file.vertex_arrays.push(array(
         ArrayKind::Position,
@@ -409,9 +443,6 @@ fn add_geometry(
     if all.is_empty() {
         file.vertex_arrays.clear();
     }
-    if !file.triangles.is_empty() {
-        file.adjacency = Some(geometry::adjacency(&all, &file.triangles));
-    }
     Ok(all)
 }
 
@@ -465,7 +496,6 @@ fn add_animations(
     let mut poses_left = FREE_POSES.max(keys as u64);
     let binds: Vec<Transform> = skeleton.joints.iter().map(Transform::of_joint).collect();
     let mut values: Vec<Channels> = Vec::new();
-    let mut local = vec![Transform::IDENTITY; joints];
     let mut defaulted = 0;
     let mut stepped = 0;
     for animation in &model.animations {
@@ -504,7 +534,6 @@ fn add_animations(
                 let t = by_joint[j].map_or(*bind, |track| {
                     sample_track(track, time, sorted.interpolation, bind)
                 });
-                local[j] = t;
                 let q = flip(t.rotation);
                 values.push([
                     t.translation.x,
@@ -555,15 +584,14 @@ fn add_animations(
         .collect();
     let frames = values.len() / joints;
     if !vertices.is_empty() {
-        let mut posed = Posed::new(skeleton).map_err(|e| Error::InvalidModel(e.to_string()))?;
-        let mut bounds = Vec::with_capacity(frames);
+        let posed = Posed::new(skeleton).map_err(|e| Error::InvalidModel(e.to_string()))?;
         // Exact bounds skin every vertex in every frame, as the SDK does; past this much
         // work (a long animation of a big mesh, or a damaged key time) they are computed
         // from per-joint boxes instead, which still contain every vertex.
-        let exact = (frames as u64).saturating_mul(vertices.len() as u64) <= EXACT_BOUNDS_WORK;
-        let boxes = (!exact).then(|| geometry::JointBoxes::new(vertices, joints));
-        let plan = geometry::BoundsPlan::new(if exact { vertices } else { &[] });
-        if !exact {
+        let work = (frames as u64).saturating_mul(vertices.len() as u64);
+        let method = if work <= EXACT_BOUNDS_WORK {
+            Method::Exact(BoundsPlan::new(vertices))
+        } else {
             report.info(
                 "bounds-conservative",
                 format!(
@@ -571,28 +599,9 @@ fn add_animations(
                     vertices.len()
                 ),
             );
-        }
-        for frame in values.chunks_exact(joints) {
-            for (j, v) in frame.iter().enumerate() {
-                local[j] = Transform {
-                    translation: [v[0], v[1], v[2]].into(),
-                    rotation: Quat::from_xyzw(v[3], v[4], v[5], v[6]),
-                    scale: [v[7], v[8], v[9]].into(),
-                };
-            }
-            posed.set_local(&local);
-            let (bbmin, bbmax, xyradius, radius) = match &boxes {
-                None => plan.frame(posed.skinning_matrices()),
-                Some(boxes) => geometry::conservative_bounds(boxes, posed.skinning_matrices()),
-            };
-            bounds.push(Bounds {
-                bbmin,
-                bbmax,
-                xyradius,
-                radius,
-            });
-        }
-        file.bounds = Some(bounds);
+            Method::Conservative(JointBoxes::new(vertices, joints))
+        };
+        file.bounds = Some(bounds::every_frame(&values, joints, &posed, &method, work));
     }
     file.frames = quantize(&values, &mut poses);
     file.header.num_frames = frames as u32;

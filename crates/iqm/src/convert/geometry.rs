@@ -1,7 +1,7 @@
-//! What the SDK's compiler derives from the geometry: welded vertices, tangents, triangle
-//! adjacency and per-frame bounds.
+//! What the SDK's compiler derives from the geometry: welded vertices, tangents and triangle
+//! adjacency (per-frame bounds are in `bounds`).
 
-use rigport_model_core::glam::{Mat4, Vec2, Vec3, Vec4};
+use rigport_model_core::glam::{Vec2, Vec3};
 use std::collections::HashMap;
 
 /// A vertex as written: every attribute the file stores, blend weights already quantized.
@@ -100,7 +100,7 @@ pub(crate) fn tangents(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[f32
 /// triangle sharing it, or `u32::MAX` when none or more than one does. Edges are compared
 /// by position and blend, as the SDK does, so vertices split by normals or UVs still join.
 pub(crate) fn adjacency(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
-    let mut ids: HashMap<[u32; 11], u32> = HashMap::new();
+    let mut ids: HashMap<[u32; 11], u32> = HashMap::with_capacity(vertices.len());
     let id: Vec<u32> = vertices
         .iter()
         .map(|v| {
@@ -110,224 +110,96 @@ pub(crate) fn adjacency(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[u3
             *ids.entry(key).or_insert(next)
         })
         .collect();
+    const NONE: u32 = u32::MAX;
     let edge = |t: &[u32; 3], k: usize| {
         let (a, b) = (id[t[k] as usize], id[t[(k + 1) % 3] as usize]);
         (a.min(b), a.max(b))
     };
-    const NONE: u32 = u32::MAX;
-    let mut shared: HashMap<(u32, u32), [u32; 2]> = HashMap::with_capacity(triangles.len() * 2);
+    // Every edge under its smaller end (a counting sort: linear, and no hash map of every
+    // edge), as (larger end, corner it starts at).
+    let mut first = vec![0u32; ids.len() + 1];
+    for t in triangles {
+        for k in 0..3 {
+            first[edge(t, k).0 as usize + 1] += 1;
+        }
+    }
+    for i in 1..first.len() {
+        first[i] += first[i - 1];
+    }
+    let mut next = first.clone();
+    let mut edges = vec![(0u32, 0u32); triangles.len() * 3];
     for (i, t) in triangles.iter().enumerate() {
         for k in 0..3 {
-            let i = i as u32;
-            shared
-                .entry(edge(t, k))
-                .and_modify(|pair| {
-                    if pair[1] != NONE {
-                        *pair = [NONE, NONE];
-                    } else if pair[0] != NONE {
-                        pair[1] = i;
-                    }
-                })
-                .or_insert([i, NONE]);
+            let (a, b) = edge(t, k);
+            let slot = &mut next[a as usize];
+            edges[*slot as usize] = (b, (i * 3 + k) as u32);
+            *slot += 1;
         }
     }
-    triangles
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            let i = i as u32;
-            [0, 1, 2].map(|k| {
-                let pair = shared[&edge(t, k)];
-                if pair[0] == i { pair[1] } else { pair[0] }
-            })
-        })
-        .collect()
-}
-
-/// Box and radii of positions skinned by `skinning` (`G(t)·Gb⁻¹` per joint). A vertex with
-/// no weight stays where it is.
-pub(crate) fn bounds(vertices: &[Written], skinning: &[Mat4]) -> ([f32; 3], [f32; 3], f32, f32) {
-    BoundsPlan::new(vertices).frame(skinning)
-}
-
-/// What per-frame bounds need, prepared once for all frames: each distinct (position,
-/// blend) pair once, and each distinct blend once, so a frame blends one matrix per blend
-/// and transforms each point with it (the SDK blends a matrix per vertex).
-pub(crate) struct BoundsPlan {
-    blends: Vec<([u32; 4], [u8; 4])>,
-    points: Vec<(Vec3, u32)>,
-}
-
-impl BoundsPlan {
-    pub(crate) fn new(vertices: &[Written]) -> Self {
-        let mut blend_ids: HashMap<([u32; 4], [u8; 4]), u32> = HashMap::new();
-        let mut blends = Vec::new();
-        let mut seen: HashMap<([u32; 3], u32), ()> = HashMap::with_capacity(vertices.len());
-        let mut points = Vec::with_capacity(vertices.len());
-        for v in vertices {
-            let key = (v.joints, v.weights);
-            let id = *blend_ids.entry(key).or_insert_with(|| {
-                blends.push(key);
-                (blends.len() - 1) as u32
-            });
-            let p = v.position;
-            if seen
-                .insert(([p.x, p.y, p.z].map(f32::to_bits), id), ())
-                .is_none()
-            {
-                points.push((p, id));
+    let mut out = vec![[NONE; 3]; triangles.len()];
+    for bucket in first.windows(2) {
+        let edges = &mut edges[bucket[0] as usize..bucket[1] as usize];
+        edges.sort_unstable();
+        // An edge used by exactly two corners joins their triangles; by one, or by three
+        // or more, none.
+        for run in edges.chunk_by(|a, b| a.0 == b.0) {
+            if let [(_, c), (_, d)] = run {
+                let (c, d) = (*c as usize, *d as usize);
+                out[c / 3][c % 3] = (d / 3) as u32;
+                out[d / 3][d % 3] = (c / 3) as u32;
             }
         }
-        Self { blends, points }
     }
-
-    pub(crate) fn frame(&self, skinning: &[Mat4]) -> ([f32; 3], [f32; 3], f32, f32) {
-        let matrices: Vec<Mat4> = self
-            .blends
-            .iter()
-            .map(|(joints, weights)| {
-                if *weights == [0; 4] {
-                    return Mat4::IDENTITY;
-                }
-                let mut m = Mat4::ZERO;
-                for k in 0..4 {
-                    if weights[k] > 0 {
-                        if let Some(s) = skinning.get(joints[k] as usize) {
-                            m += *s * (f32::from(weights[k]) / 255.0);
-                        }
-                    }
-                }
-                m
-            })
-            .collect();
-        let mut min = Vec3::splat(f32::INFINITY);
-        let mut max = Vec3::splat(f32::NEG_INFINITY);
-        let (mut xy, mut r) = (0f32, 0f32);
-        for &(position, blend) in &self.points {
-            let p = (matrices[blend as usize] * Vec4::from((position, 1.0))).truncate();
-            min = min.min(p);
-            max = max.max(p);
-            let d = p.x * p.x + p.y * p.y;
-            xy = xy.max(d);
-            r = r.max(d + p.z * p.z);
-        }
-        if self.points.is_empty() {
-            (min, max) = (Vec3::ZERO, Vec3::ZERO);
-        }
-        (min.to_array(), max.to_array(), xy.sqrt(), r.sqrt())
-    }
-}
-
-/// Per joint, the bind-space box of the vertices it influences; and the box of the vertices
-/// no joint moves. For [`conservative_bounds`].
-pub(crate) struct JointBoxes {
-    boxes: Vec<Option<(Vec3, Vec3)>>,
-    fixed: Option<(Vec3, Vec3)>,
-}
-
-fn grow(b: &mut Option<(Vec3, Vec3)>, p: Vec3) {
-    *b = Some(match *b {
-        Some((lo, hi)) => (lo.min(p), hi.max(p)),
-        None => (p, p),
-    });
-}
-
-impl JointBoxes {
-    pub(crate) fn new(vertices: &[Written], joints: usize) -> Self {
-        let mut boxes = vec![None; joints];
-        let mut fixed = None;
-        for v in vertices {
-            if v.weights == [0; 4] {
-                grow(&mut fixed, v.position);
-            }
-            for k in 0..4 {
-                if v.weights[k] > 0 {
-                    if let Some(b) = boxes.get_mut(v.joints[k] as usize) {
-                        grow(b, v.position);
-                    }
-                }
-            }
-        }
-        Self { boxes, fixed }
-    }
-}
-
-/// Bounds that contain every skinned vertex without skinning each one: a blended vertex is
-/// a convex combination of its joints' transforms of it, so it lies in the union of each
-/// joint's box transformed by that joint. Frames × joints × 8 corners instead of frames ×
-/// vertices: used when the exact bounds would take too long.
-pub(crate) fn conservative_bounds(
-    boxes: &JointBoxes,
-    skinning: &[Mat4],
-) -> ([f32; 3], [f32; 3], f32, f32) {
-    let mut points = Vec::with_capacity(boxes.boxes.len() * 8 + 8);
-    let corners = |(lo, hi): (Vec3, Vec3)| {
-        (0..8).map(move |i| {
-            Vec3::new(
-                if i & 1 == 0 { lo.x } else { hi.x },
-                if i & 2 == 0 { lo.y } else { hi.y },
-                if i & 4 == 0 { lo.z } else { hi.z },
-            )
-        })
-    };
-    for (b, m) in boxes.boxes.iter().zip(skinning) {
-        if let Some(b) = *b {
-            points.extend(corners(b).map(|p| m.transform_point3(p)));
-        }
-    }
-    if let Some(b) = boxes.fixed {
-        points.extend(corners(b));
-    }
-    let as_vertices: Vec<Written> = points
-        .into_iter()
-        .map(|position| Written {
-            position,
-            uv: Vec2::ZERO,
-            normal: Vec3::ZERO,
-            color: [0; 4],
-            joints: [0; 4],
-            weights: [0; 4],
-        })
-        .collect();
-    bounds(&as_vertices, &[])
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rigport_model_core::glam::Quat;
 
-    #[test]
-    fn conservative_bounds_contain_the_exact_ones() {
-        let vertex = |x: f32, y: f32, w: [u8; 4]| Written {
-            position: Vec3::new(x, y, 0.5),
+    fn at(x: f32, y: f32) -> Written {
+        Written {
+            position: Vec3::new(x, y, 0.0),
             uv: Vec2::ZERO,
             normal: Vec3::Z,
             color: [0; 4],
-            joints: [0, 1, 0, 0],
-            weights: w,
-        };
-        let vertices = [
-            vertex(0.0, 0.0, [255, 0, 0, 0]),
-            vertex(1.0, 2.0, [128, 127, 0, 0]),
-            vertex(-1.0, 3.0, [0, 255, 0, 0]),
-            vertex(4.0, -1.0, [0; 4]),
-        ];
-        let skinning = [
-            Mat4::from_rotation_translation(Quat::from_rotation_z(0.7), Vec3::new(1.0, 0.0, 2.0)),
-            Mat4::from_scale_rotation_translation(
-                Vec3::splat(2.0),
-                Quat::from_rotation_x(-1.2),
-                Vec3::new(0.0, -3.0, 0.0),
-            ),
-        ];
-        let (lo, hi, xy, r) = bounds(&vertices, &skinning);
-        let (clo, chi, cxy, cr) = conservative_bounds(&JointBoxes::new(&vertices, 2), &skinning);
-        for k in 0..3 {
-            assert!(clo[k] <= lo[k] + 1e-5 && chi[k] >= hi[k] - 1e-5, "{k}");
+            joints: [0; 4],
+            weights: [0; 4],
         }
-        assert!(cxy >= xy - 1e-5 && cr >= r - 1e-5);
-        // The unskinned vertex stays where it is.
-        assert_eq!(hi[0], 4.0);
+    }
+
+    #[test]
+    fn adjacency_joins_edges_used_exactly_twice() {
+        // A fan of four triangles around vertex 0 whose last corner, vertex 5, repeats
+        // vertex 1's position with another normal (joined by position); a fin on edges
+        // 0–2 and 0–3 (used three times: they join nothing) that shares edge 2–3 with
+        // triangle 1; a degenerate triangle whose edge 1–4 makes three uses too.
+        let mut v: Vec<Written> = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)]
+            .into_iter()
+            .map(|(x, y)| at(x, y))
+            .collect();
+        let mut split = at(1.0, 0.0);
+        split.normal = Vec3::X;
+        v.push(split);
+        let triangles = [
+            [0, 1, 2],
+            [0, 2, 3],
+            [0, 3, 4],
+            [0, 4, 5],
+            [2, 0, 3],
+            [1, 1, 4],
+        ];
+        let none = u32::MAX;
+        assert_eq!(
+            adjacency(&v, &triangles),
+            vec![
+                [3, none, none],
+                [none, 4, none],
+                [none, none, 3],
+                [2, none, 0],
+                [none, none, 1],
+                [none, none, none],
+            ]
+        );
     }
 }

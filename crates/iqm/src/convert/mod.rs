@@ -1,5 +1,6 @@
 //! Conversion to and from the neutral model.
 
+mod bounds;
 mod from_model;
 mod geometry;
 mod quantize;
