@@ -49,6 +49,33 @@ check_format!(ms3d_ascii, rigport_ms3d_ascii);
 check_format!(iqe, rigport_iqe);
 check_format!(iqm, rigport_iqm);
 
+/// The glTF import: lenient and strict read (no folder: an external URI is an error), the
+/// summary, the faithful bytes, the model, and the model written as .glb reading back.
+pub fn gltf(data: &[u8]) {
+    use rigport_gltf::import::{GltfFile, ImportOptions, to_model};
+    let _ = rigport_gltf::sniff(data);
+    for options in [ReadOptions::default(), ReadOptions::strict()] {
+        let Ok((file, _)) = GltfFile::from_slice_with(data, &options, None) else {
+            continue;
+        };
+        let _ = file.summary();
+        assert!(
+            file.to_vec() == data,
+            "the faithful bytes differ from the input"
+        );
+        let Ok((imported, _)) = to_model(&file, &ImportOptions::default()) else {
+            continue;
+        };
+        let export = rigport_gltf::export::ExportOptions::default();
+        if let Ok((glb, _)) = rigport_gltf::export::to_glb(&imported.model, &export) {
+            let (back, _) = GltfFile::from_slice_with(&glb, &ReadOptions::default(), None)
+                .unwrap_or_else(|e| panic!("exported .glb does not read back: {e}"));
+            to_model(&back, &ImportOptions::default())
+                .unwrap_or_else(|e| panic!("exported .glb does not convert: {e}"));
+        }
+    }
+}
+
 /// The whole pipeline: sniff, read, summary, convert to every format, read back.
 pub fn pipeline(data: &[u8]) {
     if let Err(bug) = exercise::exercise(data) {
@@ -63,6 +90,14 @@ pub fn sniff(data: &[u8]) {
     let claims = [
         (Format::Ms3d, rigport_ms3d_bin::sniff(data)),
         (Format::Iqm, rigport_iqm::sniff(data)),
+        (
+            if data.starts_with(b"glTF") {
+                Format::Glb
+            } else {
+                Format::Gltf
+            },
+            rigport_gltf::sniff(data),
+        ),
         (Format::Iqe, rigport_iqe::sniff(data)),
         (Format::Ms3dAscii, rigport_ms3d_ascii::sniff(data)),
     ];

@@ -8,6 +8,7 @@
 //! * [`milkshape_limits`]: MilkShape's limits checked alike on both MilkShape writers;
 //! * [`counting_alloc`]: a per-thread counting global allocator for memory bounds;
 //! * `bench` (feature `bench`): criterion settings, `bench_main!`, `format_bench!`;
+//! * `gltf` (feature `gltf`): the glTF fixture builder, fixtures and independent posing oracle;
 //! * `exercise` and `fuzz` (feature `sweep`): the hostile-input checks through the facade and
 //!   every format crate, shared by the sweep, the fuzz targets and the regression replay.
 //!
@@ -33,6 +34,8 @@ pub mod exercise;
 pub mod fixtures;
 #[cfg(feature = "sweep")]
 pub mod fuzz;
+#[cfg(feature = "gltf")]
+pub mod gltf;
 pub mod milkshape_limits;
 pub mod synth;
 

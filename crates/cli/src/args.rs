@@ -5,7 +5,8 @@ use clap::{Args, Parser, Subcommand};
 use rigport::picture::{RenderError, Rgb, View};
 use std::path::PathBuf;
 
-/// Inspect, validate and convert MilkShape 3D, Inter-Quake Export and Inter-Quake Model files.
+/// Inspect, validate and convert MilkShape 3D, Inter-Quake Export, Inter-Quake Model and glTF 2.0
+/// (.glb, .gltf) files.
 #[derive(Debug, Parser)]
 #[command(name = "rigport", version, about, long_about = None)]
 pub struct Cli {
@@ -19,13 +20,16 @@ pub struct Cli {
 pub enum Command {
     /// Summarize model files: counts, names, optional blocks, warnings.
     ///
-    /// The format is detected from the content, not the extension.
+    /// The format is detected from the content, not the extension (ms3d, ms3d-ascii, iqe,
+    /// iqm, glb, gltf).
     Info(InfoArgs),
     /// Convert models between formats (ms3d, ms3d-ascii, iqe, iqm, glb, gltf, obj).
     ///
     /// `rigport convert IN OUT` converts one file, the format taken from OUT's extension or
     /// `--to`. `rigport convert INPUTS... --to FORMAT -o DIR` converts files and directories
-    /// (recursed) in parallel.
+    /// (recursed) in parallel. Every format but obj is also read (detected from the
+    /// content); a .gltf's external .bin and images are read from its folder, and a glTF's
+    /// embedded images are written beside non-glTF outputs as `<output stem>_<image>.png`.
     Convert(ConvertArgs),
     /// Read files strictly and list every problem with its location.
     Validate(ValidateArgs),
@@ -106,6 +110,10 @@ pub struct ConvertArgs {
     /// and the joint counts agree. Repeatable.
     #[arg(long = "with-anims", value_name = "FILE")]
     pub with_anims: Vec<PathBuf>,
+    /// Frames per second at which glTF cubic-spline animations are resampled for targets
+    /// that cannot hold their tangents (every target but glb and gltf).
+    #[arg(long, default_value_t = 30.0, value_parser = parse_fps, value_name = "N")]
+    pub fps: f32,
     /// MilkShape output (.ms3d, .txt), which holds one timeline: lay every animation end to
     /// end on it, each starting on the whole frame after the previous one, and report each
     /// one's frame range ("walk: frames 1-30"). Without it the first animation is written
@@ -176,6 +184,16 @@ pub struct RenderArgs {
     /// Reading options.
     #[command(flatten)]
     pub read: ReadArgs,
+}
+
+/// A resampling rate: a finite number of frames per second above 0 and at most 1000.
+fn parse_fps(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(fps) if fps.is_finite() && fps > 0.0 && fps <= 1000.0 => Ok(fps),
+        _ => Err(format!(
+            "`{s}` is not a frame rate above 0 and at most 1000"
+        )),
+    }
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {

@@ -236,7 +236,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let sub = dir.path().join("sub");
         std::fs::create_dir(&sub).unwrap();
-        for name in ["b.ms3d", "a.iqe", "notes.md", "sub/c.txt", "sub/d.glb"] {
+        for name in [
+            "b.ms3d",
+            "a.iqe",
+            "notes.md",
+            "sub/c.txt",
+            "sub/d.glb",
+            "sub/e.obj",
+        ] {
             std::fs::write(dir.path().join(name), b"").unwrap();
         }
         let files = collect_inputs(&[dir.path().to_path_buf()]).unwrap();
@@ -244,7 +251,8 @@ mod tests {
             .iter()
             .map(|p| p.strip_prefix(dir.path()).unwrap().display().to_string())
             .collect();
-        assert_eq!(names, ["a.iqe", "b.ms3d", "sub/c.txt"]);
+        // glTF is read too; OBJ is export-only.
+        assert_eq!(names, ["a.iqe", "b.ms3d", "sub/c.txt", "sub/d.glb"]);
         assert!(collect_inputs(&[dir.path().join("missing")]).is_err());
     }
 }

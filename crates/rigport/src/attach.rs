@@ -26,8 +26,8 @@ impl AnimationSource {
     pub fn read(path: &Path, options: &ReadOptions) -> Result<Self, String> {
         let label = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|e| format!("{label}: cannot read: {e}"))?;
-        let (document, _) =
-            Document::sniff_and_read(&bytes, options).map_err(|e| format!("{label}: {e}"))?;
+        let (document, _) = Document::sniff_and_read_in(&bytes, options, path.parent())
+            .map_err(|e| format!("{label}: {e}"))?;
         let (model, report) = document.to_model().map_err(|e| format!("{label}: {e}"))?;
         let named = report.with_code("placeholder-joints").next().is_none();
         Ok(Self {

@@ -326,19 +326,31 @@ pub fn validate(bytes: &[u8], model_path: &Path) -> (Option<crate::Format>, Vec<
             error("unknown-format", "no known file signature".into()),
         );
     };
-    let (document, _) = match Document::read(bytes, format, &ReadOptions::strict()) {
-        Ok(read) => read,
-        Err(e) => return (Some(format), error("read", e.to_string())),
-    };
+    let (document, _) =
+        match Document::read_in(bytes, format, &ReadOptions::strict(), model_path.parent()) {
+            Ok(read) => read,
+            Err(e) => return (Some(format), error("read", e.to_string())),
+        };
     let mut findings = Vec::new();
-    match document.to_model() {
-        Ok((model, report)) => {
+    match document.to_model_with_images(&crate::ModelOptions::default()) {
+        Ok((model, images, report)) => {
             findings.extend(report.notices.into_iter().map(|n| Finding {
                 severity: n.severity.into(),
                 code: n.code,
                 message: n.message,
             }));
-            findings.extend(check_model(&model, model_path));
+            // A glTF's embedded images are in the file, not beside it.
+            let embedded = |f: &Finding| {
+                f.code == "missing-texture"
+                    && images
+                        .iter()
+                        .any(|i| f.message.contains(&format!("`{}`", i.file_name)))
+            };
+            findings.extend(
+                check_model(&model, model_path)
+                    .into_iter()
+                    .filter(|f| !embedded(f)),
+            );
         }
         Err(e) => findings.extend(error("model", e.to_string())),
     }

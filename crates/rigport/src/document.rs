@@ -4,6 +4,7 @@
 use crate::error::{Error, FormatError};
 use crate::format::Format;
 use rigport_model_core::{FileSummary, Model, ReadOptions, Report};
+use std::path::Path;
 
 /// A file read faithfully, in one of the readable formats this build includes.
 // One document lives per file being processed, never in bulk, so the size difference between
@@ -24,6 +25,34 @@ pub enum Document {
     /// Inter-Quake Model.
     #[cfg(feature = "iqm")]
     Iqm(rigport_iqm::File),
+    /// glTF 2.0, binary (`.glb`) or JSON (`.gltf`), with every buffer and image resolved.
+    #[cfg(feature = "gltf")]
+    Gltf(rigport_gltf::import::GltfFile),
+}
+
+/// An image a converted model's materials name (`Material::texture` is `file_name`), which
+/// must be written beside the output: glTF files embed their textures, the other formats
+/// name image files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Image {
+    /// File name (no folder) the material names.
+    pub file_name: String,
+    /// PNG bytes.
+    pub png: Vec<u8>,
+}
+
+/// What a conversion to the neutral model asks for beyond the defaults.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ModelOptions {
+    /// Frames per second at which animations a target cannot hold as they are (glTF
+    /// CUBICSPLINE) are resampled.
+    pub fps: f32,
+}
+
+impl Default for ModelOptions {
+    fn default() -> Self {
+        Self { fps: 30.0 }
+    }
 }
 
 /// Detects a readable format from the content (magic), not the extension, among the formats
@@ -38,6 +67,16 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
     #[cfg(feature = "iqm")]
     if rigport_iqm::sniff(bytes) {
         return Some(Format::Iqm);
+    }
+    // glTF: the GLB magic, or JSON whose top object has "asset"; neither can start an IQE
+    // or MilkShape ASCII file.
+    #[cfg(feature = "gltf")]
+    if rigport_gltf::sniff(bytes) {
+        return Some(if bytes.starts_with(b"glTF") {
+            Format::Glb
+        } else {
+            Format::Gltf
+        });
     }
     #[cfg(feature = "iqe")]
     if rigport_iqe::sniff(bytes) {
@@ -54,15 +93,28 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
 impl Document {
     /// Reads `bytes` as `format`. Text formats' errors come rendered against `bytes`
     /// (line:column and the line); the format crate's error is kept in [`Error::Read`].
+    /// A `.gltf` naming external files cannot be read this way: use [`Document::read_in`].
     pub fn read(
         bytes: &[u8],
         format: Format,
         options: &ReadOptions,
     ) -> Result<(Document, Report), Error> {
+        Self::read_in(bytes, format, options, None)
+    }
+
+    /// [`Document::read`] for a file in folder `base_dir`, where the external files a glTF
+    /// names (buffers, images) are read from (`None`: an external file is an error naming
+    /// it). Other formats ignore the folder.
+    pub fn read_in(
+        bytes: &[u8],
+        format: Format,
+        options: &ReadOptions,
+        base_dir: Option<&Path>,
+    ) -> Result<(Document, Report), Error> {
         if !format.is_readable() {
             return Err(Error::NotReadable(format));
         }
-        let _ = (bytes, options); // unused when no readable format is built in
+        let _ = (bytes, options, base_dir); // unused when no readable format is built in
         match format {
             #[cfg(feature = "ms3d")]
             Format::Ms3d => rigport_ms3d_bin::File::from_slice_with(bytes, options)
@@ -96,6 +148,25 @@ impl Document {
                     rendered: e.to_string(),
                     source: FormatError::Iqm(Box::new(e)),
                 }),
+            // Both glTF flavours go through one reader, which tells them apart itself: a
+            // `.glb` named `.gltf` still reads.
+            #[cfg(feature = "gltf")]
+            Format::Glb | Format::Gltf => {
+                rigport_gltf::import::GltfFile::from_slice_with(bytes, options, base_dir)
+                    .map(|(f, r)| (Document::Gltf(f), r))
+                    .map_err(|e| {
+                        let format = if bytes.starts_with(b"glTF") {
+                            Format::Glb
+                        } else {
+                            Format::Gltf
+                        };
+                        Error::Read {
+                            format,
+                            rendered: e.render(bytes),
+                            source: FormatError::Gltf(Box::new(e)),
+                        }
+                    })
+            }
             _ => Err(Error::NotEnabled { format }),
         }
     }
@@ -105,8 +176,18 @@ impl Document {
         bytes: &[u8],
         options: &ReadOptions,
     ) -> Result<(Document, Report), Error> {
+        Self::sniff_and_read_in(bytes, options, None)
+    }
+
+    /// Detects the format and reads the file, which is in folder `base_dir` (see
+    /// [`Document::read_in`]).
+    pub fn sniff_and_read_in(
+        bytes: &[u8],
+        options: &ReadOptions,
+        base_dir: Option<&Path>,
+    ) -> Result<(Document, Report), Error> {
         let format = sniff(bytes).ok_or(Error::Unrecognized)?;
-        Self::read(bytes, format, options)
+        Self::read_in(bytes, format, options, base_dir)
     }
 
     /// The format this document was read as.
@@ -120,6 +201,14 @@ impl Document {
             Document::Iqe(_) => Format::Iqe,
             #[cfg(feature = "iqm")]
             Document::Iqm(_) => Format::Iqm,
+            #[cfg(feature = "gltf")]
+            Document::Gltf(ref f) => {
+                if f.is_binary() {
+                    Format::Glb
+                } else {
+                    Format::Gltf
+                }
+            }
         }
     }
 
@@ -134,6 +223,8 @@ impl Document {
             Document::Iqe(ref f) => f.summary(),
             #[cfg(feature = "iqm")]
             Document::Iqm(ref f) => f.summary(),
+            #[cfg(feature = "gltf")]
+            Document::Gltf(ref f) => f.summary(),
         }
     }
 
@@ -148,11 +239,37 @@ impl Document {
             Document::Iqe(ref f) => f.to_vec(),
             #[cfg(feature = "iqm")]
             Document::Iqm(ref f) => f.to_vec(),
+            #[cfg(feature = "gltf")]
+            Document::Gltf(ref f) => f.to_vec(),
         }
     }
 
     /// Converts to the neutral model with each format crate's default conversion options.
+    /// The images a glTF embeds are left out (see [`Document::to_model_with_images`]).
     pub fn to_model(&self) -> Result<(Model, Report), Error> {
+        self.to_model_with_images(&ModelOptions::default())
+            .map(|(model, _, report)| (model, report))
+    }
+
+    /// Converts to the neutral model, with the images the model's materials name that exist
+    /// only inside the file (a glTF's embedded or data-URI images, re-encoded as PNG).
+    pub fn to_model_with_images(
+        &self,
+        options: &ModelOptions,
+    ) -> Result<(Model, Vec<Image>, Report), Error> {
+        let _ = options; // read only by the glTF import
+        match *self {
+            #[cfg(feature = "gltf")]
+            Document::Gltf(ref f) => gltf_import(f, self.format(), options),
+            #[allow(unreachable_patterns)] // a build that reads only glTF
+            _ => self
+                .to_model_only()
+                .map(|(model, report)| (model, Vec::new(), report)),
+        }
+    }
+
+    /// The formats whose model has no images of its own.
+    fn to_model_only(&self) -> Result<(Model, Report), Error> {
         let format = self.format();
         match *self {
             #[cfg(feature = "ms3d")]
@@ -182,6 +299,34 @@ impl Document {
                     source: FormatError::Iqm(Box::new(e)),
                 })
             }
+            #[cfg(feature = "gltf")]
+            Document::Gltf(ref f) => gltf_import(f, format, &ModelOptions::default())
+                .map(|(model, _, report)| (model, report)),
         }
     }
+}
+
+/// The glTF import: the model and the images its materials name.
+#[cfg(feature = "gltf")]
+fn gltf_import(
+    file: &rigport_gltf::import::GltfFile,
+    format: Format,
+    options: &ModelOptions,
+) -> Result<(Model, Vec<Image>, Report), Error> {
+    let mut import = rigport_gltf::import::ImportOptions::default();
+    import.fps = options.fps;
+    let (imported, report) =
+        rigport_gltf::import::to_model(file, &import).map_err(|e| Error::ToModel {
+            format,
+            source: FormatError::Gltf(Box::new(e)),
+        })?;
+    let images = imported
+        .images
+        .into_iter()
+        .map(|i| Image {
+            file_name: i.file_name,
+            png: i.png,
+        })
+        .collect();
+    Ok((imported.model, images, report))
 }

@@ -10,11 +10,11 @@ use std::path::PathBuf;
 pub enum Error {
     /// No readable format's signature is at the start of the bytes.
     #[error(
-        "not a MilkShape 3D (binary or ASCII), Inter-Quake Export or Inter-Quake Model file: \
-         no known signature at the start"
+        "not a MilkShape 3D (binary or ASCII), Inter-Quake Export, Inter-Quake Model or glTF 2.0 \
+         file: no known signature at the start"
     )]
     Unrecognized,
-    /// The format is export-only (glTF, OBJ).
+    /// The format is export-only (OBJ).
     #[error("rigport cannot read {0} files")]
     NotReadable(Format),
     /// This build of the `rigport` crate leaves the format's cargo feature out.
@@ -107,6 +107,9 @@ pub enum FormatError {
     /// facade larger).
     #[cfg(feature = "iqm")]
     Iqm(Box<rigport_iqm::Error>),
+    /// From `rigport-gltf`'s import (boxed, like IQM's: it names offsets, URIs and paths).
+    #[cfg(feature = "gltf")]
+    Gltf(Box<rigport_gltf::import::ImportError>),
 }
 
 // Written by hand, not derived: with no format feature the enum is empty, and the matches
@@ -123,6 +126,8 @@ impl std::fmt::Display for FormatError {
             FormatError::Iqe(ref e) => e.fmt(f),
             #[cfg(feature = "iqm")]
             FormatError::Iqm(ref e) => e.fmt(f),
+            #[cfg(feature = "gltf")]
+            FormatError::Gltf(ref e) => e.fmt(f),
         }
     }
 }
@@ -138,6 +143,8 @@ impl std::error::Error for FormatError {
             FormatError::Iqe(ref e) => e.source(),
             #[cfg(feature = "iqm")]
             FormatError::Iqm(ref e) => e.source(),
+            #[cfg(feature = "gltf")]
+            FormatError::Gltf(ref e) => e.source(),
         }
     }
 }

@@ -121,10 +121,7 @@ impl Format {
     /// Whether rigport reads this format at all (the others are export-only), whatever the
     /// features of this build.
     pub fn is_readable(self) -> bool {
-        matches!(
-            self,
-            Format::Ms3d | Format::Ms3dAscii | Format::Iqe | Format::Iqm
-        )
+        !matches!(self, Format::Obj)
     }
 
     /// Whether the format holds one animation timeline (MilkShape binary and ASCII): the
@@ -171,7 +168,9 @@ mod tests {
     fn features_decide_what_this_build_reads_and_writes() {
         assert_eq!(Format::Iqe.can_read(), cfg!(feature = "iqe"));
         assert_eq!(Format::Glb.can_write(), cfg!(feature = "gltf"));
-        assert!(!Format::Obj.can_read() && !Format::Gltf.can_read());
+        assert!(!Format::Obj.can_read());
+        assert_eq!(Format::Gltf.can_read(), cfg!(feature = "gltf"));
+        assert!(Format::Glb.is_readable() && !Format::Obj.is_readable());
         assert_eq!(Format::Ms3dAscii.feature(), "ms3d-ascii");
     }
 }

@@ -14,7 +14,7 @@
 //! | `ms3d-ascii` | `rigport-ms3d-ascii` | yes   | `.txt`            |
 //! | `iqe`        | `rigport-iqe`        | yes   | `.iqe`            |
 //! | `iqm`        | `rigport-iqm`        | yes   | `.iqm`            |
-//! | `gltf`       | `rigport-gltf`       | no    | `.glb`, `.gltf`   |
+//! | `gltf`       | `rigport-gltf`       | yes   | `.glb`, `.gltf`   |
 //! | `obj`        | `rigport-obj`        | no    | `.obj` (posed)    |
 //!
 //! Feature `render` (on by default, takes `obj` along) adds [`picture`]: PNG pictures of a
@@ -36,7 +36,7 @@
 //! assert!(matches!(err, rigport::Error::Read { format: Format::Iqe, .. }));
 //! ```
 #![forbid(unsafe_code)]
-// A build that reads no format (only `gltf` and/or `obj`, or nothing) has a `Document` with
+// A build that reads no format (only `obj`, or nothing) has a `Document` with
 // no variants: the code that reads, converts and writes documents is then unreachable by
 // design, and the lints about it say nothing useful.
 #![cfg_attr(
@@ -44,7 +44,8 @@
         feature = "ms3d",
         feature = "ms3d-ascii",
         feature = "iqe",
-        feature = "iqm"
+        feature = "iqm",
+        feature = "gltf"
     )),
     allow(
         unused_imports,
@@ -60,11 +61,12 @@ pub mod checks;
 pub mod document;
 mod error;
 mod format;
+mod images;
 #[cfg(feature = "render")]
 pub mod picture;
 pub mod pipeline;
 
-pub use document::{Document, sniff};
+pub use document::{Document, Image, ModelOptions, sniff};
 pub use error::{Error, FormatError};
 pub use format::Format;
 pub use rigport_model_core::{FileSummary, Model, ReadOptions, Report, Severity};

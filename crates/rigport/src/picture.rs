@@ -18,8 +18,11 @@ use crate::document::Document;
 use crate::error::Error;
 use crate::pipeline::PoseRequest;
 use rigport_model_core::{ReadOptions, Report};
-use rigport_render::{FolderTextures, PoseAt, render, render_sheet};
+use rigport_render::image::RgbaImage;
+use rigport_render::{FolderTextures, PoseAt, TextureError, TextureSource, render, render_sheet};
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 /// The renderer's options, views, colours and errors, re-exported so callers need not
 /// depend on it.
@@ -47,8 +50,10 @@ pub fn render_png(
     source_dir: &Path,
     request: &PictureRequest,
 ) -> Result<(Vec<u8>, Report), Error> {
-    let (document, mut report) = Document::sniff_and_read(input, &request.read)?;
-    let (model, to_model_report) = document.to_model()?;
+    let (document, mut report) =
+        Document::sniff_and_read_in(input, &request.read, Some(source_dir))?;
+    let (model, images, to_model_report) =
+        document.to_model_with_images(&crate::ModelOptions::default())?;
     drop(document);
     report.extend(to_model_report);
 
@@ -57,7 +62,10 @@ pub fn render_png(
         Some((index, time)) => PoseAt::Animation { index, time },
         None => PoseAt::Auto,
     };
-    let textures = FolderTextures::new(source_dir);
+    let textures = Textures {
+        embedded: decode_embedded(&images),
+        folder: FolderTextures::new(source_dir),
+    };
     let picture = match request.sheet {
         Some(frames) => render_sheet(&model, &options, frames, &textures),
         None => render(&model, &options, &textures),
@@ -65,6 +73,37 @@ pub fn render_png(
     report.extend(picture.report);
     let png = rigport_render::encode_png(&picture.image).map_err(Error::Png)?;
     Ok((png, report))
+}
+
+/// The images the source file held (a glTF's), else the files beside it.
+struct Textures {
+    embedded: HashMap<String, Arc<RgbaImage>>,
+    folder: FolderTextures,
+}
+
+impl TextureSource for Textures {
+    fn load(&self, reference: &str) -> Result<Arc<RgbaImage>, TextureError> {
+        match self.embedded.get(reference) {
+            Some(image) => Ok(Arc::clone(image)),
+            None => self.folder.load(reference),
+        }
+    }
+}
+
+/// Decodes the source's own images (PNG, re-encoded by the import, which already bounded
+/// their size); one that does not decode is left to the folder lookup.
+fn decode_embedded(images: &[crate::Image]) -> HashMap<String, Arc<RgbaImage>> {
+    images
+        .iter()
+        .filter_map(|image| {
+            let decoded = rigport_render::image::load_from_memory_with_format(
+                &image.png,
+                rigport_render::image::ImageFormat::Png,
+            )
+            .ok()?;
+            Some((image.file_name.clone(), Arc::new(decoded.into_rgba8())))
+        })
+        .collect()
 }
 
 #[cfg(all(test, feature = "iqe"))]

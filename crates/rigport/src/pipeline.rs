@@ -5,7 +5,7 @@
 //! step's [`Report`] is collected.
 
 use crate::attach::{AnimationSource, attach};
-use crate::document::Document;
+use crate::document::{Document, Image, ModelOptions};
 use crate::error::Error;
 #[cfg(any(
     feature = "ms3d",
@@ -36,15 +36,19 @@ pub struct PoseRequest {
 }
 
 /// Settings of one conversion.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Settings {
     /// Reading options.
     pub read: ReadOptions,
     /// Pose for OBJ output.
     pub pose: PoseRequest,
-    /// Folder of the source model, where glTF export looks for texture images to embed
-    /// (`None`: no image is read and textures stay URIs).
+    /// Folder of the source model: where a glTF input's external buffers and images are
+    /// read from, and where glTF export looks for texture images to embed (`None`: a glTF
+    /// naming external files cannot be read, and textures stay URIs).
     pub source_dir: Option<PathBuf>,
+    /// Frames per second at which animations the target cannot hold as they are (glTF
+    /// CUBICSPLINE into IQE, IQM, MilkShape) are resampled (`--fps`, default 30).
+    pub fps: f32,
     /// Keep texture references as URIs in glTF output instead of embedding the images
     /// (`--no-embed-textures`).
     pub keep_texture_uris: bool,
@@ -59,6 +63,20 @@ pub struct Settings {
     pub concat_animations: bool,
 }
 
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            read: ReadOptions::default(),
+            pose: PoseRequest::default(),
+            source_dir: None,
+            fps: ModelOptions::default().fps,
+            keep_texture_uris: false,
+            animations: Vec::new(),
+            concat_animations: false,
+        }
+    }
+}
+
 impl Settings {
     /// The glTF export options these settings ask for.
     #[cfg(feature = "gltf")]
@@ -67,6 +85,19 @@ impl Settings {
             .with_embed_textures(!self.keep_texture_uris);
         options.source_dir = self.source_dir.clone();
         options
+    }
+
+    /// Where glTF export finds texture images: the source's own images first, then the
+    /// files beside the source.
+    #[cfg(feature = "gltf")]
+    fn image_source<'a>(&self, images: &'a [Image]) -> crate::images::MemoryImages<'a> {
+        crate::images::MemoryImages {
+            images,
+            folder: self
+                .source_dir
+                .as_ref()
+                .map(rigport_gltf::export::FolderImages::new),
+        }
     }
 }
 
@@ -86,7 +117,8 @@ pub fn convert(
     target: Format,
     settings: &Settings,
 ) -> Result<Converted, Error> {
-    let (document, report) = Document::sniff_and_read(input, &settings.read)?;
+    let (document, report) =
+        Document::sniff_and_read_in(input, &settings.read, settings.source_dir.as_deref())?;
     convert_document(document, report, output, target, settings)
 }
 
@@ -99,7 +131,8 @@ pub fn convert_owned(
     target: Format,
     settings: &Settings,
 ) -> Result<Converted, Error> {
-    let (document, report) = Document::sniff_and_read(&input, &settings.read)?;
+    let (document, report) =
+        Document::sniff_and_read_in(&input, &settings.read, settings.source_dir.as_deref())?;
     drop(input);
     convert_document(document, report, output, target, settings)
 }
@@ -113,7 +146,14 @@ fn convert_document(
     target: Format,
     settings: &Settings,
 ) -> Result<Converted, Error> {
-    if document.format() == target && settings.animations.is_empty() {
+    // A `.gltf` may name external buffers and images beside it, which a copy of its JSON
+    // into another folder would lose: it goes through the model, which writes them anew.
+    if document.format() == target && target != Format::Gltf && settings.animations.is_empty() {
+        // A glTF reads lazily: accessors and indices are checked by the import, so a .glb
+        // copy is imported once (and the model dropped) rather than copied unchecked.
+        if matches!(document.format(), Format::Glb) {
+            document.to_model()?;
+        }
         if settings.concat_animations && !target.has_one_timeline() {
             ignore_concat(target, &mut report);
         }
@@ -122,7 +162,8 @@ fn convert_document(
             report,
         });
     }
-    let (mut model, to_model_report) = document.to_model()?;
+    let options = ModelOptions { fps: settings.fps };
+    let (mut model, images, to_model_report) = document.to_model_with_images(&options)?;
     for source in &settings.animations {
         let count = attach(&mut model, source).map_err(Error::Attach)?;
         report.info(
@@ -133,11 +174,46 @@ fn convert_document(
     // The faithful file is no longer needed: free it before the writer allocates its output.
     drop(document);
     report.extend(to_model_report);
+    let gltf_target = matches!(target, Format::Glb | Format::Gltf);
+    let mut beside = Vec::new();
+    if !gltf_target {
+        // Before concatenation: the timeline is laid out from linear keys.
+        resample_cubic_splines(&mut model, settings.fps, &mut report);
+    }
     if settings.concat_animations {
         concat_animations(&mut model, target, &mut report);
     }
-    let files = write_model(&model, output, target, settings, &mut report)?;
+    if !gltf_target {
+        beside = crate::images::beside_output(&mut model, &images, output, &mut report);
+    }
+    let mut files = write_model(&model, output, target, settings, &images, &mut report)?;
+    files.extend(beside);
+    if files.iter().skip(1).any(|(path, _)| path == output) {
+        return Err(Error::CompanionClash {
+            output: output.to_path_buf(),
+            format: target,
+        });
+    }
     Ok(Converted { files, report })
+}
+
+/// Turns every glTF CUBICSPLINE animation into linear keys at `fps`: only glTF stores the
+/// tangents, so any other target would otherwise sample them some other way.
+fn resample_cubic_splines(model: &mut Model, fps: f32, report: &mut Report) {
+    use rigport_model_core::Interpolation;
+    for animation in &mut model.animations {
+        if animation.interpolation != Interpolation::CubicSpline {
+            continue;
+        }
+        *animation = rigport_anim::resample::bake(animation, fps);
+        report.info(
+            "animation-resampled",
+            format!(
+                "animation `{}`: cubic-spline keys resampled as linear keys at {fps} fps",
+                animation.name
+            ),
+        );
+    }
 }
 
 /// Replaces the model's animations by one timeline holding them all, for a target with one
@@ -175,9 +251,10 @@ fn write_model(
     output: &Path,
     target: Format,
     settings: &Settings,
+    images: &[Image],
     report: &mut Report,
 ) -> Result<Vec<(PathBuf, Vec<u8>)>, Error> {
-    let _ = (model, settings, &report); // unused when no writer is built in
+    let _ = (model, settings, images, &report); // unused when no writer is built in
     let single = |bytes: Vec<u8>| vec![(output.to_path_buf(), bytes)];
     let files: Vec<(PathBuf, Vec<u8>)> = match target {
         #[cfg(feature = "ms3d")]
@@ -210,16 +287,28 @@ fn write_model(
         }
         #[cfg(feature = "gltf")]
         Format::Glb => {
-            let (bytes, r) = rigport_gltf::export::to_glb(model, &settings.gltf_options())?;
+            use rigport_gltf::export::{to_glb, to_glb_with_images};
+            let options = settings.gltf_options();
+            // Only a glTF source carries images in memory; the others keep the folder rule.
+            let (bytes, r) = match images.is_empty() {
+                true => to_glb(model, &options)?,
+                false => to_glb_with_images(model, &options, &settings.image_source(images))?,
+            };
             report.extend(r);
             single(bytes)
         }
         #[cfg(feature = "gltf")]
         Format::Gltf => {
-            use rigport_gltf::export::{bin_file_name_for, to_gltf};
+            use rigport_gltf::export::{bin_file_name_for, to_gltf, to_gltf_with_images};
             let bin_name = bin_file_name_for(output);
             let options = settings.gltf_options().with_pretty(true);
-            let (separate, r) = to_gltf(model, &bin_name, &options)?;
+            let (separate, r) = match images.is_empty() {
+                true => to_gltf(model, &bin_name, &options)?,
+                false => {
+                    let source = settings.image_source(images);
+                    to_gltf_with_images(model, &bin_name, &options, &source)?
+                }
+            };
             report.extend(r);
             let mut files = single(separate.json.into_bytes());
             if !separate.bin.is_empty() {

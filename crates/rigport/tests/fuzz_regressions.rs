@@ -23,6 +23,7 @@ fn every_fuzz_regression_stays_fixed() {
             "ms3d_ascii" => fuzz_checks::ms3d_ascii,
             "iqe" => fuzz_checks::iqe,
             "iqm" => fuzz_checks::iqm,
+            "gltf" => fuzz_checks::gltf,
             "pipeline" => fuzz_checks::pipeline,
             "sniff" => fuzz_checks::sniff,
             other => panic!("fuzz/regressions/{other} is not a fuzz target"),

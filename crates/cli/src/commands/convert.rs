@@ -36,9 +36,11 @@ pub fn run(args: &ConvertArgs) -> Status {
             anim: args.anim.clone(),
         },
         keep_texture_uris: args.no_embed_textures,
+        // Set per input by `convert_file`: textures (and a .gltf's external files) are looked
+        // for beside each model.
         concat_animations: args.concat_animations,
-        // Set per input by `convert_file`: textures are looked for beside each model.
         source_dir: None,
+        fps: args.fps,
     };
     let posing = args.time.is_some() || args.frame.is_some() || args.anim.is_some();
     let to = args.to.map(|arg| arg.0);

@@ -37,7 +37,7 @@ pub fn run(args: &InfoArgs) -> Status {
 pub fn summarize(path: &Path, options: &ReadOptions) -> Result<FileSummary, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
     let (document, report) =
-        Document::sniff_and_read(&bytes, options).map_err(|e| e.to_string())?;
+        Document::sniff_and_read_in(&bytes, options, path.parent()).map_err(|e| e.to_string())?;
     let mut summary = document.summary();
     summary
         .warnings

@@ -1,0 +1,100 @@
+//! Images a model carries inside its source file (a glTF's embedded or data-URI textures):
+//! written beside the output as PNG files for the formats that name image files, or handed
+//! to the glTF exporter in memory to embed.
+
+use crate::document::Image;
+use rigport_model_core::{Model, Report};
+use std::path::{Path, PathBuf};
+
+/// Renames the images so they cannot clash with another output's in the same folder
+/// (`{output stem}_{image name}`), points the model's materials at the new names, and
+/// returns the files to write beside `output`.
+pub fn beside_output(
+    model: &mut Model,
+    images: &[Image],
+    output: &Path,
+    report: &mut Report,
+) -> Vec<(PathBuf, Vec<u8>)> {
+    let stem = output
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "model".to_owned());
+    let mut files = Vec::with_capacity(images.len());
+    for image in images {
+        let name = format!("{stem}_{}", image.file_name);
+        for material in &mut model.materials {
+            if material.texture.as_deref() == Some(image.file_name.as_str()) {
+                material.texture = Some(name.clone());
+            }
+        }
+        files.push((output.with_file_name(&name), image.png.clone()));
+    }
+    if !files.is_empty() {
+        report.info(
+            "images-written",
+            format!(
+                "{} embedded image(s) written beside the output as PNG ({stem}_*.png)",
+                files.len()
+            ),
+        );
+    }
+    files
+}
+
+/// The glTF exporter's image source for a model converted from a glTF: the images it carried
+/// in memory, by the name its materials use, else the files beside the source.
+#[cfg(feature = "gltf")]
+pub struct MemoryImages<'a> {
+    /// The images the source file held.
+    pub images: &'a [Image],
+    /// Files beside the source, for references the images do not cover.
+    pub folder: Option<rigport_gltf::export::FolderImages>,
+}
+
+#[cfg(feature = "gltf")]
+impl rigport_gltf::export::ImageSource for MemoryImages<'_> {
+    fn load(
+        &self,
+        reference: &str,
+    ) -> Result<rigport_gltf::export::SourceImage, rigport_gltf::export::ImageError> {
+        if let Some(image) = self.images.iter().find(|i| i.file_name == reference) {
+            return Ok(rigport_gltf::export::SourceImage {
+                name: image.file_name.clone(),
+                bytes: image.png.clone(),
+            });
+        }
+        match &self.folder {
+            Some(folder) => folder.load(reference),
+            None => Err(rigport_gltf::export::ImageError::NotFound),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rigport_model_core::Material;
+
+    #[test]
+    fn images_take_the_output_stem_and_the_materials_follow() {
+        let mut model = Model::default();
+        model.materials.push(Material {
+            texture: Some("skin.png".into()),
+            ..Material::named("skin")
+        });
+        model.materials.push(Material::named("plain"));
+        let images = [Image {
+            file_name: "skin.png".into(),
+            png: b"\x89PNG".to_vec(),
+        }];
+        let mut report = Report::default();
+        let files = beside_output(&mut model, &images, Path::new("out/hero.iqe"), &mut report);
+        assert_eq!(
+            files,
+            vec![(PathBuf::from("out/hero_skin.png"), b"\x89PNG".to_vec())]
+        );
+        assert_eq!(model.materials[0].texture.as_deref(), Some("hero_skin.png"));
+        assert_eq!(model.materials[1].texture, None);
+        assert_eq!(report.with_code("images-written").count(), 1);
+    }
+}
