@@ -48,17 +48,22 @@
 mod command;
 mod convert;
 mod error;
+mod fast;
 mod file;
 mod lexer;
 mod lines;
 mod normals;
 mod notes;
 mod packed;
+#[cfg(feature = "parallel")]
+mod parallel;
 mod pose;
 mod read;
 mod scene;
 mod store;
 mod summary;
+#[cfg(test)]
+mod test_lines;
 mod write;
 
 pub use command::{Attribute, Command, FaceBase, PoseKind, VertexArrayDecl};
