@@ -33,6 +33,22 @@ fn is_space(byte: u8) -> bool {
     matches!(byte, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
 }
 
+/// Length of the white space `bytes` start with.
+fn spaces(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .position(|&b| !is_space(b))
+        .unwrap_or(bytes.len())
+}
+
+/// Length of the word `bytes` start with: up to white space or the newline.
+fn word(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .position(|&b| is_space(b) || b == b'\n')
+        .unwrap_or(bytes.len())
+}
+
 /// The kind, parameter and argument shape of a fast-path keyword.
 fn command(keyword: &[u8]) -> Option<(Kind, u8, Shape)> {
     let attribute = |a: Attribute| {
@@ -58,6 +74,18 @@ fn command(keyword: &[u8]) -> Option<(Kind, u8, Shape)> {
     })
 }
 
+/// An integer as [`parse_i64`] reads it; short runs of digits (face indices, joint
+/// numbers) without the call.
+fn integer(text: &[u8]) -> Option<i64> {
+    if !text.is_empty() && text.len() <= 9 && text.iter().all(u8::is_ascii_digit) {
+        return Some(
+            text.iter()
+                .fold(0i64, |value, &digit| value * 10 + i64::from(digit - b'0')),
+        );
+    }
+    parse_i64(text)
+}
+
 /// Reads the line starting at `start` (ending before `end`) into `store` if it is a plain
 /// fast-path line; returns the offset just past its newline. `Ok(None)`, with nothing
 /// stored, leaves the line to the general reader. The error is the one the general reader
@@ -70,23 +98,16 @@ pub(crate) fn fast_line(
     budget: &mut Budget,
 ) -> Result<Option<usize>, Error> {
     let line = src.get(start..end).unwrap_or_default();
-    let mut at = 0;
-    while line.get(at).copied().is_some_and(is_space) {
-        at += 1;
-    }
+    let mut at = spaces(line);
     let keyword_start = at;
-    while line.get(at).is_some_and(|&b| !is_space(b) && b != b'\n') {
-        at += 1;
-    }
+    at += word(&line[at..]);
     let Some((kind, param, shape)) = command(&line[keyword_start..at]) else {
         return Ok(None);
     };
     let mark = store.mark();
     let mut count = 0;
     loop {
-        while line.get(at).copied().is_some_and(is_space) {
-            at += 1;
-        }
+        at += spaces(&line[at..]);
         let first = match line.get(at) {
             Some(b'\n') => break,
             Some(&byte) => byte,
@@ -97,19 +118,15 @@ pub(crate) fn fast_line(
             }
         };
         let word_start = at;
-        while line.get(at).is_some_and(|&b| !is_space(b) && b != b'\n') {
-            at += 1;
-        }
+        at += word(&line[at..]);
         let text = &line[word_start..at];
         // A quoted name or a comment is not a number: the general reader says so.
         let stored = first != b'"'
             && first != b'#'
             && match shape {
                 Shape::Floats(max) => count < max && store.push_float_text(text) == Some(true),
-                Shape::Indices => parse_i64(text).is_some_and(|v| store.push_int(v)),
-                Shape::Pairs if count % 2 == 0 => {
-                    parse_i64(text).is_some_and(|v| store.push_int(v))
-                }
+                Shape::Indices => integer(text).is_some_and(|v| store.push_int(v)),
+                Shape::Pairs if count % 2 == 0 => integer(text).is_some_and(|v| store.push_int(v)),
                 Shape::Pairs => store.push_float_text(text) == Some(true),
             };
         if !stored {

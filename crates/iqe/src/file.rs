@@ -116,6 +116,16 @@ impl File {
         self.commands.iter()
     }
 
+    /// How many commands there are of each kind, indexed by `Kind as usize` (one pass,
+    /// nothing decoded).
+    pub(crate) fn kind_counts(&self) -> [usize; Kind::COUNT] {
+        let mut counts = [0; Kind::COUNT];
+        for kind in self.commands.kinds() {
+            counts[kind as usize] += 1;
+        }
+        counts
+    }
+
     /// How many commands are of `kind` (cheap: nothing is decoded).
     pub(crate) fn count_kind(&self, kinds: &[Kind]) -> usize {
         self.commands.kinds().filter(|k| kinds.contains(k)).count()

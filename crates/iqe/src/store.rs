@@ -37,6 +37,11 @@ pub(crate) enum Kind {
     Unknown,
 }
 
+impl Kind {
+    /// Number of kinds (`Unknown` is the last).
+    pub const COUNT: usize = Kind::Unknown as usize + 1;
+}
+
 /// `len` of an entry whose real length is in [`Segment::long_lengths`].
 const LONG: u16 = u16::MAX;
 

@@ -546,14 +546,17 @@ fn report_losses(file: &File, scene: &Scene<'_>, skin: &SkinCounts, report: &mut
             );
         }
     }
-    let declarations = file.count_kind(&[Kind::VertexArray]);
+    // One pass over the commands for every count below.
+    let counts = file.kind_counts();
+    let count = |kinds: &[Kind]| kinds.iter().map(|&k| counts[k as usize]).sum::<usize>();
+    let declarations = count(&[Kind::VertexArray]);
     if declarations > 0 {
         report.loss(
             codes::VERTEXARRAY,
             format!("{declarations} vertexarray declarations cannot be carried"),
         );
     }
-    let smoothing = file.count_kind(&[
+    let smoothing = count(&[
         Kind::SmoothUv,
         Kind::SmoothGroup,
         Kind::SmoothAngle,
@@ -567,14 +570,14 @@ fn report_losses(file: &File, scene: &Scene<'_>, skin: &SkinCounts, report: &mut
             ),
         );
     }
-    let unknown = file.count_kind(&[Kind::Unknown]);
+    let unknown = count(&[Kind::Unknown]);
     if unknown > 0 {
         report.loss(
             codes::UNKNOWN_COMMANDS,
             format!("{unknown} unknown commands cannot be carried"),
         );
     }
-    let comments = file.count_kind(&[Kind::Comment]);
+    let comments = count(&[Kind::Comment]);
     if comments > 0 {
         report.loss(
             codes::COMMENT_LINES,

@@ -215,6 +215,13 @@ impl Store {
         }
     }
 
+    /// Every command's segment and number there, in order: a walk over every command
+    /// without a search per command.
+    pub fn positions(&self) -> impl Iterator<Item = (&Segment, usize)> + '_ {
+        self.segments()
+            .flat_map(|segment| (0..segment.len()).map(move |i| (segment, i)))
+    }
+
     /// The segments in order.
     fn segments(&self) -> impl Iterator<Item = &Segment> + '_ {
         self.earlier.iter().map(|(_, s)| s).chain([&self.last])
