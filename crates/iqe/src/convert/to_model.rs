@@ -40,8 +40,9 @@ pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report)
     let mut normalized = add_joints(&scene, &mut model, &mut joints_report);
     // Animations are converted apart from the meshes (on another core with the `parallel`
     // feature): neither needs anything of the other, and both take long in a large file.
-    let (animations, (normals, meshes, skin)) = join(
-        || convert_animations(&scene, options, &model.skeleton.joints),
+    // The meshes stay on this thread: their temporaries (normals, vertex maps) are freed
+    // here, where later allocations reuse the memory; a worker that goes idle would keep it.
+    let ((normals, meshes, skin), animations) = join(
         || {
             let normals = corner_normals(&scene);
             let (meshes, skin) = add_meshes(&scene, &normals);
@@ -52,6 +53,7 @@ pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report)
             );
             (facts, meshes, skin)
         },
+        || convert_animations(&scene, options, &model.skeleton.joints),
     );
     model.meshes = meshes;
     let (generated, generated_count, skipped_corners) = normals;
