@@ -22,6 +22,11 @@
 //!
 //! Errors carry a byte span; [`Error::render`] shows it as `line:column` with the line.
 //!
+//! With the `parallel` feature (on by default) a file of a megabyte or more is read on
+//! every core of rayon's thread pool, cut at line boundaries; the file, the report and any
+//! error are the same as when it is read on one thread. Without the feature, or in a pool
+//! of one thread, every file is read on the calling thread.
+//!
 //! ```
 //! use rigport_iqe::{ConvertOptions, File, to_model};
 //!

@@ -95,9 +95,12 @@ pub(crate) fn parse_chunks(
     // Each chunk's store is allocated here, on the calling thread, with room for its text:
     // the allocator then hands its memory back to this thread when the file is dropped,
     // for the conversion's later allocations, instead of leaving it with an idle worker.
+    // The room reserved (about 2.4 bytes per byte of text) stays within the allocation
+    // limit: a third of it, shared by the chunks.
+    let room = usize::try_from(limit / 3 / ranges.len().max(1) as u64).unwrap_or(usize::MAX);
     let work: Vec<(Range<usize>, Store)> = ranges
         .iter()
-        .map(|range| (range.clone(), Store::for_text(range.len())))
+        .map(|range| (range.clone(), Store::for_text(range.len().min(room))))
         .collect();
     let mut chunks: Vec<Chunk> = work
         .into_par_iter()
