@@ -4,7 +4,7 @@ use crate::command::Command;
 use crate::error::Error;
 use crate::lines::{HEADER, header_start};
 use crate::notes::Notes;
-use crate::read::parse;
+use crate::read::{Split, parse};
 use crate::scene::Scene;
 use crate::store::{CommandRef, Kind, Store};
 use crate::write::write_file;
@@ -43,9 +43,22 @@ impl File {
 
     /// Reads a file; the report holds the warnings (`line N: …`). With
     /// `ReadOptions { strict: true }` the first warning is an error instead.
+    ///
+    /// With the `parallel` feature (on by default) a file of a megabyte or more is read on
+    /// every core of rayon's thread pool; the file, the report and any error are the same
+    /// as when it is read on one thread.
     pub fn from_slice_with(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
+        Self::from_slice_split(bytes, options, Split::Auto)
+    }
+
+    /// [`File::from_slice_with`], reading the body as `split` says.
+    pub(crate) fn from_slice_split(
+        bytes: &[u8],
+        options: &ReadOptions,
+        split: Split,
+    ) -> Result<(File, Report), Error> {
         let mut notes = Notes::default();
-        let parsed = parse(bytes, options, &mut notes)?;
+        let parsed = parse(bytes, options, &mut notes, split)?;
         // Interpreting the commands checks them (array lengths, indices, parents).
         Scene::check(&parsed.commands, &mut notes).map_err(|e| e.locate(bytes))?;
         notes.locate_commands(bytes);
@@ -101,6 +114,16 @@ impl File {
     /// The commands in file order.
     pub fn commands(&self) -> impl ExactSizeIterator<Item = CommandRef<'_>> + '_ {
         self.commands.iter()
+    }
+
+    /// How many commands there are of each kind, indexed by `Kind as usize` (one pass,
+    /// nothing decoded).
+    pub(crate) fn kind_counts(&self) -> [usize; Kind::COUNT] {
+        let mut counts = [0; Kind::COUNT];
+        for kind in self.commands.kinds() {
+            counts[kind as usize] += 1;
+        }
+        counts
     }
 
     /// How many commands are of `kind` (cheap: nothing is decoded).

@@ -56,34 +56,54 @@ pub(crate) fn trim_end(bytes: &[u8]) -> &[u8] {
     &bytes[..end]
 }
 
-/// Splits `src` (from `start`) into lines of lexemes. Calls `line` with the lexemes of each
+/// Splits `src[range]` into lines of lexemes. Calls `line` with the lexemes of each
 /// non-empty line and the offset just past its newline; stops early when `line` returns
-/// `false` (the `comment` command takes the rest of the file verbatim).
+/// `false` (the `comment` command takes the rest of the file verbatim). Spans are offsets
+/// in the whole of `src`, so a range that starts a line (a chunk read on another thread)
+/// gives the same spans as a walk from the start.
 pub(crate) fn for_each_line<E>(
     src: &[u8],
-    start: usize,
+    range: Range<usize>,
     mut line: impl FnMut(&[Lexeme], usize) -> Result<bool, E>,
 ) -> Result<(), E> {
-    let rest = src.get(start..).unwrap_or_default();
-    let mut lexer = Token::lexer(rest);
-    let mut current: Vec<Lexeme> = Vec::new();
-    while let Some(result) = lexer.next() {
-        let span = lexer.span().start + start..lexer.span().end + start;
-        // Every byte matches some pattern, so an error cannot happen; treat one as a word.
-        let token = result.unwrap_or(Token::Word);
-        if token == Token::Newline {
-            if !current.is_empty() && !line(&current, span.end)? {
-                return Ok(());
-            }
-            current.clear();
-        } else {
-            current.push(Lexeme { token, span });
+    let end = range.end.min(src.len());
+    let mut lexer = LineLexer::default();
+    let mut at = range.start;
+    while at < end {
+        let (lexemes, next) = lexer.line(src, at, end);
+        if !lexemes.is_empty() && !line(lexemes, next)? {
+            return Ok(());
         }
-    }
-    if !current.is_empty() {
-        line(&current, src.len())?;
+        at = next;
     }
     Ok(())
+}
+
+/// Lexes one line at a time, reusing its buffer of lexemes from line to line.
+#[derive(Default)]
+pub(crate) struct LineLexer {
+    current: Vec<Lexeme>,
+}
+
+impl LineLexer {
+    /// The lexemes of the line starting at `start` (none for a blank line) and the offset
+    /// just past its newline (`end` for a last line without one). Spans are offsets in the
+    /// whole of `src`.
+    pub fn line(&mut self, src: &[u8], start: usize, end: usize) -> (&[Lexeme], usize) {
+        self.current.clear();
+        let rest = src.get(start..end).unwrap_or_default();
+        let mut lexer = Token::lexer(rest);
+        while let Some(result) = lexer.next() {
+            let span = lexer.span().start + start..lexer.span().end + start;
+            // Every byte matches some pattern, so an error cannot happen; treat one as a word.
+            let token = result.unwrap_or(Token::Word);
+            if token == Token::Newline {
+                return (&self.current, span.end);
+            }
+            self.current.push(Lexeme { token, span });
+        }
+        (&self.current, end)
+    }
 }
 
 #[cfg(test)]
@@ -92,7 +112,7 @@ mod tests {
 
     fn lex(src: &[u8]) -> Vec<Vec<(Token, Vec<u8>)>> {
         let mut lines = Vec::new();
-        for_each_line::<()>(src, 0, |lexemes, _| {
+        for_each_line::<()>(src, 0..src.len(), |lexemes, _| {
             lines.push(
                 lexemes
                     .iter()

@@ -22,6 +22,11 @@
 //!
 //! Errors carry a byte span; [`Error::render`] shows it as `line:column` with the line.
 //!
+//! With the `parallel` feature (on by default) a file of a megabyte or more is read on
+//! every core of rayon's thread pool, cut at line boundaries; the file, the report and any
+//! error are the same as when it is read on one thread. Without the feature, or in a pool
+//! of one thread, every file is read on the calling thread.
+//!
 //! ```
 //! use rigport_iqe::{ConvertOptions, File, to_model};
 //!
@@ -48,17 +53,22 @@
 mod command;
 mod convert;
 mod error;
+mod fast;
 mod file;
 mod lexer;
 mod lines;
 mod normals;
 mod notes;
 mod packed;
+#[cfg(feature = "parallel")]
+mod parallel;
 mod pose;
 mod read;
 mod scene;
 mod store;
 mod summary;
+#[cfg(test)]
+mod test_lines;
 mod write;
 
 pub use command::{Attribute, Command, FaceBase, PoseKind, VertexArrayDecl};

@@ -4,6 +4,7 @@
 
 use crate::lexer::{Lexeme, Token, for_each_line, token_text};
 use rigport_model_core::diagnostic::Span;
+use std::ops::Range;
 
 /// The header every IQE file starts with.
 pub(crate) const HEADER: &[u8] = b"# Inter-Quake Export";
@@ -41,7 +42,17 @@ pub(crate) struct Line<'l> {
     pub next_line: usize,
 }
 
-impl Line<'_> {
+impl<'l> Line<'l> {
+    /// The line of these lexemes (not empty), whose newline ends at `next_line`.
+    pub fn new(lexemes: &'l [Lexeme], next_line: usize) -> Self {
+        let (code, comment) = split_trailing_comment(lexemes);
+        Line {
+            code,
+            comment,
+            next_line,
+        }
+    }
+
     /// Whether this is the `comment` command: the rest of the file is its verbatim text.
     pub fn starts_comment_section(&self, src: &[u8]) -> bool {
         self.code
@@ -60,16 +71,22 @@ impl Line<'_> {
 /// command they count is the same.
 pub(crate) fn for_each_command_line<E>(
     src: &[u8],
-    mut each: impl FnMut(&Line<'_>) -> Result<bool, E>,
+    each: impl FnMut(&Line<'_>) -> Result<bool, E>,
 ) -> Result<(), E> {
     let (_, body) = header_line(src);
-    for_each_line(src, body, |lexemes, next_line| {
-        let (code, comment) = split_trailing_comment(lexemes);
-        each(&Line {
-            code,
-            comment,
-            next_line,
-        })
+    for_each_command_line_in(src, body..src.len(), each)
+}
+
+/// [`for_each_command_line`] over the lines of `range` only: `range` must start a line
+/// (the body's start or just after a newline) and end at a newline or the end of the file,
+/// so each line is seen whole, with the spans a walk of the whole file gives it.
+pub(crate) fn for_each_command_line_in<E>(
+    src: &[u8],
+    range: Range<usize>,
+    mut each: impl FnMut(&Line<'_>) -> Result<bool, E>,
+) -> Result<(), E> {
+    for_each_line(src, range, |lexemes, next_line| {
+        each(&Line::new(lexemes, next_line))
     })
 }
 

@@ -55,6 +55,13 @@ impl Notes {
         });
     }
 
+    /// Appends the warnings of `later`, which arose after these (the next chunk of a file
+    /// read on several threads).
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    pub fn append(&mut self, later: Notes) {
+        self.notes.extend(later.notes);
+    }
+
     /// Turns every command place into the span of that command's line in `src`, in one
     /// walk over the file (commands keep no spans of their own).
     pub fn locate_commands(&mut self, src: &[u8]) {

@@ -117,6 +117,11 @@ pub(crate) fn unpack_i64(word: u32, wide: &Wide) -> i64 {
     }
 }
 
+/// Whether a word indexes a side table instead of holding its value.
+pub(crate) fn is_wide(word: u32) -> bool {
+    word & WIDE != 0
+}
+
 impl Wide {
     /// The word for a float, adding it to the side table when it does not fit in place.
     pub fn float_word(&mut self, value: f64) -> Option<u32> {

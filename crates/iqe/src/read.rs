@@ -2,14 +2,16 @@
 
 use crate::command::{Attribute, FaceBase, PoseKind, VertexArrayDecl};
 use crate::error::Error;
-use crate::lexer::{Lexeme, Token, token_text, trim_end};
-use crate::lines::{HEADER, for_each_command_line, header_line, header_start};
+use crate::fast::fast_line;
+use crate::lexer::{Lexeme, LineLexer, Token, token_text, trim_end};
+use crate::lines::{HEADER, Line, header_line, header_start};
 use crate::notes::Notes;
 use crate::store::{Kind, Store, attribute_param, base_param, pose_param};
 use rigport_model_core::codes;
 use rigport_model_core::diagnostic::{Span, excerpt};
 use rigport_model_core::number::parse_i64;
-use rigport_model_core::{LimitError, ReadOptions};
+use rigport_model_core::{Budget, LimitError, ReadOptions};
+use std::ops::Range;
 
 /// What the parser found, before interpretation.
 pub(crate) struct Parsed {
@@ -18,10 +20,28 @@ pub(crate) struct Parsed {
     pub comment: Option<Vec<u8>>,
 }
 
+/// How the body of a file is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Split {
+    /// On every core when the file is large and the `parallel` feature is on.
+    Auto,
+    /// On the calling thread.
+    #[cfg_attr(not(test), allow(dead_code))]
+    One,
+    /// In (at most) this many chunks on the thread pool, whatever the size (for tests).
+    #[cfg_attr(any(not(test), not(feature = "parallel")), allow(dead_code))]
+    Chunks(usize),
+}
+
 /// Reads the header and every command.
-pub(crate) fn parse(src: &[u8], options: &ReadOptions, notes: &mut Notes) -> Result<Parsed, Error> {
+pub(crate) fn parse(
+    src: &[u8],
+    options: &ReadOptions,
+    notes: &mut Notes,
+    split: Split,
+) -> Result<Parsed, Error> {
     let start = header_start(src);
-    let (line_end, _) = header_line(src);
+    let (line_end, body) = header_line(src);
     let first_line = &src[start..line_end];
     if !first_line.starts_with(HEADER) {
         return Err(Error::MissingHeader {
@@ -29,19 +49,93 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions, notes: &mut Notes) -> Res
             found: excerpt(trim_end(first_line), 40),
         });
     }
-    let mut budget = options.limits.budget();
-    let mut parsed = Parsed {
-        header_extra: trim_end(&first_line[HEADER.len()..]).to_vec(),
-        commands: Store::default(),
-        comment: None,
+    let header_extra = trim_end(&first_line[HEADER.len()..]).to_vec();
+    let (commands, comment) = match parse_body_parallel(src, body, options, notes, split) {
+        Some(done) => done?,
+        None => {
+            let mut store = Store::default();
+            let mut budget = options.limits.budget();
+            let comment = parse_lines(
+                src,
+                body..src.len(),
+                options,
+                notes,
+                &mut store,
+                &mut budget,
+            )?;
+            (store, comment)
+        }
     };
-    let store = &mut parsed.commands;
+    notes.flush_strict(options)?;
+    Ok(Parsed {
+        header_extra,
+        commands,
+        comment: comment.map(|at| src.get(at..).unwrap_or_default().to_vec()),
+    })
+}
+
+/// The body read on several threads, or `None` to read it on this one (see
+/// [`crate::parallel`]).
+#[cfg(feature = "parallel")]
+fn parse_body_parallel(
+    src: &[u8],
+    body: usize,
+    options: &ReadOptions,
+    notes: &mut Notes,
+    split: Split,
+) -> Option<Result<(Store, Option<usize>), Error>> {
+    use crate::parallel::{parse_body, parse_chunks, split as split_body};
+    match split {
+        Split::Auto => parse_body(src, body, options, notes),
+        Split::One => None,
+        Split::Chunks(count) => parse_chunks(src, &split_body(src, body, count), options, notes),
+    }
+}
+
+/// Without the `parallel` feature every body is read on the calling thread.
+#[cfg(not(feature = "parallel"))]
+fn parse_body_parallel(
+    _: &[u8],
+    _: usize,
+    _: &ReadOptions,
+    _: &mut Notes,
+    _: Split,
+) -> Option<Result<(Store, Option<usize>), Error>> {
+    None
+}
+
+/// Reads the command lines of `range` (which starts a line and ends at a line's end) into
+/// `store`, drawing each command's size from `budget`. Returns where the `comment`
+/// section's text starts if its line is in `range` (reading stops there). Spans in errors
+/// and notes are offsets in the whole of `src`, wherever `range` starts.
+pub(crate) fn parse_lines(
+    src: &[u8],
+    range: Range<usize>,
+    options: &ReadOptions,
+    notes: &mut Notes,
+    store: &mut Store,
+    budget: &mut Budget,
+) -> Result<Option<usize>, Error> {
     let ends_with_newline = src.last() == Some(&b'\n');
-    for_each_command_line(src, |line| {
+    let end = range.end.min(src.len());
+    let mut lexer = LineLexer::default();
+    let mut at = range.start;
+    while at < end {
+        if fast_lines_enabled() {
+            if let Some(next) = fast_line(src, at, end, store, budget)? {
+                at = next;
+                continue;
+            }
+        }
+        let (lexemes, next) = lexer.line(src, at, end);
+        at = next;
+        if lexemes.is_empty() {
+            continue;
+        }
+        let line = Line::new(lexemes, next);
         if line.starts_comment_section(src) {
             // Everything from the next line to the end of the file, verbatim.
-            parsed.comment = Some(src.get(line.next_line..).unwrap_or_default().to_vec());
-            return Ok(false);
+            return Ok(Some(line.next_line));
         }
         let mut comment = line.comment;
         if let Some(line_span) = line.code_span() {
@@ -75,17 +169,29 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions, notes: &mut Notes) -> Res
                     ),
                 );
             }
-            store.finish(kind, param, &mark, &mut budget)?;
+            store.finish(kind, param, &mark, budget)?;
         }
         if let Some(comment) = comment {
             let mark = store.mark();
             store.push_bytes(token_text(src, comment));
-            store.finish(Kind::Comment, 0, &mark, &mut budget)?;
+            store.finish(Kind::Comment, 0, &mark, budget)?;
         }
-        Ok(true)
-    })?;
-    notes.flush_strict(options)?;
-    Ok(parsed)
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests turn the fast path off to compare it with the general reader.
+    pub(crate) static FAST_LINES: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Whether plain lines take the fast path ([`fast_line`]); always outside tests.
+fn fast_lines_enabled() -> bool {
+    #[cfg(test)]
+    return FAST_LINES.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    true
 }
 
 /// The arguments of one command line and how to complain about them.

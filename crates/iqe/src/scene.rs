@@ -365,13 +365,13 @@ impl<'f> Builder<'f> {
 
     fn run(mut self, notes: &mut Notes) -> Result<Scene<'f>, Located> {
         let store = self.scene.store;
-        for i in 0..store.len() {
+        for (i, (segment, k)) in store.positions().enumerate() {
             // Vertex lines are most of a file and need only their kind and attribute: no
             // view is built for them. `command` interprets every other command (and would
             // the vertex lines too, the same way).
-            if let Some(array) = vertex_array_of(store, i) {
+            if let Some(array) = vertex_array(segment.kind(k), segment.attribute(k)) {
                 self.vertex(array, i);
-            } else if let Some(command) = store.get(i) {
+            } else if let Some(command) = segment.command(k) {
                 self.command(command, i, notes)?;
             }
         }
@@ -772,8 +772,13 @@ impl<'f> Builder<'f> {
 
 /// The vertex array command `i` appends to, read from its kind and attribute alone.
 fn vertex_array_of(store: &Store, i: usize) -> Option<usize> {
-    match store.kind(i)? {
-        Kind::Vertex => store.attribute(i).map(array_of),
+    vertex_array(store.kind(i), store.attribute(i))
+}
+
+/// The vertex array of a command of this kind and attribute, if it is a vertex line.
+fn vertex_array(kind: Option<Kind>, attribute: Option<Attribute>) -> Option<usize> {
+    match kind? {
+        Kind::Vertex => attribute.map(array_of),
         Kind::Blend => Some(BLEND_ARRAY),
         Kind::SmoothIndex => Some(SMOOTH_INDEX_ARRAY),
         _ => None,

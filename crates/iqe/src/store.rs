@@ -8,7 +8,7 @@
 //! command; [`Command`] the owned form a program builds.
 
 use crate::command::{Attribute, Command, FaceBase, PoseKind, VertexArrayDecl};
-use crate::packed::{Wide, unpack_f64, unpack_i64};
+use crate::packed::{Wide, is_wide, unpack_f64, unpack_i64};
 use rigport_model_core::{Budget, LimitError};
 use std::marker::PhantomData;
 
@@ -37,7 +37,12 @@ pub(crate) enum Kind {
     Unknown,
 }
 
-/// `len` of an entry whose real length is in [`Store::long_lengths`].
+impl Kind {
+    /// Number of kinds (`Unknown` is the last).
+    pub const COUNT: usize = Kind::Unknown as usize + 1;
+}
+
+/// `len` of an entry whose real length is in [`Segment::long_lengths`].
 const LONG: u16 = u16::MAX;
 
 /// One command: where its arguments start, how many words or bytes they take, and a
@@ -58,9 +63,10 @@ pub(crate) struct Mark {
     wide: (usize, usize),
 }
 
-/// The commands of a file in file order.
+/// Commands in file order, in one set of arrays: a whole file read on one thread, or one
+/// chunk of a file read on several ([`Store`] joins them).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct Store {
+pub(crate) struct Segment {
     entries: Vec<Entry>,
     words: Vec<u32>,
     bytes: Vec<u8>,
@@ -68,6 +74,43 @@ pub(crate) struct Store {
     /// `(entry, length)` for entries whose argument length does not fit 16 bits, in entry
     /// order (rare: a polygon of 65 535 corners, a megabyte comment).
     long_lengths: Vec<(u32, u32)>,
+}
+
+/// How many entries, words and bytes a segment holds (or has room for).
+#[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Sizes {
+    pub entries: usize,
+    pub words: usize,
+    pub bytes: usize,
+}
+
+/// Which side table the words of a kind's arguments index: its numbers are all floats,
+/// all integers, or `vb` pairs (integer, float).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum WordTypes {
+    Floats,
+    Ints,
+    Pairs,
+}
+
+fn word_types(kind: Kind) -> Option<WordTypes> {
+    match kind {
+        Kind::Vertex | Kind::Pose | Kind::SmoothAngle | Kind::Framerate => Some(WordTypes::Floats),
+        Kind::Face | Kind::FaceSmooth | Kind::SmoothIndex | Kind::SmoothUv | Kind::SmoothGroup => {
+            Some(WordTypes::Ints)
+        }
+        Kind::Blend => Some(WordTypes::Pairs),
+        Kind::Comment
+        | Kind::VertexArray
+        | Kind::Mesh
+        | Kind::Material
+        | Kind::Joint
+        | Kind::Animation
+        | Kind::Loop
+        | Kind::Frame
+        | Kind::Unknown => None,
+    }
 }
 
 /// Bytes one entry costs besides its arguments, for the allocation budget.
@@ -134,6 +177,9 @@ pub trait StoredValue: sealed::Sealed + Copy {
 /// The side tables values too large for a word live in (opaque).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct WideTables(Wide);
+
+mod joined;
+pub(crate) use joined::Store;
 
 mod sealed {
     pub trait Sealed {}
@@ -330,7 +376,7 @@ fn too_large(budget: &Budget) -> LimitError {
     }
 }
 
-impl Store {
+impl Segment {
     /// Number of commands.
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -350,6 +396,45 @@ impl Store {
         self.words.truncate(mark.words);
         self.bytes.truncate(mark.bytes);
         self.wide.0.truncate(mark.wide);
+    }
+
+    /// How many entries, words and bytes the segment holds.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    pub fn sizes(&self) -> Sizes {
+        Sizes {
+            entries: self.entries.len(),
+            words: self.words.len(),
+            bytes: self.bytes.len(),
+        }
+    }
+
+    /// An empty segment with room for `sizes`.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    fn with_capacity(sizes: Sizes) -> Segment {
+        Segment {
+            entries: Vec::with_capacity(sizes.entries),
+            words: Vec::with_capacity(sizes.words),
+            bytes: Vec::with_capacity(sizes.bytes),
+            ..Segment::default()
+        }
+    }
+
+    /// Room for the commands of about `text_len` bytes of dense text (vertex, face and pose
+    /// lines of short numbers). Memory reserved but never written costs address space only,
+    /// and a store filled without growing leaves no freed copies behind: a worker thread
+    /// that goes idle after reading its chunk would keep those for the whole conversion
+    /// (the allocator returns a thread's freed pages to the system only on its own later
+    /// calls).
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    pub fn for_text(text_len: usize) -> Segment {
+        Segment::with_capacity(Sizes {
+            // The shortest command lines (`vn 0 1 0`, `fm 1 2 3`) take 9 bytes.
+            entries: text_len / 8,
+            // A number takes at least 2 bytes with its separator; 3 in dense files.
+            words: text_len / 3,
+            // Names and comments are a small part of large files; these grow if needed.
+            bytes: text_len / 64,
+        })
     }
 
     /// Appends a float argument.
@@ -562,11 +647,6 @@ impl Store {
         self.entries.iter().map(|e| e.kind)
     }
 
-    /// Command `i`.
-    pub fn get(&self, i: usize) -> Option<CommandRef<'_>> {
-        Some(self.view(i, self.entries.get(i)?))
-    }
-
     /// The view of command `i`, whose entry is `entry`.
     fn view(&self, i: usize, entry: &Entry) -> CommandRef<'_> {
         let start = entry.start as usize;
@@ -630,13 +710,65 @@ impl Store {
             value: PhantomData,
         }
     }
+}
 
-    /// Every command in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = CommandRef<'_>> + '_ {
-        self.entries
-            .iter()
-            .enumerate()
-            .map(|(i, entry)| self.view(i, entry))
+impl Segment {
+    /// Whether command `i` here and command `j` of `other` are the same command with the
+    /// same values, bit for bit, however each segment numbered its side tables.
+    pub fn same_command(&self, i: usize, other: &Segment, j: usize) -> bool {
+        let (Some(a), Some(b)) = (self.entries.get(i), other.entries.get(j)) else {
+            return false;
+        };
+        if (a.kind, a.param) != (b.kind, b.param) {
+            return false;
+        }
+        let (range_a, range_b) = (self.range(i, a), other.range(j, b));
+        if uses_bytes(a.kind) {
+            return self.bytes.get(range_a) == other.bytes.get(range_b);
+        }
+        let (Some(words_a), Some(words_b)) = (self.words.get(range_a), other.words.get(range_b))
+        else {
+            return false;
+        };
+        let types = word_types(a.kind);
+        words_a.len() == words_b.len()
+            && words_a
+                .iter()
+                .zip(words_b)
+                .enumerate()
+                .all(|(k, (&wa, &wb))| {
+                    let float = match types {
+                        Some(WordTypes::Floats) => true,
+                        Some(WordTypes::Pairs) => k % 2 == 1,
+                        Some(WordTypes::Ints) | None => false,
+                    };
+                    self.word_bits(wa, float) == other.word_bits(wb, float)
+                })
+    }
+
+    /// A word's value, comparable across segments: a packed word as it is (packing is
+    /// canonical), a wide one as its value's bits, tagged apart.
+    fn word_bits(&self, word: u32, float: bool) -> (bool, u64) {
+        if !is_wide(word) {
+            return (false, u64::from(word));
+        }
+        let bits = if float {
+            unpack_f64(word, &self.wide.0).to_bits()
+        } else {
+            unpack_i64(word, &self.wide.0) as u64
+        };
+        (true, bits)
+    }
+
+    /// The argument range of entry `i`.
+    fn range(&self, i: usize, entry: &Entry) -> std::ops::Range<usize> {
+        let start = entry.start as usize;
+        start..start + self.len_of(i, entry)
+    }
+
+    /// The view of command `i` of this segment.
+    pub fn command(&self, i: usize) -> Option<CommandRef<'_>> {
+        Some(self.view(i, self.entries.get(i)?))
     }
 }
 

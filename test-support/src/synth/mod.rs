@@ -6,6 +6,7 @@
 //! process. One generator, so the benches and the files cannot drift apart.
 
 mod iqe;
+mod iqe_short;
 pub mod le_bytes;
 pub mod model;
 mod ms3d;
@@ -14,6 +15,7 @@ pub mod rig;
 mod text;
 
 pub use iqe::iqe;
+pub use iqe_short::iqe_short;
 pub use model::model;
 pub use ms3d::{Ms3dSpec, ms3d};
 pub use ms3d_ascii::ms3d_ascii;
@@ -83,6 +85,20 @@ pub fn text_rig(megabytes: u32) -> Rig {
     }
 }
 
+/// The scene of a short-line IQE file ([`iqe_short`]) of roughly `megabytes` MB, shaped
+/// like issue 16's 100 MB file: 4 grids 100 quads wide, 64 joints, about two thirds
+/// geometry and one third animation (85 frames of 64 `pq` lines per megabyte, so about 8500
+/// frames at 100 MB).
+pub fn short_rig(megabytes: u32) -> Rig {
+    Rig {
+        meshes: 4,
+        cols: 100,
+        rows: (megabytes * 15).max(1),
+        joints: 64,
+        frames: (megabytes * 85).max(2),
+    }
+}
+
 /// Makes the bytes of one bench input.
 pub type Generator = Box<dyn Fn() -> Vec<u8>>;
 
@@ -93,6 +109,11 @@ pub fn inputs() -> Vec<(String, Generator)> {
         ("big32767.ms3d".into(), Box::new(|| ms3d(&assimp_ms3d()))),
         ("big10.iqe".into(), Box::new(|| iqe(&text_rig(10)))),
         ("big100.iqe".into(), Box::new(|| iqe(&text_rig(100)))),
+        ("short10.iqe".into(), Box::new(|| iqe_short(&short_rig(10)))),
+        (
+            "short100.iqe".into(),
+            Box::new(|| iqe_short(&short_rig(100))),
+        ),
         ("big10.txt".into(), Box::new(|| ms3d_ascii(&text_rig(10)))),
         // Within MilkShape's limits (38080 triangles), so the ASCII writer can be timed too.
         ("big5.txt".into(), Box::new(|| ms3d_ascii(&text_rig(5)))),

@@ -135,3 +135,34 @@ fn text_files_read_and_convert() {
     let (model, _) = rigport_iqe::to_model(&file, &Default::default()).expect("IQE converts");
     assert_eq!(model.animations[0].fps, 30.0);
 }
+
+/// `short_rig(1)`: 4 grids of 100×15 quads: 4·101·16 = 6464 vertices, 4·2·100·15 = 12000
+/// triangles, 64 joints, 85 frames; every line is one of the short shapes of issue 16.
+#[test]
+fn short_line_iqe_reads_strictly_with_the_promised_counts() {
+    let iqe = synth::iqe_short(&synth::short_rig(1));
+    let (file, report) = rigport_iqe::File::from_slice_with(
+        &iqe,
+        &ReadOptions {
+            strict: true,
+            ..Default::default()
+        },
+    )
+    .expect("the short-line IQE file reads strictly");
+    assert!(report.is_empty(), "{report:?}");
+    let summary = file.summary();
+    assert_eq!((summary.vertices, summary.triangles), (6464, 12000));
+    assert_eq!((summary.joints, summary.frames), (64, 85));
+    let text = String::from_utf8(iqe).unwrap();
+    assert_eq!(text.matches("\nvn 0 1 0\nvb 12 0.6 13 0.4\n").count(), 6464);
+    // Numbers with 5 decimals: `vp 1.23456 …`.
+    let vp = text.lines().find(|l| l.starts_with("vp ")).unwrap();
+    assert!(
+        vp.split(' ')
+            .skip(1)
+            .all(|n| n.split('.').nth(1).map(str::len) == Some(5)),
+        "{vp}"
+    );
+    let (model, _) = rigport_iqe::to_model(&file, &Default::default()).expect("IQE converts");
+    assert_eq!(model.animations[0].fps, 30.0);
+}

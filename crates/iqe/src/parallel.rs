@@ -1,0 +1,157 @@
+//! Reading a large file's commands on every core (feature `parallel`, on by default).
+//!
+//! IQE is line oriented and no token spans a newline, so the body splits at line
+//! boundaries into chunks that rayon reads at once, each into its own [`Store`] and
+//! [`Notes`] with spans that are offsets in the whole file. The chunks are then joined in
+//! file order, without copying, into a store holding the commands one reader would have
+//! read, value for value, with the same warnings in the same order; the first chunk that fails gives the error one reader would
+//! have met first (every earlier chunk read cleanly), already pointing at its line.
+//!
+//! What one reader decides from everything before a line is settled while joining: a
+//! `comment` section ends the file (later chunks are dropped), and the allocation budget is
+//! checked on the chunks' total. When that total overdraws the budget, or offsets outgrow
+//! 32 bits, the file is read again on one thread, which names the very command that fails.
+//! Those are failures anyway, so their cost does not matter.
+
+use crate::error::Error;
+use crate::notes::Notes;
+use crate::read::parse_lines;
+use crate::store::Store;
+use rayon::prelude::*;
+use rigport_model_core::ReadOptions;
+use std::ops::Range;
+
+/// Bodies smaller than this are read on the calling thread: handing chunks to the thread
+/// pool costs tens of microseconds, and a small file reads in about a millisecond anyway.
+pub(crate) const MIN_PARALLEL_BYTES: usize = 1 << 20;
+
+/// No chunk is made smaller than this: each chunk adds a join and a few allocations.
+const MIN_CHUNK_BYTES: usize = 256 << 10;
+
+/// Chunks per thread. More than one, so a core slowed by other work leaves its remaining
+/// chunks to an idle one (rayon steals work); few enough that joining stays cheap.
+const CHUNKS_PER_THREAD: usize = 1;
+
+/// One chunk as its thread read it.
+struct Chunk {
+    store: Store,
+    notes: Notes,
+    /// What [`parse_lines`] returned: where the comment section starts, or the error.
+    read: Result<Option<usize>, Error>,
+    /// Bytes the chunk drew from its own copy of the budget.
+    drawn: u64,
+}
+
+/// Reads the body `src[body..]` on the thread pool. `None` when it should be read on one
+/// thread instead: a small body, a pool of one thread, or a failure only one reader can
+/// name exactly (see the module docs).
+pub(crate) fn parse_body(
+    src: &[u8],
+    body: usize,
+    options: &ReadOptions,
+    notes: &mut Notes,
+) -> Option<Result<(Store, Option<usize>), Error>> {
+    let len = src.len().saturating_sub(body);
+    let threads = rayon::current_num_threads();
+    if len < MIN_PARALLEL_BYTES || threads < 2 {
+        return None;
+    }
+    let count = (threads * CHUNKS_PER_THREAD).min(len / MIN_CHUNK_BYTES);
+    parse_chunks(src, &split(src, body, count), options, notes)
+}
+
+/// Splits `src[body..]` into at most `count` ranges of about equal length, each ending
+/// just after a newline (the last one at the end of the file).
+pub(crate) fn split(src: &[u8], body: usize, count: usize) -> Vec<Range<usize>> {
+    let body = body.min(src.len());
+    let len = src.len() - body;
+    let count = count.max(1);
+    let mut ranges = Vec::with_capacity(count);
+    let mut start = body;
+    for k in 1..count {
+        let target = (body + len / count * k).max(start);
+        let Some(newline) = src[target..].iter().position(|&b| b == b'\n') else {
+            break;
+        };
+        let end = target + newline + 1;
+        if end >= src.len() {
+            break;
+        }
+        ranges.push(start..end);
+        start = end;
+    }
+    ranges.push(start..src.len());
+    ranges
+}
+
+/// Reads each range on the thread pool and joins the chunks (see [`parse_body`]).
+pub(crate) fn parse_chunks(
+    src: &[u8],
+    ranges: &[Range<usize>],
+    options: &ReadOptions,
+    notes: &mut Notes,
+) -> Option<Result<(Store, Option<usize>), Error>> {
+    let limit = options.limits.budget().remaining();
+    // Each chunk's store is allocated here, on the calling thread, with room for its text:
+    // the allocator then hands its memory back to this thread when the file is dropped,
+    // for the conversion's later allocations, instead of leaving it with an idle worker.
+    // The room reserved (about 2.4 bytes per byte of text) stays within the allocation
+    // limit: a third of it, shared by the chunks.
+    let room = usize::try_from(limit / 3 / ranges.len().max(1) as u64).unwrap_or(usize::MAX);
+    let work: Vec<(Range<usize>, Store)> = ranges
+        .iter()
+        .map(|range| (range.clone(), Store::for_text(range.len().min(room))))
+        .collect();
+    let mut chunks: Vec<Chunk> = work
+        .into_par_iter()
+        .map(|(range, mut store)| {
+            let mut notes = Notes::default();
+            let mut budget = options.limits.budget();
+            let read = parse_lines(src, range, options, &mut notes, &mut store, &mut budget);
+            Chunk {
+                store,
+                notes,
+                read,
+                drawn: limit - budget.remaining(),
+            }
+        })
+        .collect();
+    // The chunks one reader would have read: up to the first that fails or holds the
+    // comment section.
+    let mut kept = 0;
+    let mut drawn = 0u64;
+    for chunk in &chunks {
+        kept += 1;
+        drawn = drawn.saturating_add(chunk.drawn);
+        match &chunk.read {
+            // Its own budget ran out, so the shared one would have too, maybe earlier.
+            Err(Error::Limit(_)) => return None,
+            Err(_) | Ok(Some(_)) => break,
+            Ok(None) => {}
+        }
+    }
+    if drawn > limit {
+        return None;
+    }
+    chunks.truncate(kept);
+    if let Some(Chunk { read: Err(_), .. }) = chunks.last() {
+        return chunks.pop().and_then(|chunk| chunk.read.err()).map(Err);
+    }
+    let mut joined = Notes::default();
+    let mut store: Option<Store> = None;
+    let mut comment = None;
+    for chunk in chunks {
+        match &mut store {
+            None => store = Some(chunk.store),
+            // The chunks' segments are kept as they are, nothing is copied.
+            Some(store) => store.append(chunk.store)?,
+        }
+        joined.append(chunk.notes);
+        comment = chunk.read.ok().flatten();
+    }
+    let store = store.unwrap_or_default();
+    notes.append(joined);
+    Some(Ok((store, comment)))
+}
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,260 @@
+//! The commands of a file as one or more [`Segment`]s in file order.
+//!
+//! A file read on one thread is one segment. A file read in chunks on several threads
+//! keeps each chunk's segment as it is: joining them by copying into one set of arrays
+//! would hold every command twice at the peak, and the chunks' freed memory would stay
+//! with the idle worker threads that made it. Commands are numbered across segments; a
+//! lookup finds its segment by a binary search over a handful of starts.
+
+use super::{CommandRef, Kind, Mark, Segment, Sizes, StoredValue, Values};
+use crate::command::{Attribute, Command, VertexArrayDecl};
+use rigport_model_core::{Budget, LimitError};
+
+/// The commands of a file in file order.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Store {
+    /// The segments before the last, with the number of their first command (empty unless
+    /// the file was read in chunks).
+    earlier: Vec<(usize, Segment)>,
+    /// The last segment, where commands are appended.
+    last: Segment,
+    /// The number of the first command of `last`.
+    last_start: usize,
+}
+
+impl PartialEq for Store {
+    /// Same commands with the same values, however the file was cut into segments.
+    fn eq(&self, other: &Store) -> bool {
+        if self.earlier.is_empty() && other.earlier.is_empty() {
+            return self.last == other.last;
+        }
+        self.len() == other.len()
+            && (0..self.len()).all(|i| match (self.locate(i), other.locate(i)) {
+                (Some((a, i)), Some((b, j))) => a.same_command(i, b, j),
+                _ => false,
+            })
+    }
+}
+
+impl Store {
+    /// An empty store with room for about `text_len` bytes of dense text
+    /// ([`Segment::for_text`]).
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    pub fn for_text(text_len: usize) -> Store {
+        Store {
+            last: Segment::for_text(text_len),
+            ..Store::default()
+        }
+    }
+
+    /// Number of commands.
+    pub fn len(&self) -> usize {
+        self.last_start + self.last.len()
+    }
+
+    /// The segment holding command `i`, and its number there.
+    fn locate(&self, i: usize) -> Option<(&Segment, usize)> {
+        if let Some(local) = i.checked_sub(self.last_start) {
+            return Some((&self.last, local));
+        }
+        // The last segment starting at or before `i` (the first starts at 0).
+        let at = self
+            .earlier
+            .partition_point(|(start, _)| *start <= i)
+            .checked_sub(1)?;
+        let (start, segment) = self.earlier.get(at)?;
+        Some((segment, i - start))
+    }
+
+    /// Appends the commands of `later` after these (the next chunk of a file read on
+    /// several threads), keeping its segments as they are. `None` when the joined store
+    /// would outgrow the 32-bit offsets one segment has, where a reader on one thread
+    /// fails: the caller then reads the file that way, to name the failing command.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    pub fn append(&mut self, later: Store) -> Option<()> {
+        let fits = |n: usize| u32::try_from(n).is_ok();
+        let (ours, theirs) = (self.sizes(), later.sizes());
+        let total = Sizes {
+            entries: ours.entries + theirs.entries,
+            words: ours.words + theirs.words,
+            bytes: ours.bytes + theirs.bytes,
+        };
+        if !(fits(total.entries) && fits(total.words) && fits(total.bytes)) {
+            return None;
+        }
+        let base = self.len();
+        let Store {
+            earlier,
+            last,
+            last_start,
+        } = later;
+        let previous = std::mem::take(&mut self.last);
+        let mut segments = std::iter::once((self.last_start, previous))
+            .chain(earlier.into_iter().map(|(start, s)| (base + start, s)))
+            .filter(|(_, segment)| segment.len() > 0);
+        self.earlier.extend(&mut segments);
+        self.last = last;
+        self.last_start = base + last_start;
+        Some(())
+    }
+
+    /// Entries, words and bytes over every segment.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    fn sizes(&self) -> Sizes {
+        self.earlier
+            .iter()
+            .map(|(_, s)| s)
+            .chain([&self.last])
+            .map(Segment::sizes)
+            .fold(Sizes::default(), |sum, s| Sizes {
+                entries: sum.entries + s.entries,
+                words: sum.words + s.words,
+                bytes: sum.bytes + s.bytes,
+            })
+    }
+
+    /// Where the last segment's arrays stand, to undo a command that fails halfway.
+    pub fn mark(&self) -> Mark {
+        self.last.mark()
+    }
+
+    /// Drops everything added after `mark`.
+    pub fn rollback(&mut self, mark: &Mark) {
+        self.last.rollback(mark);
+    }
+
+    /// Appends a float argument ([`Segment::push_float`]).
+    pub fn push_float(&mut self, value: f64) -> bool {
+        self.last.push_float(value)
+    }
+
+    /// Appends the float spelled `text` ([`Segment::push_float_text`]).
+    pub fn push_float_text(&mut self, text: &[u8]) -> Option<bool> {
+        self.last.push_float_text(text)
+    }
+
+    /// Appends an integer argument.
+    pub fn push_int(&mut self, value: i64) -> bool {
+        self.last.push_int(value)
+    }
+
+    /// Appends raw bytes.
+    pub fn push_bytes(&mut self, bytes: &[u8]) {
+        self.last.push_bytes(bytes);
+    }
+
+    /// Ends a command ([`Segment::finish`]).
+    pub fn finish(
+        &mut self,
+        kind: Kind,
+        param: u8,
+        mark: &Mark,
+        budget: &mut Budget,
+    ) -> Result<(), LimitError> {
+        self.last.finish(kind, param, mark, budget)
+    }
+
+    /// Appends an owned command.
+    pub fn push(&mut self, command: &Command, budget: &mut Budget) -> Result<(), LimitError> {
+        self.last.push(command, budget)
+    }
+
+    /// A name that may be absent ([`Segment::push_optional_name`]).
+    pub fn push_optional_name(&mut self, name: Option<&[u8]>) -> u8 {
+        self.last.push_optional_name(name)
+    }
+
+    /// A joint's bytes.
+    pub fn push_joint(&mut self, name: &[u8], parent: Option<i64>) {
+        self.last.push_joint(name, parent);
+    }
+
+    /// A declaration's bytes.
+    pub fn push_vertex_array(&mut self, decl: &VertexArrayDecl) {
+        self.last.push_vertex_array(decl);
+    }
+
+    /// The kind of command `i`.
+    pub fn kind(&self, i: usize) -> Option<Kind> {
+        let (segment, i) = self.locate(i)?;
+        segment.kind(i)
+    }
+
+    /// The attribute of command `i` when it is a vertex attribute.
+    pub fn attribute(&self, i: usize) -> Option<Attribute> {
+        let (segment, i) = self.locate(i)?;
+        segment.attribute(i)
+    }
+
+    /// The kinds of every command, in order.
+    pub fn kinds(&self) -> impl Iterator<Item = Kind> + '_ {
+        self.segments().flat_map(Segment::kinds)
+    }
+
+    /// Command `i`.
+    pub fn get(&self, i: usize) -> Option<CommandRef<'_>> {
+        let (segment, i) = self.locate(i)?;
+        segment.command(i)
+    }
+
+    /// The numbers of command `i` (none when there is no such command).
+    pub fn values<T: StoredValue>(&self, i: usize) -> Values<'_, T> {
+        match self.locate(i) {
+            Some((segment, i)) => segment.values(i),
+            None => self.last.values(usize::MAX),
+        }
+    }
+
+    /// Every command in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = CommandRef<'_>> + '_ {
+        Commands {
+            segments: self.segments().collect(),
+            segment: 0,
+            index: 0,
+            remaining: self.len(),
+        }
+    }
+
+    /// Every command's segment and number there, in order: a walk over every command
+    /// without a search per command.
+    pub fn positions(&self) -> impl Iterator<Item = (&Segment, usize)> + '_ {
+        self.segments()
+            .flat_map(|segment| (0..segment.len()).map(move |i| (segment, i)))
+    }
+
+    /// The segments in order.
+    fn segments(&self) -> impl Iterator<Item = &Segment> + '_ {
+        self.earlier.iter().map(|(_, s)| s).chain([&self.last])
+    }
+}
+
+/// The commands of every segment in order.
+struct Commands<'a> {
+    segments: Vec<&'a Segment>,
+    segment: usize,
+    index: usize,
+    remaining: usize,
+}
+
+impl<'a> Iterator for Commands<'a> {
+    type Item = CommandRef<'a>;
+
+    fn next(&mut self) -> Option<CommandRef<'a>> {
+        loop {
+            let segment = *self.segments.get(self.segment)?;
+            if let Some(command) = segment.command(self.index) {
+                self.index += 1;
+                self.remaining = self.remaining.saturating_sub(1);
+                return Some(command);
+            }
+            self.segment += 1;
+            self.index = 0;
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
+}
+
+impl ExactSizeIterator for Commands<'_> {}

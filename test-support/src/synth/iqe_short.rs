@@ -1,0 +1,71 @@
+//! The synthetic scene as the simplest IQE exporters write it (issue 16, point 2): short
+//! lines, numbers with 5 decimals, every vertex `vp`, `vt`, `vn 0 1 0` and
+//! `vb 12 0.6 13 0.4`, faces `fm a b c`, and one long animation of `pq` lines. Many short
+//! lines are the worst case for a line parser: its cost per line, not per byte, dominates.
+
+use super::rig::{Rig, euler_to_quat};
+use std::io::Write;
+
+/// Appends `values` as `%.5f` numbers, each preceded by a space.
+fn numbers5(out: &mut Vec<u8>, values: &[f32]) {
+    for v in values {
+        // Writing to a Vec cannot fail.
+        let _ = write!(out, " {v:.5}");
+    }
+}
+
+/// The file's bytes. The rig needs at least 14 joints (every vertex is bound to joints 12
+/// and 13).
+pub fn iqe_short(rig: &Rig) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(b"# Inter-Quake Export\n");
+    for joint in 0..rig.joints {
+        let parent = rig.parent(joint).map_or(-1, i64::from);
+        let _ = writeln!(out, "joint \"joint{joint}\" {parent}");
+        let (translation, rotation) = rig.bind(joint);
+        pose(&mut out, translation, rotation);
+    }
+    let stride = rig.cols + 1;
+    for m in 0..rig.meshes {
+        let _ = writeln!(out, "mesh \"grid{m}\"");
+        let _ = writeln!(out, "material \"grid{m}.png\"");
+        for g in 0..rig.vertices_per_mesh() {
+            let (i, j) = (g % stride, g / stride);
+            out.extend_from_slice(b"vp");
+            numbers5(&mut out, &rig.position(m, i, j));
+            out.extend_from_slice(b"\nvt");
+            numbers5(&mut out, &rig.uv(i, j));
+            out.extend_from_slice(b"\nvn 0 1 0\nvb 12 0.6 13 0.4\n");
+        }
+        for j in 0..rig.rows {
+            for i in 0..rig.cols {
+                // IQE fronts wind clockwise.
+                for [a, b, c] in rig.quad_triangles(i, j) {
+                    let _ = writeln!(out, "fm {a} {c} {b}");
+                }
+            }
+        }
+    }
+    out.extend_from_slice(b"animation \"wave\"\nframerate 30\n");
+    for frame in 0..rig.frames {
+        let _ = writeln!(out, "frame {frame}");
+        for joint in 0..rig.joints {
+            let (translation, rotation) = rig.bind(joint);
+            let (dt, dr) = rig.key(joint, frame);
+            pose(
+                &mut out,
+                std::array::from_fn(|k| translation[k] + dt[k]),
+                std::array::from_fn(|k| rotation[k] + dr[k]),
+            );
+        }
+    }
+    out
+}
+
+/// A `pq` line with 5-decimal numbers: translation and a quaternion.
+fn pose(out: &mut Vec<u8>, translation: [f32; 3], euler: [f32; 3]) {
+    out.extend_from_slice(b"pq");
+    numbers5(out, &translation);
+    numbers5(out, &euler_to_quat(euler));
+    out.push(b'\n');
+}
