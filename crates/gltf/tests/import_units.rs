@@ -496,3 +496,24 @@ fn a_linear_channel_beside_a_cubic_one_keeps_its_straight_segments() {
         );
     }
 }
+
+/// Blender 3.4 exports an empty scene as `{"name":"Scene"}`: `nodes` is optional in the
+/// glTF schema, though gltf-json requires it. Such a file is an empty model, not an error;
+/// a real content error still names its place.
+#[test]
+fn a_scene_without_nodes_is_an_empty_model() {
+    let empty = json!({
+        "asset": { "generator": "Khronos glTF Blender I/O v3.4.50", "version": "2.0" },
+        "scene": 0,
+        "scenes": [{ "name": "Scene" }]
+    });
+    let (model, _) = import(&serde_json::to_vec(&empty).unwrap()).unwrap();
+    assert_eq!((model.triangle_count(), model.skeleton.len()), (0, 0));
+
+    let mut broken = empty.clone();
+    broken["scenes"][0]["nodes"] = json!("not a list");
+    let message = import(&serde_json::to_vec(&broken).unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("1:"), "{message}");
+}

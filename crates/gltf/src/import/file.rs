@@ -102,8 +102,8 @@ impl GltfFile {
             (start..bytes.len(), None)
         };
         let json_text = &bytes[json_range.clone()];
-        let root = json::Root::from_slice(json_text)
-            .map_err(|e| json_error(&e, json_text, json_range.start))?;
+        let root =
+            parse_root(json_text).map_err(|e| json_error(&e, json_text, json_range.start))?;
         check_extensions(&root, &mut report)?;
 
         let mut buffers = Vec::with_capacity(root.buffers.len().min(json_text.len()));
@@ -516,6 +516,36 @@ fn parse_glb(
 }
 
 /// A serde_json error as [`ImportError::Json`] with the byte offset of its line:column.
+/// Parses the JSON as a glTF root. gltf-json insists on a few members the glTF schema makes
+/// optional (`scene.nodes`: Blender 3.4 exports an empty scene without it); when the typed
+/// parse fails on content rather than syntax, those members are filled with their defaults
+/// and the parse tried once more. The first error is the one reported, so line:column
+/// still points into the text the user has.
+fn parse_root(text: &[u8]) -> Result<json::Root, json::Error> {
+    match json::Root::from_slice(text) {
+        Err(e) if e.is_data() => with_optional_members_filled(text).ok_or(e),
+        parsed => parsed,
+    }
+}
+
+/// The root parsed after giving every scene without `nodes` an empty list, or `None` when
+/// no scene lacked it or the parse still fails.
+fn with_optional_members_filled(text: &[u8]) -> Option<json::Root> {
+    let mut value: json::Value = json::deserialize::from_slice(text).ok()?;
+    let scenes = value.get_mut("scenes")?.as_array_mut()?;
+    let mut filled = false;
+    for scene in scenes.iter_mut().filter_map(json::Value::as_object_mut) {
+        if !scene.contains_key("nodes") {
+            scene.insert("nodes".into(), json::Value::Array(Vec::new()));
+            filled = true;
+        }
+    }
+    if !filled {
+        return None;
+    }
+    json::deserialize::from_value(value).ok()
+}
+
 fn json_error(error: &json::Error, text: &[u8], json_start: usize) -> ImportError {
     let (line, column) = (error.line(), error.column());
     let mut offset = 0usize;
