@@ -298,7 +298,16 @@ fn just_before(time: f32) -> f32 {
     if !time.is_finite() || time == f32::MIN {
         return time;
     }
-    time.next_down()
+    // `f32::next_down` by hand: it needs Rust 1.86, the workspace's MSRV is 1.85. Adjacent
+    // floats of one sign have adjacent bit patterns.
+    let bits = time.to_bits();
+    if time == 0.0 {
+        -f32::from_bits(1)
+    } else if time > 0.0 {
+        f32::from_bits(bits - 1)
+    } else {
+        f32::from_bits(bits + 1)
+    }
 }
 
 /// How far (in frames) a key time may be from a whole frame and still count as on it: the
@@ -499,4 +508,22 @@ fn fold_parts(fold: Mat4) -> (Quat, f32, Vec3) {
     let (scale, rotation, translation) = fold.to_scale_rotation_translation();
     let uniform = (scale.x + scale.y + scale.z) / 3.0;
     (super::scene::unit(rotation), uniform, translation)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::just_before;
+
+    #[test]
+    fn just_before_is_the_next_float_down() {
+        // 0.7f32 is 0x3F33_3333; the float below it has the bit pattern one less.
+        assert_eq!(just_before(0.7).to_bits(), 0x3F33_3332);
+        assert!(just_before(0.7) < 0.7);
+        // Below zero: the smallest negative subnormal; below −1: away from zero.
+        assert_eq!(just_before(0.0), -f32::from_bits(1));
+        assert_eq!(just_before(-1.0).to_bits(), (-1.0f32).to_bits() + 1);
+        assert!(just_before(-1.0) < -1.0);
+        assert_eq!(just_before(f32::INFINITY), f32::INFINITY);
+        assert!(just_before(f32::NAN).is_nan());
+    }
 }
