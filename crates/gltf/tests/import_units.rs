@@ -517,3 +517,95 @@ fn a_scene_without_nodes_is_an_empty_model() {
         .to_string();
     assert!(message.contains("1:"), "{message}");
 }
+
+/// One joint: a LINEAR scale channel 1 → 2 → 4 at 0, 0.5, 1.5 s beside a STEP translation
+/// channel (0,0,0) then (1,0,0) at `jump` s.
+fn step_beside_linear(jump: f32) -> Vec<u8> {
+    let mut bin = f32s(&[0.0, 0.5, 1.5]); // view 0: linear times
+    bin.extend(f32s(&[1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 4.0, 4.0, 4.0])); // view 1: scales
+    bin.extend(f32s(&[0.0, jump])); // view 2: step times
+    bin.extend(f32s(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0])); // view 3: translations
+    let view = |offset: usize, length: usize| json!({"buffer": 0, "byteOffset": offset, "byteLength": length});
+    glb(
+        json!({
+            "asset": {"version": "2.0"},
+            "nodes": [{"name": "j"}],
+            "skins": [{"joints": [0]}],
+            "scenes": [{"nodes": [0]}],
+            "animations": [{
+                "channels": [
+                    {"sampler": 0, "target": {"node": 0, "path": "scale"}},
+                    {"sampler": 1, "target": {"node": 0, "path": "translation"}},
+                ],
+                "samplers": [
+                    {"input": 0, "output": 1},
+                    {"input": 2, "output": 3, "interpolation": "STEP"},
+                ],
+            }],
+            "accessors": [
+                {"bufferView": 0, "componentType": 5126, "count": 3, "type": "SCALAR", "min": [0.0], "max": [1.5]},
+                {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC3"},
+                {"bufferView": 2, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0.0], "max": [jump]},
+                {"bufferView": 3, "componentType": 5126, "count": 2, "type": "VEC3"},
+            ],
+            "bufferViews": [view(0, 12), view(12, 36), view(48, 8), view(56, 24)],
+        }),
+        &bin,
+    )
+}
+
+/// The joint's translation x in `model`'s first animation at `time`.
+fn translation_x(model: &Model, time: f32) -> f32 {
+    let animation = &model.animations[0];
+    let bind = rigport_anim::Transform::IDENTITY;
+    rigport_anim::sample::sample_track(&animation.tracks[0], time, animation.interpolation, &bind)
+        .translation
+        .x
+}
+
+#[test]
+fn a_step_channel_beside_a_linear_one_keeps_its_jump_through_our_export() {
+    let (model, report) = import(&step_beside_linear(0.7)).unwrap();
+    assert!(report.with_code("interpolation-mixed").next().is_some());
+    let animation = &model.animations[0];
+    assert_eq!(animation.interpolation, Interpolation::Linear);
+    // Key times 0.5, 1.5 and 0.7 s are whole frames first at 10 fps (5, 15, 7); at 1..9
+    // fps 0.5 or 0.7 falls between frames.
+    assert_eq!(animation.fps, 10.0);
+    // No two keys share a time (glTF export would keep only the last: a ramp).
+    let times: Vec<f32> = animation.tracks[0]
+        .translations
+        .iter()
+        .map(|k| k.time)
+        .collect();
+    assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
+    let (glb, _) =
+        rigport_gltf::export::to_glb(&model, &rigport_gltf::export::ExportOptions::default())
+            .unwrap();
+    let (again, _) = import(&glb).unwrap();
+    for (label, model) in [("import", &model), ("export, import", &again)] {
+        // STEP: the first value up to the jump, the second from it on.
+        for (time, expected) in [
+            (0.0, 0.0),
+            (0.35, 0.0),
+            (0.6999, 0.0),
+            (0.7, 1.0),
+            (1.2, 1.0),
+        ] {
+            let x = translation_x(model, time);
+            assert!((x - expected).abs() < 1e-6, "{label}: t={time}: {x}");
+        }
+    }
+}
+
+#[test]
+fn key_times_on_no_whole_frame_rate_up_to_240_take_the_default_fps() {
+    // 0.0123·fps is within 10⁻³ of a whole number for no fps in 1..=240 (closest: 81 fps →
+    // 0.9963, 163 fps → 2.0049).
+    let (model, _) = import(&step_beside_linear(0.0123)).unwrap();
+    assert_eq!(model.animations[0].fps, ImportOptions::default().fps);
+    // 0.0004 s is within 10⁻³ frames of frame 0 at 1 and 2 fps, but the key at 0 s is
+    // there already; at 3..=240 fps it is off every frame (0.0012 .. 0.096).
+    let (model, _) = import(&step_beside_linear(0.0004)).unwrap();
+    assert_eq!(model.animations[0].fps, ImportOptions::default().fps);
+}

@@ -23,20 +23,7 @@ use rigport_test_support::gltf::{Oracle, OracleOptions};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Poses the import gets right but a writer does not carry yet (file, animation): the
-/// importer emulates a STEP channel inside a mixed-interpolation animation with two keys at
-/// one time, which glTF export's key cleaning merges into a ramp and IQE/IQM sample at the
-/// animation's 2 fps. Each must still differ (so the entry is removed once fixed).
-const KNOWN_GAPS: [(&str, &str); 1] = [("interpolations.glb", "mixed")];
-
-fn known_gap(case: &Case, pose: &Pose) -> bool {
-    let animation = pose.as_ref().and_then(|(_, name)| name.as_deref());
-    KNOWN_GAPS
-        .iter()
-        .any(|&(file, name)| case.name == file && animation == Some(name))
-}
-
-/// Compares, or for a [`KNOWN_GAPS`] pose checks that the gap is still there.
+/// Compares a pose with the oracle's, naming the file, target and pose on a mismatch.
 fn check_pose(
     case: &Case,
     pose: &Pose,
@@ -45,17 +32,8 @@ fn check_pose(
     tolerance: f32,
     what: &str,
 ) {
-    let result = compare(expected, actual, tolerance);
-    if known_gap(case, pose) {
-        assert!(
-            result.is_err(),
-            "{} {what} at {pose:?} now matches: remove it from KNOWN_GAPS",
-            case.name
-        );
-        eprintln!("known gap: {} {what} at {pose:?}", case.name);
-        return;
-    }
-    result.unwrap_or_else(|e| panic!("{} {what} at {pose:?}: {e}", case.name));
+    compare(expected, actual, tolerance)
+        .unwrap_or_else(|e| panic!("{} {what} at {pose:?}: {e}", case.name));
 }
 
 /// Every readable glTF: the corpus's (when `RIGPORT_CORPUS` is set) and the fixtures'.

@@ -4,18 +4,19 @@
 //!   as it is; mixed modes are converted losslessly for vectors: with `CUBICSPLINE` present
 //!   the animation is a cubic spline, its `LINEAR` channels get the chord slopes as tangents
 //!   (the same straight segments) and `STEP` channels a cut (a key repeated at the next
-//!   key's time, zero tangents); otherwise `STEP` channels become linear with cuts.
+//!   key's time, zero tangents); otherwise `STEP` channels become linear with cuts. A cut's
+//!   repeated key sits one representable time before the next key rather than on it, so
+//!   every consumer keeps it (two keys at one time are merged by glTF export).
 //! * Channels on nodes that are not joints, and morph-target weights, are losses.
 //! * Two channels for one joint and path: the first wins (the project's rule).
 //! * A root joint with non-joint ancestors gets their rest transform folded into its keys.
 //! * A joint channel the animation does not drive whose node rest value differs from the
 //!   skeleton's bind value (bind comes from the inverse bind matrices) gets one key with
 //!   the rest value, so posing equals glTF's at every time.
-//! * The frame rate is 1 / the smallest key step, rounded to a whole number when that is
-//!   between 1 and 240 fps; otherwise [`ImportOptions::fps`](super::ImportOptions::fps).
+//! * The frame rate is the smallest whole rate up to 240 fps at which every key time of the
+//!   file falls on a whole frame; otherwise [`ImportOptions::fps`](super::ImportOptions::fps).
 
 use super::accessor::{info, read_f32};
-use super::scene::Hierarchy;
 use super::skin::Rig;
 use super::{GltfFile, ImportError, ImportOptions};
 use glam::{Mat4, Quat, Vec3, Vec4};
@@ -48,7 +49,6 @@ struct Stats {
 /// Every animation of the file.
 pub(crate) fn animations(
     file: &GltfFile,
-    hierarchy: &Hierarchy,
     rig: &Rig,
     options: &ImportOptions,
     budget: &mut Budget,
@@ -104,9 +104,11 @@ pub(crate) fn animations(
                 budget,
             )?);
         }
+        // From the file's own key times, before `unify` adds the keys that hold a step.
+        let fps = frame_rate(&channels, options.fps);
         let mode = unify(&mut channels, &mut stats);
         let name = gltf.name.clone().unwrap_or_else(|| format!("animation{a}"));
-        out.push(build(name, channels, mode, hierarchy, rig, options));
+        out.push(build(name, channels, mode, fps, rig));
     }
     let mut say = |count: usize, code: &'static str, loss: bool, text: &str| {
         if count > 0 {
@@ -243,9 +245,14 @@ fn unify(channels: &mut [Channel], stats: &mut Stats) -> Interpolation {
                 for k in 0..channel.times.len() {
                     times.push(channel.times[k]);
                     values.push(channel.values[k]);
+                    // The value holds until just before the next key: one representable
+                    // time earlier, not at the same time, because glTF export keeps only
+                    // the last of keys sharing a time (a ramp then), and frame sampling
+                    // then sees the old value on every frame before the jump.
                     if let Some(&next) = channel.times.get(k + 1) {
-                        if next > channel.times[k] {
-                            times.push(next);
+                        let hold = just_before(next);
+                        if hold > channel.times[k] {
+                            times.push(hold);
                             values.push(channel.values[k]);
                         }
                     }
@@ -286,37 +293,80 @@ fn unify(channels: &mut [Channel], stats: &mut Stats) -> Interpolation {
     target
 }
 
+/// The largest `f32` below `time` (`time` itself when not finite or no such number exists).
+fn just_before(time: f32) -> f32 {
+    if !time.is_finite() || time == f32::MIN {
+        return time;
+    }
+    // `f32::next_down` by hand: it needs Rust 1.86, the workspace's MSRV is 1.85. Adjacent
+    // floats of one sign have adjacent bit patterns.
+    let bits = time.to_bits();
+    if time == 0.0 {
+        -f32::from_bits(1)
+    } else if time > 0.0 {
+        f32::from_bits(bits - 1)
+    } else {
+        f32::from_bits(bits + 1)
+    }
+}
+
+/// How far (in frames) a key time may be from a whole frame and still count as on it: the
+/// IQE writer's own test for keys between frames.
+const ON_FRAME: f64 = 1e-3;
+
+/// The frame rate of an animation whose channels hold the file's key times: the smallest
+/// whole rate up to 240 fps at which every key time falls on a whole frame, so frame-based
+/// formats (IQE, IQM) sample every key exactly; `fallback` when no rate fits, or no key is
+/// after another.
+fn frame_rate(channels: &[Channel], fallback: f32) -> f32 {
+    let mut times: Vec<f64> = channels
+        .iter()
+        .flat_map(|c| c.times.iter())
+        .filter(|t| t.is_finite())
+        .map(|&t| f64::from(t))
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times.dedup();
+    if times.len() < 2 {
+        return fallback;
+    }
+    (1..=240u32)
+        .map(f64::from)
+        .find(|&fps| fits(&times, fps))
+        .map_or(fallback, |fps| fps as f32)
+}
+
+/// Whether every one of the sorted, distinct `times` is on a whole frame at `fps`, each on
+/// its own frame (two keys 0.4 ms apart are not both on frame 0).
+fn fits(times: &[f64], fps: f64) -> bool {
+    let mut previous = None;
+    for &time in times {
+        let frame = time * fps;
+        let whole = frame.round();
+        if (frame - whole).abs() > ON_FRAME || previous == Some(whole) {
+            return false;
+        }
+        previous = Some(whole);
+    }
+    true
+}
+
 /// The model animation from its converted channels.
 fn build(
     name: String,
     channels: Vec<Channel>,
     mode: Interpolation,
-    hierarchy: &Hierarchy,
+    fps: f32,
     rig: &Rig,
-    options: &ImportOptions,
 ) -> Animation {
-    let _ = hierarchy;
-    let mut smallest = f32::INFINITY;
     let mut duration = 0.0f32;
     for channel in &channels {
-        for pair in channel.times.windows(2) {
-            let step = pair[1] - pair[0];
-            if step > 1e-6 && step.is_finite() {
-                smallest = smallest.min(step);
-            }
-        }
         if let Some(&last) = channel.times.last() {
             if last.is_finite() {
                 duration = duration.max(last);
             }
         }
     }
-    let estimate = 1.0 / smallest;
-    let fps = if (1.0..=240.0).contains(&estimate) {
-        estimate.round()
-    } else {
-        options.fps
-    };
     let mut animation = Animation::new(name, fps);
     animation.interpolation = mode;
     animation.duration = duration;
@@ -458,4 +508,22 @@ fn fold_parts(fold: Mat4) -> (Quat, f32, Vec3) {
     let (scale, rotation, translation) = fold.to_scale_rotation_translation();
     let uniform = (scale.x + scale.y + scale.z) / 3.0;
     (super::scene::unit(rotation), uniform, translation)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::just_before;
+
+    #[test]
+    fn just_before_is_the_next_float_down() {
+        // 0.7f32 is 0x3F33_3333; the float below it has the bit pattern one less.
+        assert_eq!(just_before(0.7).to_bits(), 0x3F33_3332);
+        assert!(just_before(0.7) < 0.7);
+        // Below zero: the smallest negative subnormal; below −1: away from zero.
+        assert_eq!(just_before(0.0), -f32::from_bits(1));
+        assert_eq!(just_before(-1.0).to_bits(), (-1.0f32).to_bits() + 1);
+        assert!(just_before(-1.0) < -1.0);
+        assert_eq!(just_before(f32::INFINITY), f32::INFINITY);
+        assert!(just_before(f32::NAN).is_nan());
+    }
 }

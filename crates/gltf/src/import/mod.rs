@@ -57,8 +57,8 @@ use rigport_model_core::{Limits, Model, Report};
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct ImportOptions {
-    /// Frame rate given to an animation whose key spacing suggests none (fewer than two
-    /// keys per channel, or steps finer than 1/240 s). Default 30. The facade also passes
+    /// Frame rate given to an animation whose key times suggest none (fewer than two
+    /// distinct times, or no whole rate up to 240 fps puts every key on a frame). Default 30. The facade also passes
     /// it to [`rigport_anim::resample::bake`] for targets that cannot hold cubic splines.
     pub fps: f32,
     /// Memory limits for the decoded model.
@@ -135,8 +135,7 @@ pub fn to_model(
     let (materials, images) = image::materials(file, options, &mut report)?;
     model.materials = materials;
     mesh::meshes(file, &hierarchy, &rig, &mut budget, &mut model, &mut report)?;
-    model.animations =
-        animation::animations(file, &hierarchy, &rig, options, &mut budget, &mut report)?;
+    model.animations = animation::animations(file, &rig, options, &mut budget, &mut report)?;
     if !root.cameras.is_empty() {
         report.loss(
             rigport_model_core::codes::CAMERAS,
