@@ -317,6 +317,13 @@ pub const JSON_BOM: &str = "json-bom";
 /// Warning: A buffer holds more bytes than its declared length; the rest is ignored.
 pub const BUFFER_LENGTH: &str = "buffer-length";
 
+/// Info: Images a glTF source held were written beside the output as PNG files.
+pub const IMAGES_WRITTEN: &str = "images-written";
+
+/// Info: A material was named after its texture file, because the target keeps one string
+/// per material and engines load that string as the texture (IQE, IQM).
+pub const MATERIAL_NAMED_AFTER_TEXTURE: &str = "material-named-after-texture";
+
 /// Every code of this module, for tools that list them and for the uniqueness test.
 pub const ALL: &[&str] = &[
     LATIN1_NAMES,
@@ -328,6 +335,8 @@ pub const ALL: &[&str] = &[
     WEIGHTS_RENORMALIZED,
     ANIMATION_RANGE,
     SETTING_IGNORED,
+    IMAGES_WRITTEN,
+    MATERIAL_NAMED_AFTER_TEXTURE,
     DAMAGED_TAIL,
     MISSING_MAGIC,
     INDEX_OUT_OF_RANGE,

@@ -3,7 +3,7 @@
 //! to the glTF exporter in memory to embed.
 
 use crate::document::Image;
-use rigport_model_core::{Model, Report};
+use rigport_model_core::{Model, Report, codes};
 use std::path::{Path, PathBuf};
 
 /// Renames the images so they cannot clash with another output's in the same folder
@@ -31,7 +31,7 @@ pub fn beside_output(
     }
     if !files.is_empty() {
         report.info(
-            "images-written",
+            codes::IMAGES_WRITTEN,
             format!(
                 "{} embedded image(s) written beside the output as PNG ({stem}_*.png)",
                 files.len()
@@ -39,6 +39,36 @@ pub fn beside_output(
         );
     }
     files
+}
+
+/// IQE and IQM keep one string per material, and the engines that load them (Daemon,
+/// Tesseract, the IQM SDK's viewer) take that string as the texture's path. A material whose
+/// image was written beside the output is therefore named after that file, so the output
+/// references it; the original name is reported.
+pub fn name_materials_after_textures(
+    model: &mut Model,
+    written: &[(PathBuf, Vec<u8>)],
+    report: &mut Report,
+) {
+    let written: Vec<&str> = written
+        .iter()
+        .filter_map(|(path, _)| path.file_name()?.to_str())
+        .collect();
+    for material in &mut model.materials {
+        let Some(texture) = material.texture.as_deref() else {
+            continue;
+        };
+        if written.contains(&texture) && material.name != texture {
+            report.info(
+                codes::MATERIAL_NAMED_AFTER_TEXTURE,
+                format!(
+                    "material `{}` is named `{texture}`, the image written beside the output",
+                    material.name
+                ),
+            );
+            material.name = texture.to_owned();
+        }
+    }
 }
 
 /// The glTF exporter's image source for a model converted from a glTF: the images it carried
@@ -95,6 +125,29 @@ mod tests {
         );
         assert_eq!(model.materials[0].texture.as_deref(), Some("hero_skin.png"));
         assert_eq!(model.materials[1].texture, None);
-        assert_eq!(report.with_code("images-written").count(), 1);
+        assert_eq!(report.with_code(codes::IMAGES_WRITTEN).count(), 1);
+    }
+
+    #[test]
+    fn iqe_materials_take_the_name_of_the_image_written_beside() {
+        let mut model = Model::default();
+        let mut textured = Material::named("body");
+        textured.texture = Some("hero_skin.png".into());
+        model.materials.push(textured);
+        let mut elsewhere = Material::named("eyes");
+        elsewhere.texture = Some("eyes.png".into());
+        model.materials.push(elsewhere);
+        let written = vec![(PathBuf::from("out/hero_skin.png"), Vec::new())];
+        let mut report = Report::default();
+        name_materials_after_textures(&mut model, &written, &mut report);
+        assert_eq!(model.materials[0].name, "hero_skin.png");
+        assert_eq!(
+            model.materials[1].name, "eyes",
+            "an image not written keeps its name"
+        );
+        let notes: Vec<_> = report
+            .with_code(codes::MATERIAL_NAMED_AFTER_TEXTURE)
+            .collect();
+        assert_eq!(notes.len(), 1);
     }
 }

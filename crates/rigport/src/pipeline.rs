@@ -185,6 +185,9 @@ fn convert_document(
     }
     if !gltf_target {
         beside = crate::images::beside_output(&mut model, &images, output, &mut report);
+        if matches!(target, Format::Iqe | Format::Iqm) {
+            crate::images::name_materials_after_textures(&mut model, &beside, &mut report);
+        }
     }
     let mut files = write_model(&model, output, target, settings, &images, &mut report)?;
     files.extend(beside);
