@@ -152,6 +152,69 @@ fn strided<'a>(
     }
 }
 
+/// An accessor checked for `components` per element, with its dense bytes.
+struct CheckedAccessor<'a> {
+    info: Info,
+    accessor: &'a json::Accessor,
+    /// Bytes per component.
+    size: usize,
+    /// Bytes per element.
+    element: usize,
+    /// `what (accessor N)`, for errors.
+    label: String,
+    /// The elements' bytes and stride; `None` when there is no buffer view (all zeros,
+    /// unless sparse substitutes some, glTF 2.0 §3.6.2.3).
+    dense: Option<(&'a [u8], usize)>,
+}
+
+/// The part [`visit_f32`] and [`visit_u32`] share: the accessor's description checked for
+/// `components` per element and its bytes checked against the buffer view.
+fn checked_accessor<'a>(
+    file: &'a GltfFile,
+    index: usize,
+    what: &str,
+    components: usize,
+) -> Result<CheckedAccessor<'a>, ImportError> {
+    let info = info(file, index, what)?;
+    let label = format!("{what} (accessor {index})");
+    if info.components != components {
+        return Err(ImportError::invalid(
+            label,
+            format!(
+                "has {} components per element, expected {components}",
+                info.components
+            ),
+        ));
+    }
+    let accessor = &file.root().accessors[index];
+    let size = info.component.size();
+    // Matrices of 1- and 2-byte components pad each column to 4 bytes (glTF 2.0 §3.6.2.4);
+    // no attribute this importer reads is such a matrix, so elements are packed.
+    let element = size * components;
+    let dense = match accessor.buffer_view {
+        Some(view) => {
+            let offset = accessor.byte_offset.map_or(0, |o| o.0);
+            Some(strided(
+                file,
+                view.value(),
+                offset,
+                info.count,
+                element,
+                &label,
+            )?)
+        }
+        None => None,
+    };
+    Ok(CheckedAccessor {
+        info,
+        accessor,
+        size,
+        element,
+        label,
+        dense,
+    })
+}
+
 /// Calls `f(i, value)` for every element of a float-valued accessor of `N` components
 /// (integer components converted, normalized ones scaled), dense values first, then the
 /// sparse substitutions. Returns the element count.
@@ -161,25 +224,15 @@ pub(crate) fn visit_f32<const N: usize>(
     what: &str,
     mut f: impl FnMut(usize, [f32; N]),
 ) -> Result<usize, ImportError> {
-    let info = info(file, index, what)?;
-    if info.components != N {
-        return Err(ImportError::invalid(
-            format!("{what} (accessor {index})"),
-            format!(
-                "has {} components per element, expected {N}",
-                info.components
-            ),
-        ));
-    }
-    let accessor = &file.root().accessors[index];
-    let size = info.component.size();
-    // Matrices of 1- and 2-byte components pad each column to 4 bytes (glTF 2.0 §3.6.2.4);
-    // no attribute this importer reads is such a matrix, so elements are packed.
-    let element = size * N;
-    let label = format!("{what} (accessor {index})");
-    if let Some(view) = accessor.buffer_view {
-        let offset = accessor.byte_offset.map_or(0, |o| o.0);
-        let (data, stride) = strided(file, view.value(), offset, info.count, element, &label)?;
+    let CheckedAccessor {
+        info,
+        accessor,
+        size,
+        element,
+        label,
+        dense,
+    } = checked_accessor(file, index, what, N)?;
+    if let Some((data, stride)) = dense {
         let (component, normalized) = (info.component, info.normalized);
         if component == ComponentType::F32 {
             // The common case, without a per-component type switch; cutting each chunk to
@@ -237,23 +290,15 @@ pub(crate) fn visit_u32<const N: usize>(
     what: &str,
     mut f: impl FnMut(usize, [u32; N]),
 ) -> Result<usize, ImportError> {
-    let info = info(file, index, what)?;
-    if info.components != N {
-        return Err(ImportError::invalid(
-            format!("{what} (accessor {index})"),
-            format!(
-                "has {} components per element, expected {N}",
-                info.components
-            ),
-        ));
-    }
-    let accessor = &file.root().accessors[index];
-    let size = info.component.size();
-    let element = size * N;
-    let label = format!("{what} (accessor {index})");
-    if let Some(view) = accessor.buffer_view {
-        let offset = accessor.byte_offset.map_or(0, |o| o.0);
-        let (data, stride) = strided(file, view.value(), offset, info.count, element, &label)?;
+    let CheckedAccessor {
+        info,
+        accessor,
+        size,
+        element,
+        label,
+        dense,
+    } = checked_accessor(file, index, what, N)?;
+    if let Some((data, stride)) = dense {
         macro_rules! dense {
             ($read:expr) => {
                 for (i, chunk) in data.chunks(stride).take(info.count).enumerate() {
