@@ -12,10 +12,10 @@
 use super::geometry::Written;
 use super::quantize::Channels;
 use crate::records::Bounds;
+use foldhash::{HashMap, HashMapExt};
 use rigport_anim::Pose as Posed;
 use rigport_anim::sample::Transform;
 use rigport_model_core::glam::{Mat3A, Mat4, Quat, Vec3, Vec3A, Vec4};
-use std::collections::HashMap;
 
 /// Points per cluster: testing a cluster costs about as much as skinning two points.
 const CLUSTER: usize = 16;

@@ -4,20 +4,19 @@ use super::ConvertOptions;
 use super::bounds::{self, BoundsPlan, JointBoxes, Method};
 use super::geometry::{self, Written};
 use super::quantize::{Channels, quantize};
+use super::sampling::{self, flip};
 use crate::error::Error;
 use crate::file::{ArrayKind, File, Format, VertexArray};
-use crate::records::{Anim, Joint, LOOP, Mesh, Pose};
+use crate::records::{Anim, Joint, Mesh, Pose};
 use crate::writer;
-use rigport_anim::sample::{Transform, sample_track};
+use rigport_anim::Pose as Posed;
 use rigport_anim::skeleton::parent_first_order;
-use rigport_anim::{Pose as Posed, normalize_animation};
-use rigport_model_core::glam::{Quat, Vec4};
-use rigport_model_core::{Animation, Interpolation, JointId, Model, Report, Skeleton, Track};
+use rigport_model_core::{JointId, Model, Report, Skeleton, Track};
 use std::collections::HashMap;
 
-/// Poses (frames × joints) [`from_model`] always allows; beyond it, one pose per key of
-/// the model, so a few keys at an absurd time cannot turn a kilobyte into gigabytes.
-const FREE_POSES: u64 = 1 << 17;
+/// Vertices and animation keys from which the geometry is welded while the animations
+/// are sampled on another thread (a thread costs tens of microseconds to start).
+const PARALLEL_WORK: usize = 1 << 13;
 
 /// Triangles from which the adjacency is found on a thread of its own.
 const PARALLEL_TRIANGLES: usize = 1 << 14;
@@ -46,6 +45,16 @@ const EXACT_BOUNDS_WORK: u64 = 1 << 25;
 ///   per frame from the skinned vertices.
 /// * The text table holds each distinct string once.
 pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Report), Error> {
+    compile(model, options, true)
+}
+
+/// [`from_model`], with its independent jobs on two threads when `threads` allows and the
+/// model is large enough to pay for them; the file is the same either way.
+fn compile(
+    model: &Model,
+    options: &ConvertOptions,
+    threads: bool,
+) -> Result<(File, Report), Error> {
     check_references(model)?;
     let mut report = Report::default();
     let order =
@@ -72,7 +81,24 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
     };
     let mut text = Text::default();
     let mut file = File::default();
-    let vertices = add_geometry(model, &new_index, &mut text, &mut file, &mut report)?;
+    // The geometry is welded here while the animations are sampled on another thread:
+    // neither needs the other.
+    let keys: usize = model
+        .animations
+        .iter()
+        .flat_map(|a| &a.tracks)
+        .map(Track::key_count)
+        .sum();
+    let (vertices, sampled) = both(
+        threads && model.vertex_count().min(keys) >= PARALLEL_WORK,
+        || add_geometry(model, &new_index, &mut text, &mut file, &mut report),
+        || {
+            let sampled = sampling::sample(model, &skeleton, &new_index, options)?;
+            let quantized = quantized(&sampled.values, &skeleton);
+            Ok::<_, Error>((sampled, quantized))
+        },
+    );
+    let vertices = vertices?;
     for joint in &skeleton.joints {
         let r = flip(joint.rotation);
         file.joints.push(Joint {
@@ -83,30 +109,41 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
             scale: joint.scale.to_array(),
         });
     }
+    let (sampled, (poses, frames)) = sampled?;
+    for anim in &sampled.anims {
+        file.anims.push(Anim {
+            name: text.add(anim.name),
+            first_frame: anim.first_frame,
+            num_frames: anim.num_frames,
+            framerate: anim.framerate,
+            flags: anim.flags,
+        });
+    }
+    report.extend(sampled.report);
+    if !sampled.values.is_empty() {
+        file.header.num_frames = (sampled.values.len() / skeleton.joints.len()) as u32;
+        file.header.num_framechannels = poses.iter().map(|p| p.channelmask.count_ones()).sum();
+        file.poses = poses;
+        file.frames = frames;
+    }
     // The adjacency needs only the geometry: on a large model it is found on another
-    // thread while the animations are sampled.
+    // thread while the frames are bounded.
     let triangles = std::mem::take(&mut file.triangles);
-    let adjacency = |triangles: &[[u32; 3]]| {
-        (!triangles.is_empty()).then(|| geometry::adjacency(&vertices, triangles))
-    };
-    let animated = |file: &mut File, report: &mut Report, text: &mut Text| {
-        add_animations(
-            model, &skeleton, &new_index, &vertices, options, text, file, report,
-        )
-    };
-    file.adjacency = if triangles.len() >= PARALLEL_TRIANGLES {
-        std::thread::scope(|scope| {
-            let found = scope.spawn(|| adjacency(&triangles));
-            let animated = animated(&mut file, &mut report, &mut text);
-            let found = found
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            animated.map(|()| found)
-        })?
-    } else {
-        animated(&mut file, &mut report, &mut text)?;
-        adjacency(&triangles)
-    };
+    let (bounded, adjacency) = both(
+        threads && triangles.len() >= PARALLEL_TRIANGLES,
+        || {
+            add_bounds(
+                &sampled.values,
+                &skeleton,
+                &vertices,
+                &mut file,
+                &mut report,
+            )
+        },
+        || (!triangles.is_empty()).then(|| geometry::adjacency(&vertices, &triangles)),
+    );
+    bounded?;
+    file.adjacency = adjacency;
     file.triangles = triangles;
     if let Some(comment) = &model.comment {
         file.comment = comment.as_bytes().to_vec();
@@ -195,14 +232,6 @@ impl Text {
         self.offsets.insert(s.to_owned(), at);
         at
     }
-}
-
-/// `q` or `−q`, whichever has `w ≤ 0` (the SDK's convention), normalized.
-fn flip(q: Quat) -> Quat {
-    let q = Vec4::from(q)
-        .try_normalize()
-        .map_or(Quat::IDENTITY, Quat::from_vec4);
-    if q.w > 0.0 { -q } else { q }
 }
 
 /// The SDK's weight encoding: the four largest weights, normalized, as bytes summing to 255.
@@ -446,133 +475,11 @@ fn add_geometry(
     Ok(all)
 }
 
-/// Frames of an animation sampled at `fps`: `N` for a looping one lasting `N / fps`
-/// (frame `N` would repeat frame 0), else one per frame up to and including the end.
-fn frame_count(animation: &Animation, fps: f32) -> u64 {
-    let end = animation.end_time();
-    let last_key = animation
-        .tracks
-        .iter()
-        .map(Track::end_time)
-        .fold(0.0, f32::max);
-    let frames = |t: f32| (f64::from(t) * f64::from(fps)).round() as u64;
-    if animation.looping && animation.duration * fps > last_key * fps + 0.5 {
-        frames(animation.duration).max(1)
-    } else {
-        frames(end).saturating_add(1)
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn add_animations(
-    model: &Model,
-    skeleton: &Skeleton,
-    new_index: &[u32],
-    vertices: &[Written],
-    options: &ConvertOptions,
-    text: &mut Text,
-    file: &mut File,
-    report: &mut Report,
-) -> Result<(), Error> {
-    if model.animations.is_empty() || skeleton.joints.is_empty() {
-        if !model.animations.is_empty() {
-            report.loss(
-                "animations-without-joints",
-                format!(
-                    "{} animations dropped: the model has no joints",
-                    model.animations.len()
-                ),
-            );
-        }
-        return Ok(());
-    }
-    let joints = skeleton.joints.len();
-    let keys: usize = model
-        .animations
-        .iter()
-        .flat_map(|a| &a.tracks)
-        .map(Track::key_count)
-        .sum();
-    let mut poses_left = FREE_POSES.max(keys as u64);
-    let binds: Vec<Transform> = skeleton.joints.iter().map(Transform::of_joint).collect();
-    let mut values: Vec<Channels> = Vec::new();
-    let mut defaulted = 0;
-    let mut stepped = 0;
-    for animation in &model.animations {
-        let fps = if animation.fps > 0.0 && animation.fps.is_finite() {
-            animation.fps
-        } else {
-            defaulted += 1;
-            options.default_framerate
-        };
-        let frames = frame_count(animation, fps);
-        let poses = frames.saturating_mul(joints as u64);
-        if !animation.end_time().is_finite() || poses > poses_left {
-            return Err(Error::TooLarge(format!(
-                "animation `{}` would need {frames} frames of {joints} joints at {fps} fps, more poses than the model's keys justify",
-                animation.name
-            )));
-        }
-        poses_left -= poses;
-        let mut sorted = animation.clone();
-        for track in &mut sorted.tracks {
-            track.joint = JointId(new_index[track.joint.index()]);
-        }
-        let _ = normalize_animation(&mut sorted, joints);
-        if animation.interpolation != Interpolation::Linear {
-            stepped += 1;
-        }
-        let mut by_joint: Vec<Option<&Track>> = vec![None; joints];
-        for track in &sorted.tracks {
-            by_joint[track.joint.index()] = Some(track);
-        }
-        let first_frame = (values.len() / joints) as u32;
-        values.reserve(poses as usize);
-        for f in 0..frames {
-            let time = f as f32 / fps;
-            for (j, bind) in binds.iter().enumerate() {
-                let t = by_joint[j].map_or(*bind, |track| {
-                    sample_track(track, time, sorted.interpolation, bind)
-                });
-                let q = flip(t.rotation);
-                values.push([
-                    t.translation.x,
-                    t.translation.y,
-                    t.translation.z,
-                    q.x,
-                    q.y,
-                    q.z,
-                    q.w,
-                    t.scale.x,
-                    t.scale.y,
-                    t.scale.z,
-                ]);
-            }
-        }
-        file.anims.push(Anim {
-            name: text.add(&animation.name),
-            first_frame,
-            num_frames: frames as u32,
-            framerate: fps,
-            flags: if animation.looping { LOOP } else { 0 },
-        });
-    }
-    if defaulted > 0 {
-        report.warn(
-            "default-framerate",
-            format!(
-                "{defaulted} animations have no frame rate; sampled at {} fps",
-                options.default_framerate
-            ),
-        );
-    }
-    if stepped > 0 {
-        report.loss(
-            "interpolation",
-            format!(
-                "{stepped} animations are step or cubic; IQM stores frames that engines blend linearly (sampled at every frame)"
-            ),
-        );
+/// The poses of `skeleton` with their channels quantized over the sampled `values`, and
+/// the quantized frames (nothing when nothing is animated).
+fn quantized(values: &[Channels], skeleton: &Skeleton) -> (Vec<Pose>, Vec<u16>) {
+    if values.is_empty() {
+        return (Vec::new(), Vec::new());
     }
     let mut poses: Vec<Pose> = skeleton
         .joints
@@ -582,30 +489,79 @@ fn add_animations(
             ..Pose::default()
         })
         .collect();
-    let frames = values.len() / joints;
-    if !vertices.is_empty() {
-        let posed = Posed::new(skeleton).map_err(|e| Error::InvalidModel(e.to_string()))?;
-        // Exact bounds skin every vertex in every frame, as the SDK does; past this much
-        // work (a long animation of a big mesh, or a damaged key time) they are computed
-        // from per-joint boxes instead, which still contain every vertex.
-        let work = (frames as u64).saturating_mul(vertices.len() as u64);
-        let method = if work <= EXACT_BOUNDS_WORK {
-            Method::Exact(BoundsPlan::new(vertices))
-        } else {
-            report.info(
-                "bounds-conservative",
-                format!(
-                    "{frames} frames × {} vertices: per-frame bounds computed from per-joint boxes (they contain the posed model but may be larger than the SDK's)",
-                    vertices.len()
-                ),
-            );
-            Method::Conservative(JointBoxes::new(vertices, joints))
-        };
-        file.bounds = Some(bounds::every_frame(&values, joints, &posed, &method, work));
+    let frames = quantize(values, &mut poses);
+    (poses, frames)
+}
+
+/// The bounds of every sampled frame, from the skinned vertices.
+fn add_bounds(
+    values: &[Channels],
+    skeleton: &Skeleton,
+    vertices: &[Written],
+    file: &mut File,
+    report: &mut Report,
+) -> Result<(), Error> {
+    if values.is_empty() || vertices.is_empty() {
+        return Ok(());
     }
-    file.frames = quantize(&values, &mut poses);
-    file.header.num_frames = frames as u32;
-    file.header.num_framechannels = poses.iter().map(|p| p.channelmask.count_ones()).sum();
-    file.poses = poses;
+    let joints = skeleton.joints.len();
+    let frames = values.len() / joints;
+    let posed = Posed::new(skeleton).map_err(|e| Error::InvalidModel(e.to_string()))?;
+    // Exact bounds skin every vertex in every frame, as the SDK does; past this much work
+    // (a long animation of a big mesh, or a damaged key time) they are computed from
+    // per-joint boxes instead, which still contain every vertex.
+    let work = (frames as u64).saturating_mul(vertices.len() as u64);
+    let method = if work <= EXACT_BOUNDS_WORK {
+        Method::Exact(BoundsPlan::new(vertices))
+    } else {
+        report.info(
+            "bounds-conservative",
+            format!(
+                "{frames} frames × {} vertices: per-frame bounds computed from per-joint boxes (they contain the posed model but may be larger than the SDK's)",
+                vertices.len()
+            ),
+        );
+        Method::Conservative(JointBoxes::new(vertices, joints))
+    };
+    file.bounds = Some(bounds::every_frame(values, joints, &posed, &method, work));
     Ok(())
+}
+
+/// `(a(), b())`, with `b` on another thread when `parallel`: for two independent jobs
+/// that each take long in a large model.
+fn both<A, B: Send>(parallel: bool, a: impl FnOnce() -> A, b: impl FnOnce() -> B + Send) -> (A, B) {
+    if !parallel {
+        let a = a();
+        return (a, b());
+    }
+    std::thread::scope(|scope| {
+        let b = scope.spawn(b);
+        let a = a();
+        let b = b
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (a, b)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rigport_test_support::synth;
+
+    #[test]
+    fn threads_change_nothing() {
+        // 8 meshes of 71 × 21 vertices (11 928) and 22 400 triangles, 64 joints, 192
+        // frames: above both thresholds, so `from_model` takes the two-thread path.
+        let model = synth::model(&synth::text_rig(3), 2);
+        let triangles: usize = model.meshes.iter().map(|m| m.triangles.len()).sum();
+        assert!(model.vertex_count() >= PARALLEL_WORK && triangles >= PARALLEL_TRIANGLES);
+        let options = ConvertOptions::default();
+        let (threaded, threaded_report) = compile(&model, &options, true).unwrap();
+        let (alone, alone_report) = compile(&model, &options, false).unwrap();
+        assert_eq!(threaded.anims.len(), 2);
+        assert!(threaded.bounds.is_some() && threaded.adjacency.is_some());
+        assert_eq!(threaded.to_vec(), alone.to_vec());
+        assert_eq!(threaded_report, alone_report);
+    }
 }

@@ -1,8 +1,8 @@
 //! What the SDK's compiler derives from the geometry: welded vertices, tangents and triangle
 //! adjacency (per-frame bounds are in `bounds`).
 
+use foldhash::{HashMap, HashMapExt};
 use rigport_model_core::glam::{Vec2, Vec3};
-use std::collections::HashMap;
 
 /// A vertex as written: every attribute the file stores, blend weights already quantized.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -100,12 +100,12 @@ pub(crate) fn tangents(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[f32
 /// triangle sharing it, or `u32::MAX` when none or more than one does. Edges are compared
 /// by position and blend, as the SDK does, so vertices split by normals or UVs still join.
 pub(crate) fn adjacency(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
-    let mut ids: HashMap<[u32; 11], u32> = HashMap::with_capacity(vertices.len());
+    let mut ids: HashMap<[u32; 8], u32> = HashMap::with_capacity(vertices.len());
     let id: Vec<u32> = vertices
         .iter()
         .map(|v| {
             let k = v.key();
-            let key = [k[0], k[1], k[2], k[9], k[10], k[11], k[12], k[13], 0, 0, 0];
+            let key = [k[0], k[1], k[2], k[9], k[10], k[11], k[12], k[13]];
             let next = ids.len() as u32;
             *ids.entry(key).or_insert(next)
         })

@@ -4,6 +4,7 @@ mod bounds;
 mod from_model;
 mod geometry;
 mod quantize;
+mod sampling;
 mod to_model;
 
 pub use from_model::from_model;
