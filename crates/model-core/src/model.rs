@@ -1,6 +1,6 @@
 //! The whole model.
 
-use crate::{Animation, Material, Mesh, Skeleton};
+use crate::{Animation, Material, Mesh, Skeleton, Track};
 
 /// A skeletal model in neutral form.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -21,6 +21,16 @@ impl Model {
     /// Total unified vertices over all meshes.
     pub fn vertex_count(&self) -> usize {
         self.meshes.iter().map(|m| m.vertices.len()).sum()
+    }
+
+    /// Total animation keys over every channel of every track of every animation (what
+    /// writers that store every frame bound their output by).
+    pub fn key_count(&self) -> usize {
+        self.animations
+            .iter()
+            .flat_map(|a| &a.tracks)
+            .map(Track::key_count)
+            .sum()
     }
 
     /// Total triangles over all meshes.

@@ -21,12 +21,7 @@ const FREE_POSES: u64 = 1 << 17;
 /// file) would otherwise turn a kilobyte into gigabytes; one pose per key keeps the output
 /// proportional to the input the keys came from.
 fn pose_allowance(model: &Model) -> u64 {
-    let keys: usize = model
-        .animations
-        .iter()
-        .flat_map(|a| &a.tracks)
-        .map(Track::key_count)
-        .sum();
+    let keys = model.key_count();
     FREE_POSES.max(keys as u64)
 }
 

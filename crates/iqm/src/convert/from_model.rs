@@ -11,7 +11,7 @@ use crate::records::{Anim, Joint, Mesh, Pose};
 use crate::writer;
 use rigport_anim::Pose as Posed;
 use rigport_anim::skeleton::parent_first_order;
-use rigport_model_core::{JointId, Model, Report, Skeleton, Track};
+use rigport_model_core::{JointId, Model, Report, Skeleton};
 use std::collections::HashMap;
 
 /// Vertices and animation keys from which the geometry is welded while the animations
@@ -83,12 +83,7 @@ fn compile(
     let mut file = File::default();
     // The geometry is welded here while the animations are sampled on another thread:
     // neither needs the other.
-    let keys: usize = model
-        .animations
-        .iter()
-        .flat_map(|a| &a.tracks)
-        .map(Track::key_count)
-        .sum();
+    let keys = model.key_count();
     let (vertices, sampled) = both(
         threads && model.vertex_count().min(keys) >= PARALLEL_WORK,
         || add_geometry(model, &new_index, &mut text, &mut file, &mut report),
@@ -554,8 +549,8 @@ mod tests {
         // 8 meshes of 71 × 21 vertices (11 928) and 22 400 triangles, 64 joints, 192
         // frames: above both thresholds, so `from_model` takes the two-thread path.
         let model = synth::model(&synth::text_rig(3), 2);
-        let triangles: usize = model.meshes.iter().map(|m| m.triangles.len()).sum();
-        assert!(model.vertex_count() >= PARALLEL_WORK && triangles >= PARALLEL_TRIANGLES);
+        assert!(model.vertex_count() >= PARALLEL_WORK);
+        assert!(model.triangle_count() >= PARALLEL_TRIANGLES);
         let options = ConvertOptions::default();
         let (threaded, threaded_report) = compile(&model, &options, true).unwrap();
         let (alone, alone_report) = compile(&model, &options, false).unwrap();

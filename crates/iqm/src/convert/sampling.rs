@@ -60,12 +60,7 @@ pub(crate) fn sample<'m>(
         return Ok(sampled);
     }
     let joints = skeleton.joints.len();
-    let keys: usize = model
-        .animations
-        .iter()
-        .flat_map(|a| &a.tracks)
-        .map(Track::key_count)
-        .sum();
+    let keys = model.key_count();
     let mut poses_left = FREE_POSES.max(keys as u64);
     let binds: Vec<Transform> = skeleton.joints.iter().map(Transform::of_joint).collect();
     let values = &mut sampled.values;
