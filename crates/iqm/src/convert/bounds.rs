@@ -25,12 +25,16 @@ const CLUSTER: usize = 16;
 /// its terms), so a point is never skipped when its skinned value could be an extreme.
 const SLACK: f32 = 1e-5;
 
-/// Frames × points below which the frames are not shared out between threads (a thread
-/// costs tens of microseconds to start).
+/// Frames × points below which the frames are not shared out between threads.
 const PARALLEL_WORK: u64 = 1 << 21;
 
+/// Frames per job when the frames are shared out: small enough that a thread finishing
+/// other work can take over the last of them, large enough that the previous frame's
+/// extremes (see [`BoundsPlan`]) still speed up most frames of a job.
+#[cfg(feature = "parallel")]
+const FRAMES_PER_JOB: usize = 16;
+
 /// How the bounds of each frame are found.
-#[derive(Clone)]
 pub(crate) enum Method {
     /// Every vertex skinned (in effect: see [`BoundsPlan`]), as the SDK does.
     Exact(BoundsPlan),
@@ -39,8 +43,9 @@ pub(crate) enum Method {
 }
 
 /// The bounds of every frame; `values` holds `joints` local poses per frame, `work` is the
-/// number of point skinnings it takes. Long jobs are shared out between the machine's
-/// cores, a run of frames each: the frames are independent.
+/// number of point skinnings it takes. With the `parallel` feature a long job is shared
+/// out in runs of frames on rayon's thread pool (the frames are independent, and the
+/// result is the same).
 pub(crate) fn every_frame(
     values: &[Channels],
     joints: usize,
@@ -48,46 +53,42 @@ pub(crate) fn every_frame(
     method: &Method,
     work: u64,
 ) -> Vec<Bounds> {
-    let frames = values.len() / joints.max(1);
-    let threads = match work >= PARALLEL_WORK {
-        true => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        false => 1,
+    let run = |part: &[Channels]| {
+        run_of_frames(
+            part,
+            joints,
+            &mut posed.clone(),
+            method,
+            &mut method.scratch(),
+        )
+    };
+    if work < PARALLEL_WORK || joints == 0 {
+        return run(values);
     }
-    .clamp(1, 8)
-    .min(frames.max(1));
-    let per_thread = frames.div_ceil(threads).max(1) * joints;
-    if threads == 1 || joints == 0 {
-        return run_of_frames(values, joints, posed.clone(), method);
-    }
-    std::thread::scope(|scope| {
-        let mut parts = values.chunks(per_thread);
-        let first = parts.next().unwrap_or_default();
-        let others: Vec<_> = parts
-            .map(|part| {
-                let posed = posed.clone();
-                scope.spawn(move || run_of_frames(part, joints, posed, method))
-            })
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        let parts: Vec<Vec<Bounds>> = values
+            .par_chunks(FRAMES_PER_JOB * joints)
+            .map_init(
+                || (posed.clone(), method.scratch()),
+                |(posed, scratch), part| run_of_frames(part, joints, posed, method, scratch),
+            )
             .collect();
-        let mut bounds = run_of_frames(first, joints, posed.clone(), method);
-        for other in others {
-            match other.join() {
-                Ok(part) => bounds.extend(part),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        bounds
-    })
+        parts.concat()
+    }
+    #[cfg(not(feature = "parallel"))]
+    run(values)
 }
 
 /// The bounds of consecutive frames, on one thread.
 fn run_of_frames(
     values: &[Channels],
     joints: usize,
-    mut posed: Posed,
+    posed: &mut Posed,
     method: &Method,
+    scratch: &mut Scratch,
 ) -> Vec<Bounds> {
-    // Each thread its own copy: the plan keeps per-frame scratch.
-    let mut method = method.clone();
     let mut local = vec![Transform::IDENTITY; joints];
     let mut out = Vec::with_capacity(values.len() / joints.max(1));
     for frame in values.chunks_exact(joints.max(1)) {
@@ -99,8 +100,8 @@ fn run_of_frames(
             };
         }
         posed.set_local(&local);
-        let (bbmin, bbmax, xyradius, radius) = match &mut method {
-            Method::Exact(plan) => plan.frame(posed.skinning_matrices()),
+        let (bbmin, bbmax, xyradius, radius) = match method {
+            Method::Exact(plan) => plan.frame(scratch, posed.skinning_matrices()),
             Method::Conservative(boxes) => conservative_bounds(boxes, posed.skinning_matrices()),
         };
         out.push(Bounds {
@@ -111,6 +112,16 @@ fn run_of_frames(
         });
     }
     out
+}
+
+impl Method {
+    /// Fresh per-thread state for [`BoundsPlan::frame`].
+    fn scratch(&self) -> Scratch {
+        match self {
+            Method::Exact(plan) => plan.scratch(),
+            Method::Conservative(_) => Scratch::default(),
+        }
+    }
 }
 
 /// The bounds of one frame: box minimum, maximum, largest distance from the Z axis, and
@@ -177,7 +188,12 @@ pub(crate) struct BoundsPlan {
     /// Whether every position is finite; clusters are only skipped then (a NaN compares
     /// false with everything, so the box tests would mean nothing).
     finite: bool,
-    /// Scratch: each blend's matrix in the current frame.
+}
+
+/// What [`BoundsPlan::frame`] keeps between the frames one thread bounds.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// Each blend's matrix in the current frame.
     matrices: Vec<Blended>,
     /// Clusters that held an extreme in the previous frame.
     hot: Vec<u32>,
@@ -330,20 +346,26 @@ impl BoundsPlan {
         Self {
             blends,
             points,
-            seen: vec![0; clusters.len()],
             clusters,
             groups,
             finite,
-            matrices: Vec::new(),
-            hot: Vec::new(),
-            frame: 0,
         }
     }
 
-    /// The bounds of the points skinned by `skinning`.
-    pub(crate) fn frame(&mut self, skinning: &[Mat4]) -> FrameBounds {
-        self.matrices.clear();
-        self.matrices
+    /// State for bounding frames one after another with [`BoundsPlan::frame`].
+    pub(crate) fn scratch(&self) -> Scratch {
+        Scratch {
+            seen: vec![0; self.clusters.len()],
+            ..Scratch::default()
+        }
+    }
+
+    /// The bounds of the points skinned by `skinning`; `scratch` comes from
+    /// [`BoundsPlan::scratch`] and carries over from the frame before.
+    pub(crate) fn frame(&self, scratch: &mut Scratch, skinning: &[Mat4]) -> FrameBounds {
+        scratch.matrices.clear();
+        scratch
+            .matrices
             .extend(self.blends.iter().map(|(joints, weights)| {
                 let matrix = blend(joints, weights, skinning);
                 let linear = Mat3A::from_mat4(matrix);
@@ -359,33 +381,33 @@ impl BoundsPlan {
                 }
             }));
         let mut found = Extremes::new();
-        let exact = self.finite && self.matrices.iter().all(|m| m.matrix.is_finite());
+        let exact = self.finite && scratch.matrices.iter().all(|m| m.matrix.is_finite());
         if !exact {
             for g in &self.groups {
                 let (first, last) = g.clusters;
                 let start = self.clusters[first as usize].start as usize;
                 let end = self.clusters[last as usize - 1].end as usize;
-                let m = &self.matrices[g.blend as usize].matrix;
+                let m = &scratch.matrices[g.blend as usize].matrix;
                 found.add(&self.points[start..end], m, first);
             }
             return found.finish(self.points.is_empty());
         }
-        self.frame = self.frame.wrapping_add(1);
-        if self.frame == 0 {
-            self.seen.fill(0);
-            self.frame = 1;
+        scratch.frame = scratch.frame.wrapping_add(1);
+        if scratch.frame == 0 {
+            scratch.seen.fill(0);
+            scratch.frame = 1;
         }
         // Last frame's extremes first: they are likely this frame's too, so few of the
         // other clusters survive the box test.
-        for &i in &self.hot {
+        for &i in &scratch.hot {
             let c = &self.clusters[i as usize];
             let points = &self.points[c.start as usize..c.end as usize];
             let blend = points[0].1 as usize;
-            found.add(points, &self.matrices[blend].matrix, i);
-            self.seen[i as usize] = self.frame;
+            found.add(points, &scratch.matrices[blend].matrix, i);
+            scratch.seen[i as usize] = scratch.frame;
         }
         for g in &self.groups {
-            let m = &self.matrices[g.blend as usize];
+            let m = &scratch.matrices[g.blend as usize];
             // One slack for the whole group: every point's magnitude is within `reach`.
             let slack = (m.abs * g.reach + m.translation.abs()) * SLACK;
             if found.contains(&g.bounds, m, slack) {
@@ -393,17 +415,18 @@ impl BoundsPlan {
             }
             for i in g.clusters.0..g.clusters.1 {
                 let c = &self.clusters[i as usize];
-                if self.seen[i as usize] == self.frame || found.contains(&c.bounds, m, slack) {
+                if scratch.seen[i as usize] == scratch.frame || found.contains(&c.bounds, m, slack)
+                {
                     continue;
                 }
                 let points = &self.points[c.start as usize..c.end as usize];
                 found.add(points, &m.matrix, i);
             }
         }
-        self.hot.clear();
+        scratch.hot.clear();
         for &i in &found.from {
-            if i != u32::MAX && !self.hot.contains(&i) {
-                self.hot.push(i);
+            if i != u32::MAX && !scratch.hot.contains(&i) {
+                scratch.hot.push(i);
             }
         }
         found.finish(self.points.is_empty())
@@ -533,7 +556,8 @@ mod tests {
                 Vec3::new(0.0, -3.0, 0.0),
             ),
         ];
-        let (lo, hi, xy, r) = BoundsPlan::new(&vertices).frame(&skinning);
+        let plan = BoundsPlan::new(&vertices);
+        let (lo, hi, xy, r) = plan.frame(&mut plan.scratch(), &skinning);
         let (clo, chi, cxy, cr) = conservative_bounds(&JointBoxes::new(&vertices, 2), &skinning);
         for k in 0..3 {
             assert!(clo[k] <= lo[k] + 1e-5 && chi[k] >= hi[k] - 1e-5, "{k}");
@@ -576,7 +600,8 @@ mod tests {
             };
             vertices.push(vertex(x, y, z, joints, weights));
         }
-        let mut plan = BoundsPlan::new(&vertices);
+        let plan = BoundsPlan::new(&vertices);
+        let mut scratch = plan.scratch();
         for f in 0..40u64 {
             let skinning: Vec<Mat4> = (0..6u64)
                 .map(|j| {
@@ -593,7 +618,7 @@ mod tests {
                     )
                 })
                 .collect();
-            let got = plan.frame(&skinning);
+            let got = plan.frame(&mut scratch, &skinning);
             assert_eq!(got, brute_force(&vertices, &skinning), "frame {f}");
         }
         assert!(
@@ -613,7 +638,8 @@ mod tests {
             Mat4::IDENTITY,
             Mat4::from_translation(Vec3::new(f32::NAN, 0.0, 0.0)),
         ];
-        let got = BoundsPlan::new(&vertices).frame(&skinning);
+        let plan = BoundsPlan::new(&vertices);
+        let got = plan.frame(&mut plan.scratch(), &skinning);
         assert_eq!(got.0[1], 0.0);
         assert_eq!(got.1[1], 2.0);
     }

@@ -522,21 +522,20 @@ fn add_bounds(
     Ok(())
 }
 
-/// `(a(), b())`, with `b` on another thread when `parallel`: for two independent jobs
-/// that each take long in a large model.
-fn both<A, B: Send>(parallel: bool, a: impl FnOnce() -> A, b: impl FnOnce() -> B + Send) -> (A, B) {
-    if !parallel {
-        let a = a();
-        return (a, b());
+/// `(a(), b())`, the two on rayon's thread pool when `parallel` (and the `parallel`
+/// feature) allow: for two independent jobs that each take long in a large model.
+fn both<A: Send, B: Send>(
+    parallel: bool,
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    #[cfg(feature = "parallel")]
+    if parallel {
+        return rayon::join(a, b);
     }
-    std::thread::scope(|scope| {
-        let b = scope.spawn(b);
-        let a = a();
-        let b = b
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (a, b)
-    })
+    let _ = parallel;
+    let a = a();
+    (a, b())
 }
 
 #[cfg(test)]
