@@ -5,7 +5,7 @@ use crate::error::Error;
 use crate::lines::{HEADER, header_start};
 use crate::notes::Notes;
 use crate::read::{Split, parse};
-use crate::scene::Scene;
+use crate::scene::{Located, Scene};
 use crate::store::{CommandRef, Kind, Store};
 use crate::write::write_file;
 use rigport_model_core::{Limits, ReadOptions, Report};
@@ -57,18 +57,11 @@ impl File {
         options: &ReadOptions,
         split: Split,
     ) -> Result<(File, Report), Error> {
-        let mut notes = Notes::default();
-        let parsed = parse(bytes, options, &mut notes, split)?;
-        // Interpreting the commands checks them (array lengths, indices, parents).
-        Scene::check(&parsed.commands, &mut notes).map_err(|e| e.locate(bytes))?;
-        notes.locate_commands(bytes);
-        notes.flush_strict(options)?;
-        let file = File {
-            header_extra: parsed.header_extra,
-            commands: parsed.commands,
-            comment: parsed.comment,
-        };
-        Ok((file, notes.into_report(bytes)))
+        // Only checked: a scene costs memory that reading a file should not.
+        read_file(bytes, options, split, |store, notes| {
+            Scene::check(store, notes)
+        })
+        .map(|(file, (), report)| (file, report))
     }
 
     /// Reads everything from `reader`, then parses it with [`File::from_slice`].
@@ -99,6 +92,11 @@ impl File {
     pub fn push(&mut self, command: &Command) -> Result<(), Error> {
         let mut unlimited = Limits::unlimited().budget();
         Ok(self.commands.push(command, &mut unlimited)?)
+    }
+
+    /// The commands as stored.
+    pub(crate) fn store(&self) -> &Store {
+        &self.commands
     }
 
     /// Number of commands.
@@ -159,4 +157,25 @@ impl File {
         Scene::build(&self.commands, &mut Notes::default())
             .map_err(|located| located.locate(&self.to_vec()))
     }
+}
+
+/// Reads a file and interprets its commands with `interpret` (which checks them: array
+/// lengths, indices, parents), returning what it gives beside the file.
+pub(crate) fn read_file<T>(
+    bytes: &[u8],
+    options: &ReadOptions,
+    split: Split,
+    interpret: impl FnOnce(&Store, &mut Notes) -> Result<T, Located>,
+) -> Result<(File, T, Report), Error> {
+    let mut notes = Notes::default();
+    let parsed = parse(bytes, options, &mut notes, split)?;
+    let interpreted = interpret(&parsed.commands, &mut notes).map_err(|e| e.locate(bytes))?;
+    notes.locate_commands(bytes);
+    notes.flush_strict(options)?;
+    let file = File {
+        header_extra: parsed.header_extra,
+        commands: parsed.commands,
+        comment: parsed.comment,
+    };
+    Ok((file, interpreted, notes.into_report(bytes)))
 }

@@ -13,6 +13,7 @@ use crate::pose::{PoseFacts, Transform, pose_transform};
 use crate::store::{CommandRef, Kind, Store, Values, attribute_param};
 use rigport_model_core::codes;
 use std::ops::Range;
+use std::sync::LazyLock;
 
 /// A `vx` tangent: either with a bitangent sign or with the bitangent itself.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -207,6 +208,49 @@ impl<'f> Scene<'f> {
     /// triangles and vertex indices (what reading a file costs in memory stays the file).
     pub(crate) fn check(store: &'f Store, notes: &mut Notes) -> Result<(), Located> {
         Builder::new(store, Purpose::Check).run(notes).map(|_| ())
+    }
+
+    /// The scene without the borrow of its commands, to be kept beside them in
+    /// [`Interpreted`](crate::Interpreted) and [attached](Scene::attach) again. Moves every
+    /// array; copies nothing.
+    pub(crate) fn detach(self) -> Scene<'static> {
+        static NO_COMMANDS: LazyLock<Store> = LazyLock::new(Store::default);
+        // Listing every field (no `..`) makes a new field a compile error here.
+        let Scene {
+            store: _,
+            vertex_count,
+            columns,
+            meshes,
+            triangles,
+            smoothing,
+            has_edge_flags,
+            has_faces,
+            joints,
+            poses,
+            base_poses,
+            animations,
+            materials,
+        } = self;
+        Scene {
+            store: &NO_COMMANDS,
+            vertex_count,
+            columns,
+            meshes,
+            triangles,
+            smoothing,
+            has_edge_flags,
+            has_faces,
+            joints,
+            poses,
+            base_poses,
+            animations,
+            materials,
+        }
+    }
+
+    /// A [detached](Scene::detach) scene reading the commands it was built from again.
+    pub(crate) fn attach(detached: Scene<'static>, store: &'f Store) -> Scene<'f> {
+        Scene { store, ..detached }
     }
 
     /// Number of triangles after fanning polygons.

@@ -135,11 +135,7 @@ impl Document {
             #[cfg(feature = "iqe")]
             Format::Iqe => rigport_iqe::File::from_slice_with(bytes, options)
                 .map(|(f, r)| (Document::Iqe(f), r))
-                .map_err(|e| Error::Read {
-                    format,
-                    rendered: e.render(bytes),
-                    source: FormatError::Iqe(e),
-                }),
+                .map_err(|e| iqe_read_error(e, bytes)),
             #[cfg(feature = "iqm")]
             Format::Iqm => rigport_iqm::File::from_slice_with(bytes, options)
                 .map(|(f, r)| (Document::Iqm(f), r))
@@ -303,6 +299,26 @@ impl Document {
             Document::Gltf(ref f) => gltf_import(f, format, &ModelOptions::default())
                 .map(|(model, _, report)| (model, report)),
         }
+    }
+}
+
+/// An IQE file read with its scene, for a conversion that then needs neither the text nor
+/// a second interpretation (see [`rigport_iqe::Interpreted`]).
+#[cfg(feature = "iqe")]
+pub(crate) fn read_iqe_interpreted(
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<(rigport_iqe::Interpreted, Report), Error> {
+    rigport_iqe::Interpreted::from_slice_with(bytes, options).map_err(|e| iqe_read_error(e, bytes))
+}
+
+/// An IQE reader's error, rendered against the text it is about.
+#[cfg(feature = "iqe")]
+fn iqe_read_error(error: rigport_iqe::Error, bytes: &[u8]) -> Error {
+    Error::Read {
+        format: Format::Iqe,
+        rendered: error.render(bytes),
+        source: FormatError::Iqe(error),
     }
 }
 

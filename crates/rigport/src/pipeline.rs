@@ -117,24 +117,82 @@ pub fn convert(
     target: Format,
     settings: &Settings,
 ) -> Result<Converted, Error> {
-    let (document, report) =
-        Document::sniff_and_read_in(input, &settings.read, settings.source_dir.as_deref())?;
-    convert_document(document, report, output, target, settings)
+    let (source, report) = read_source(input, target, settings)?;
+    convert_source(source, report, output, target, settings)
 }
 
 /// [`convert`] for an input the caller no longer needs: the bytes are freed as soon as the
-/// faithful file is read, so a large conversion never holds the input, the file, the model
-/// and the output at once (the 100 MB IQE → glb peak drops by the input's size).
+/// file is read, so a large conversion never holds the input, the file, the model and the
+/// output at once (the 100 MB IQE → glb peak drops by the input's size).
 pub fn convert_owned(
     input: Vec<u8>,
     output: &Path,
     target: Format,
     settings: &Settings,
 ) -> Result<Converted, Error> {
-    let (document, report) =
-        Document::sniff_and_read_in(&input, &settings.read, settings.source_dir.as_deref())?;
+    let (source, report) = read_source(&input, target, settings)?;
     drop(input);
-    convert_document(document, report, output, target, settings)
+    convert_source(source, report, output, target, settings)
+}
+
+/// An input file as read for a conversion. One lives per conversion, moved twice: not
+/// worth a box.
+#[allow(clippy::large_enum_variant)]
+enum Source {
+    /// The faithful file.
+    Document(Document),
+    /// An IQE file for another format, read with its scene: converting it then does not
+    /// interpret the commands a second time.
+    #[cfg(feature = "iqe")]
+    Iqe(rigport_iqe::Interpreted),
+}
+
+/// Reads `input` for a conversion into `target`.
+fn read_source(
+    input: &[u8],
+    target: Format,
+    settings: &Settings,
+) -> Result<(Source, Report), Error> {
+    let format = crate::document::sniff(input).ok_or(Error::Unrecognized)?;
+    #[cfg(feature = "iqe")]
+    if format == Format::Iqe && target != Format::Iqe {
+        return crate::document::read_iqe_interpreted(input, &settings.read)
+            .map(|(read, report)| (Source::Iqe(read), report));
+    }
+    let _ = target; // read only with the IQE reader
+    Document::read_in(
+        input,
+        format,
+        &settings.read,
+        settings.source_dir.as_deref(),
+    )
+    .map(|(document, report)| (Source::Document(document), report))
+}
+
+/// The rest of a conversion once the file is read.
+fn convert_source(
+    source: Source,
+    report: Report,
+    output: &Path,
+    target: Format,
+    settings: &Settings,
+) -> Result<Converted, Error> {
+    match source {
+        Source::Document(document) => convert_document(document, report, output, target, settings),
+        #[cfg(feature = "iqe")]
+        Source::Iqe(read) => {
+            let (model, to_model_report) = read.into_model(&Default::default());
+            convert_model(
+                model,
+                &[],
+                report,
+                to_model_report,
+                output,
+                target,
+                settings,
+            )
+        }
+    }
 }
 
 /// The rest of a conversion once the file is read: the faithful copy for the same format,
@@ -163,7 +221,32 @@ fn convert_document(
         });
     }
     let options = ModelOptions { fps: settings.fps };
-    let (mut model, images, to_model_report) = document.to_model_with_images(&options)?;
+    let (model, images, to_model_report) = document.to_model_with_images(&options)?;
+    // The faithful file is no longer needed: free it before the writer allocates its output.
+    drop(document);
+    convert_model(
+        model,
+        &images,
+        report,
+        to_model_report,
+        output,
+        target,
+        settings,
+    )
+}
+
+/// The rest of a conversion through the neutral model: the animations of other files
+/// attached, the model shaped for `target`, and written. `report` is the read's,
+/// `to_model_report` the conversion's to the model.
+fn convert_model(
+    mut model: Model,
+    images: &[Image],
+    mut report: Report,
+    to_model_report: Report,
+    output: &Path,
+    target: Format,
+    settings: &Settings,
+) -> Result<Converted, Error> {
     for source in &settings.animations {
         let count = attach(&mut model, source).map_err(Error::Attach)?;
         report.info(
@@ -171,8 +254,6 @@ fn convert_document(
             format!("{count} animations attached from {}", source.label),
         );
     }
-    // The faithful file is no longer needed: free it before the writer allocates its output.
-    drop(document);
     report.extend(to_model_report);
     let gltf_target = matches!(target, Format::Glb | Format::Gltf);
     let mut beside = Vec::new();
@@ -184,12 +265,12 @@ fn convert_document(
         concat_animations(&mut model, target, &mut report);
     }
     if !gltf_target {
-        beside = crate::images::beside_output(&mut model, &images, output, &mut report);
+        beside = crate::images::beside_output(&mut model, images, output, &mut report);
         if matches!(target, Format::Iqe | Format::Iqm) {
             crate::images::name_materials_after_textures(&mut model, &beside, &mut report);
         }
     }
-    let mut files = write_model(&model, output, target, settings, &images, &mut report)?;
+    let mut files = write_model(&model, output, target, settings, images, &mut report)?;
     files.extend(beside);
     if files.iter().skip(1).any(|(path, _)| path == output) {
         return Err(Error::CompanionClash {

@@ -119,3 +119,34 @@ fn triangles_survive_every_model_conversion() {
         }
     }
 }
+
+#[test]
+fn a_file_that_does_not_read_fails_to_convert_with_the_readers_error() {
+    // IQE takes its own read for conversions to other formats (one interpretation, see
+    // `rigport_iqe::Interpreted`); its errors must still come rendered as a read's do.
+    let mut compared = 0;
+    for path in rigport_test_support::fixtures::fixtures("iqe") {
+        if !file_name(&path).starts_with("fail_") {
+            continue;
+        }
+        let bytes = std::fs::read(repo_root().join(&path)).unwrap();
+        if rigport::sniff(&bytes) != Some(Format::Iqe) {
+            continue; // a broken header: not taken for IQE at all
+        }
+        let read = Document::read(&bytes, Format::Iqe, &ReadOptions::default())
+            .expect_err("a fail_ fixture");
+        for target in [Format::Iqm, Format::Glb, Format::Iqe] {
+            let converted = convert(&bytes, Path::new("x"), target, &Settings::default())
+                .expect_err("a fail_ fixture");
+            assert_eq!(
+                converted.to_string(),
+                read.to_string(),
+                "{} -> {}",
+                path.display(),
+                target.key()
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 21, "{compared} conversions compared");
+}

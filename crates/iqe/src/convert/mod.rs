@@ -5,6 +5,7 @@ mod from_model;
 mod to_model;
 
 pub use from_model::from_model;
+pub(crate) use to_model::scene_to_model;
 pub use to_model::to_model;
 
 /// Frames per second used when an animation has no (or a non-positive) `framerate`.

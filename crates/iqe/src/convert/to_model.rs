@@ -26,6 +26,15 @@ use std::collections::HashMap;
 /// report names what the model cannot hold (tangents, custom attributes, `vs`, W ≠ 1, …).
 pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report), Error> {
     let scene = file.scene()?;
+    Ok(scene_to_model(file, &scene, options))
+}
+
+/// [`to_model`] for a file whose scene is built: `scene` is `file`'s.
+pub(crate) fn scene_to_model(
+    file: &File,
+    scene: &Scene<'_>,
+    options: &ConvertOptions,
+) -> (Model, Report) {
     let mut report = Report::default();
     let mut model = Model {
         materials: scene
@@ -37,15 +46,15 @@ pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report)
     };
     // Joints first: the animations need the skeleton's bind scales.
     let mut joints_report = Report::default();
-    let mut normalized = add_joints(&scene, &mut model, &mut joints_report);
+    let mut normalized = add_joints(scene, &mut model, &mut joints_report);
     // Animations are converted apart from the meshes (on another core with the `parallel`
     // feature): neither needs anything of the other, and both take long in a large file.
     // The meshes stay on this thread: their temporaries (normals, vertex maps) are freed
     // here, where later allocations reuse the memory; a worker that goes idle would keep it.
     let ((normals, meshes, skin), animations) = join(
         || {
-            let normals = corner_normals(&scene);
-            let (meshes, skin) = add_meshes(&scene, &normals);
+            let normals = corner_normals(scene);
+            let (meshes, skin) = add_meshes(scene, &normals);
             let facts = (
                 normals.generated,
                 normals.normals.len(),
@@ -53,7 +62,7 @@ pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report)
             );
             (facts, meshes, skin)
         },
-        || convert_animations(&scene, options, &model.skeleton.joints),
+        || convert_animations(scene, options, &model.skeleton.joints),
     );
     model.meshes = meshes;
     let (generated, generated_count, skipped_corners) = normals;
@@ -91,8 +100,8 @@ pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report)
     );
     model.animations = animations.animations;
     model.comment = file.comment.as_deref().map(decode_name);
-    report_losses(file, &scene, &skin, &mut report);
-    Ok((model, report))
+    report_losses(file, scene, &skin, &mut report);
+    (model, report)
 }
 
 /// Counts from the vertex conversion for the report.

@@ -1,0 +1,66 @@
+//! A file read together with what its commands mean, for a conversion that reads the file
+//! once and does not interpret it twice.
+
+use crate::convert::{ConvertOptions, scene_to_model};
+use crate::error::Error;
+use crate::file::{File, read_file};
+use crate::read::Split;
+use crate::scene::Scene;
+use rigport_model_core::{Model, ReadOptions, Report};
+
+/// A [`File`] with its [`Scene`] already built.
+///
+/// Reading a file interprets its commands to check them; [`to_model`](crate::to_model)
+/// interprets them again, because a [`File`] keeps only the commands (a scene costs memory
+/// that `info`, `validate` and a round trip do not need). A conversion that reads a file
+/// only to convert it keeps the scene of the read instead: one pass fewer (about 5 % of
+/// a 10 MB IQE → IQM), and the text can be freed before converting, as it is no longer
+/// needed to point at errors.
+///
+/// ```
+/// use rigport_iqe::{ConvertOptions, Interpreted, ReadOptions};
+///
+/// let src = b"# Inter-Quake Export\nvp 0 0 0\nvp 0 1 0\nvp 1 0 0\nfm 0 1 2\n".to_vec();
+/// let (read, _warnings) = Interpreted::from_slice_with(&src, &ReadOptions::default()).unwrap();
+/// drop(src); // the text is no longer needed
+/// assert_eq!(read.file().command_count(), 4);
+/// let (model, _report) = read.into_model(&ConvertOptions::default());
+/// assert_eq!(model.meshes[0].triangles.len(), 1);
+/// ```
+#[derive(Debug)]
+pub struct Interpreted {
+    file: File,
+    /// `file`'s scene, detached from its commands.
+    scene: Scene<'static>,
+}
+
+impl Interpreted {
+    /// Reads a file as [`File::from_slice_with`] does (the same file, report and errors)
+    /// and keeps its scene.
+    pub fn from_slice_with(
+        bytes: &[u8],
+        options: &ReadOptions,
+    ) -> Result<(Interpreted, Report), Error> {
+        let (file, scene, report) = read_file(bytes, options, Split::Auto, |store, notes| {
+            Scene::build(store, notes).map(Scene::detach)
+        })?;
+        Ok((Interpreted { file, scene }, report))
+    }
+
+    /// The file as read.
+    pub fn file(&self) -> &File {
+        &self.file
+    }
+
+    /// The file as read, without its scene.
+    pub fn into_file(self) -> File {
+        self.file
+    }
+
+    /// The neutral model, as [`to_model`](crate::to_model) gives it for [`Interpreted::file`];
+    /// the scene is not built again, so nothing can fail.
+    pub fn into_model(self, options: &ConvertOptions) -> (Model, Report) {
+        let scene = Scene::attach(self.scene, self.file.store());
+        scene_to_model(&self.file, &scene, options)
+    }
+}
