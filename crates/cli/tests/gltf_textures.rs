@@ -380,15 +380,8 @@ fn a_consistently_wound_model_stays_single_sided_an_inconsistent_mesh_does_not()
 
 #[test]
 fn bender_gets_a_double_sided_material_and_a_warning() {
-    let Some(dir) = std::env::var_os("RIGPORT_CORPUS") else {
-        eprintln!("skipped: RIGPORT_CORPUS not set");
+    let Some(root) = rigport_test_support::corpus::corpus_root() else {
         return;
-    };
-    let root = PathBuf::from(dir);
-    let root = if root.is_relative() {
-        repo_root().join(root)
-    } else {
-        root
     };
     let bender = root.join("ms3d-ascii/scorched3d__none__tanks__bender__bender.txt");
     let out = tempfile::tempdir().unwrap();

@@ -12,12 +12,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn corpus() -> Option<Vec<PathBuf>> {
-    let Some(root) = std::env::var_os("RIGPORT_CORPUS") else {
-        eprintln!("RIGPORT_CORPUS is not set; skipped");
-        return None;
-    };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(Path::new(&root).join("gltf"))
-        .ok()?
+    let dir = rigport_test_support::corpus::corpus_dir("gltf")?;
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "glb" || e == "gltf"))
         .collect();

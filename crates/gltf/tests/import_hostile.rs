@@ -14,11 +14,10 @@ fn try_import(bytes: &[u8], dir: Option<&Path>) {
 
 #[test]
 fn truncations_and_byte_flips_never_panic() {
-    let Some(root) = std::env::var_os("RIGPORT_CORPUS") else {
-        eprintln!("RIGPORT_CORPUS is not set; skipped");
+    let Some(dir) = rigport_test_support::corpus::corpus_dir("gltf") else {
         return;
     };
-    for entry in std::fs::read_dir(Path::new(&root).join("gltf")).unwrap() {
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
         let path = entry.unwrap().path();
         let bytes = std::fs::read(&path).unwrap();
         let dir = path.parent();

@@ -178,8 +178,7 @@ fn worlds(json: &Value, buffers: &[Vec<u8>], anim: usize, t: f32) -> Vec<Mat4> {
 
 #[test]
 fn posed_corpus_models_equal_gltf_skinning() {
-    let Some(root) = std::env::var_os("RIGPORT_CORPUS") else {
-        eprintln!("RIGPORT_CORPUS is not set; skipped");
+    let Some(root) = rigport_test_support::corpus::corpus_root() else {
         return;
     };
     let mut checked = 0;

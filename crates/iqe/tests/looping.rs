@@ -82,11 +82,10 @@ fn writing_a_looping_animation_keeps_its_n_frames() {
 
 #[test]
 fn corpus_test_cube_tx_is_at_frame_59_just_before_the_period() {
-    let Some(dir) = std::env::var_os("RIGPORT_CORPUS") else {
-        eprintln!("RIGPORT_CORPUS is not set; skipped");
+    let Some(dir) = rigport_test_support::corpus::corpus_dir("iqe") else {
         return;
     };
-    let path = std::path::Path::new(&dir).join("iqe/love-und-panzer__test_cube.iqe");
+    let path = dir.join("love-und-panzer__test_cube.iqe");
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let model = model_of(&bytes);
     let index = model
