@@ -15,7 +15,7 @@ use crate::command::{Attribute, FaceBase, PoseKind};
 use crate::error::Error;
 use crate::store::{Kind, Store, attribute_param, base_param, pose_param};
 use rigport_model_core::Budget;
-use rigport_model_core::number::parse_i64;
+use rigport_model_core::number::{Decimal, parse_i64, plain_decimal_prefix};
 
 /// What the arguments of a fast-path command are.
 #[derive(Clone, Copy)]
@@ -74,6 +74,34 @@ fn command(keyword: &[u8]) -> Option<(Kind, u8, Shape)> {
     })
 }
 
+/// Whether `byte` ends a word (white space or the newline).
+fn ends_word(byte: Option<&u8>) -> bool {
+    byte.is_some_and(|&b| is_space(b) || b == b'\n')
+}
+
+/// The plain decimal `rest` starts with, and its length, if a space or the newline follows
+/// it: the number is read without first finding the end of the word. `None` leaves the
+/// word to [`word`] and the general number parser.
+fn decimal_word(rest: &[u8]) -> Option<(Decimal, usize)> {
+    plain_decimal_prefix(rest).filter(|&(_, len)| ends_word(rest.get(len)))
+}
+
+/// The run of at most 9 digits `rest` starts with (a face index, a joint number), and its
+/// length, if a space or the newline follows it.
+fn digits_word(rest: &[u8]) -> Option<(i64, usize)> {
+    let mut value = 0i64;
+    let mut len = 0;
+    while let Some(&byte) = rest.get(len) {
+        let digit = byte.wrapping_sub(b'0');
+        if digit > 9 || len == 9 {
+            break;
+        }
+        value = value * 10 + i64::from(digit);
+        len += 1;
+    }
+    (len > 0 && ends_word(rest.get(len))).then_some((value, len))
+}
+
 /// An integer as [`parse_i64`] reads it; short runs of digits (face indices, joint
 /// numbers) without the call.
 fn integer(text: &[u8]) -> Option<i64> {
@@ -117,18 +145,45 @@ pub(crate) fn fast_line(
                 return Ok(None);
             }
         };
-        let word_start = at;
-        at += word(&line[at..]);
-        let text = &line[word_start..at];
-        // A quoted name or a comment is not a number: the general reader says so.
-        let stored = first != b'"'
-            && first != b'#'
-            && match shape {
-                Shape::Floats(max) => count < max && store.push_float_text(text) == Some(true),
-                Shape::Indices => integer(text).is_some_and(|v| store.push_int(v)),
-                Shape::Pairs if count % 2 == 0 => integer(text).is_some_and(|v| store.push_int(v)),
-                Shape::Pairs => store.push_float_text(text) == Some(true),
-            };
+        let rest = &line[at..];
+        let float = match shape {
+            Shape::Floats(_) => true,
+            Shape::Indices => false,
+            Shape::Pairs => count % 2 == 1,
+        };
+        // Nearly every word is a plain number followed by a space or the newline: read it
+        // in the one pass that finds its end. Anything else takes the general route below,
+        // which decides exactly what it always did.
+        let stored = match shape {
+            Shape::Floats(max) if count >= max => false,
+            _ if float => match decimal_word(rest) {
+                Some((decimal, len)) => {
+                    at += len;
+                    store.push_decimal(decimal, &rest[..len]) == Some(true)
+                }
+                None => {
+                    let len = word(rest);
+                    at += len;
+                    // A quoted name or a comment is not a number: the general reader says so.
+                    first != b'"'
+                        && first != b'#'
+                        && store.push_float_text(&rest[..len]) == Some(true)
+                }
+            },
+            _ => match digits_word(rest) {
+                Some((value, len)) => {
+                    at += len;
+                    store.push_int(value)
+                }
+                None => {
+                    let len = word(rest);
+                    at += len;
+                    first != b'"'
+                        && first != b'#'
+                        && integer(&rest[..len]).is_some_and(|v| store.push_int(v))
+                }
+            },
+        };
         if !stored {
             store.rollback(&mark);
             return Ok(None);

@@ -131,7 +131,19 @@ impl Wide {
     /// The word for the number spelled `text`, or `None` when it is not a number. Plain
     /// short decimals are packed from their digits without computing a float at all.
     pub fn float_word_from_text(&mut self, text: &[u8]) -> Option<Option<u32>> {
-        if let Some(word) = plain_decimal(text).and_then(packed_decimal) {
+        match plain_decimal(text) {
+            Some(decimal) => self.float_word_from_decimal(decimal, text),
+            None => parse_f64(text).map(|value| self.float_word(value)),
+        }
+    }
+
+    /// [`Wide::float_word_from_text`] for a `text` already read as the plain `decimal`.
+    pub fn float_word_from_decimal(
+        &mut self,
+        decimal: Decimal,
+        text: &[u8],
+    ) -> Option<Option<u32>> {
+        if let Some(word) = packed_decimal(decimal) {
             return Some(Some(word));
         }
         parse_f64(text).map(|value| self.float_word(value))

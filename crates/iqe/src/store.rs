@@ -9,6 +9,7 @@
 
 use crate::command::{Attribute, Command, FaceBase, PoseKind, VertexArrayDecl};
 use crate::packed::{Wide, is_wide, unpack_f64, unpack_i64};
+use rigport_model_core::number::Decimal;
 use rigport_model_core::{Budget, LimitError};
 use std::marker::PhantomData;
 
@@ -450,6 +451,12 @@ impl Segment {
     /// when the side table is full.
     pub fn push_float_text(&mut self, text: &[u8]) -> Option<bool> {
         let word = self.wide.0.float_word_from_text(text)?;
+        Some(word.map(|w| self.words.push(w)).is_some())
+    }
+
+    /// [`Segment::push_float_text`] for a `text` already read as the plain `decimal`.
+    pub fn push_decimal(&mut self, decimal: Decimal, text: &[u8]) -> Option<bool> {
+        let word = self.wide.0.float_word_from_decimal(decimal, text)?;
         Some(word.map(|w| self.words.push(w)).is_some())
     }
 

@@ -27,11 +27,24 @@ pub struct Decimal {
 /// the mantissa cannot overflow `u64`); `None` for anything else, which the callers hand to
 /// `str::parse`.
 pub fn plain_decimal(bytes: &[u8]) -> Option<Decimal> {
-    let (negative, body) = match bytes.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        Some((b'+', rest)) => (false, rest),
-        _ => (false, bytes),
+    match plain_decimal_prefix(bytes) {
+        Some((decimal, len)) if len == bytes.len() => Some(decimal),
+        _ => None,
+    }
+}
+
+/// The plain decimal `bytes` start with and its length in bytes: the longest
+/// `[+-]?digits[.digits]` or `[+-]?.digits` prefix, if it has at most 19 digits once
+/// trailing fraction zeros are dropped. A reader that knows which bytes end a number checks
+/// the byte after it, and so finds the number without first finding the end of the word.
+/// Where the whole of `bytes` is such a number, this is [`plain_decimal`]'s.
+pub fn plain_decimal_prefix(bytes: &[u8]) -> Option<(Decimal, usize)> {
+    let (negative, sign) = match bytes.first() {
+        Some(b'-') => (true, 1),
+        Some(b'+') => (false, 1),
+        _ => (false, 0),
     };
+    let body = &bytes[sign..];
     // One pass over the digits with plain indexing: this runs for every number of a text
     // file, so iterator adapters and divisions are kept out of it. Arithmetic wraps; a
     // mantissa of more than 19 digits is refused afterwards, before it is used.
@@ -47,40 +60,39 @@ pub fn plain_decimal(bytes: &[u8]) -> Option<Decimal> {
     }
     let integer_digits = at;
     let mut fraction_digits = 0;
-    if let Some(&byte) = body.get(at) {
-        if byte != b'.' {
+    if body.get(at) == Some(&b'.') {
+        let start = at + 1;
+        let mut end = start;
+        while body.get(end).is_some_and(u8::is_ascii_digit) {
+            end += 1;
+        }
+        if integer_digits == 0 && end == start {
             return None;
         }
-        let fraction = &body[at + 1..];
-        if integer_digits == 0 && fraction.is_empty() {
-            return None;
-        }
+        at = end;
         // `20.000000` is 20: trailing zeros are dropped from the text (no division), which
         // keeps the value and widens the fast path.
-        let mut end = fraction.len();
-        while end > 0 && fraction[end - 1] == b'0' {
+        while end > start && body[end - 1] == b'0' {
             end -= 1;
         }
-        for &byte in &fraction[..end] {
-            let digit = byte.wrapping_sub(b'0');
-            if digit > 9 {
-                return None;
-            }
-            mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(digit));
+        for &byte in &body[start..end] {
+            mantissa = mantissa
+                .wrapping_mul(10)
+                .wrapping_add(u64::from(byte - b'0'));
         }
-        fraction_digits = end;
+        fraction_digits = end - start;
     } else if integer_digits == 0 {
         return None;
     }
     if integer_digits + fraction_digits > 19 {
         return None;
     }
-    let fraction_digits = fraction_digits as u32;
-    Some(Decimal {
+    let decimal = Decimal {
         negative,
         mantissa,
-        fraction_digits,
-    })
+        fraction_digits: fraction_digits as u32,
+    };
+    Some((decimal, sign + at))
 }
 
 /// Powers of ten exactly representable as `f64` (10²² is the last).
@@ -237,6 +249,22 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn a_prefix_is_the_longest_plain_decimal_the_text_starts_with(
+            text in "[-+]?[0-9]{0,21}(\\.[0-9]{0,5})?[-+ .0-9ex]{0,3}"
+        ) {
+            let bytes = text.as_bytes();
+            match plain_decimal_prefix(bytes) {
+                Some((decimal, len)) => {
+                    prop_assert_eq!(plain_decimal(&bytes[..len]), Some(decimal));
+                    for longer in len + 1..=bytes.len() {
+                        prop_assert_eq!(plain_decimal(&bytes[..longer]), None, "{}", longer);
+                    }
+                }
+                None => prop_assert_eq!(plain_decimal(bytes), None),
+            }
+        }
+
         #[test]
         fn number_like_text_matches_the_standard_library(text in "[-+]?[0-9]{0,12}(\\.[0-9]{0,12})?") {
             same_f64(&text);

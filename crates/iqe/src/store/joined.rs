@@ -8,6 +8,7 @@
 
 use super::{CommandRef, Kind, Mark, Segment, Sizes, StoredValue, Values};
 use crate::command::{Attribute, Command, VertexArrayDecl};
+use rigport_model_core::number::Decimal;
 use rigport_model_core::{Budget, LimitError};
 
 /// The commands of a file in file order.
@@ -131,6 +132,11 @@ impl Store {
     /// Appends the float spelled `text` ([`Segment::push_float_text`]).
     pub fn push_float_text(&mut self, text: &[u8]) -> Option<bool> {
         self.last.push_float_text(text)
+    }
+
+    /// Appends a float argument read as a plain decimal ([`Segment::push_decimal`]).
+    pub fn push_decimal(&mut self, decimal: Decimal, text: &[u8]) -> Option<bool> {
+        self.last.push_decimal(decimal, text)
     }
 
     /// Appends an integer argument.
