@@ -129,6 +129,11 @@ pub struct ConvertArgs {
     /// Print errors only.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Read every input into memory instead of mapping files of 1 MiB or more. A mapped
+    /// file that another program truncates or rewrites during the conversion can make it
+    /// fail or stop with a bus error; a copy cannot.
+    #[arg(long)]
+    pub no_mmap: bool,
     /// Reading options.
     #[command(flatten)]
     pub read: ReadArgs,

@@ -259,3 +259,29 @@ fn convert_prints_warnings_and_a_count_by_default_every_notice_when_verbose() {
             == Some(2)
     );
 }
+
+#[test]
+fn a_mapped_input_converts_exactly_as_a_copied_one() {
+    // 2 MB: past the 1 MiB from which `convert` maps its input instead of copying it.
+    let iqe = rigport_test_support::synth::iqe(&rigport_test_support::synth::text_rig(2));
+    assert!(iqe.len() as u64 > 1 << 20, "{} bytes", iqe.len());
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("big.iqe");
+    std::fs::write(&input, &iqe).unwrap();
+    let mut outputs = Vec::new();
+    for (name, flags) in [("mapped.iqm", &[][..]), ("copied.iqm", &["--no-mmap"][..])] {
+        let output = dir.path().join(name);
+        let mut args = vec!["convert", "-q"];
+        args.extend_from_slice(flags);
+        let (input, output_arg) = (s(&input), s(&output));
+        args.extend([input.as_str(), output_arg.as_str()]);
+        let run = rigport(&args);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        outputs.push(std::fs::read(&output).unwrap());
+    }
+    assert!(outputs[0].len() > 100_000, "{} bytes", outputs[0].len());
+    assert!(
+        outputs[0] == outputs[1],
+        "the mapped and copied inputs gave different files"
+    );
+}

@@ -121,16 +121,17 @@ pub fn convert(
     convert_source(source, report, output, target, settings)
 }
 
-/// [`convert`] for an input the caller no longer needs: the bytes are freed as soon as the
-/// file is read, so a large conversion never holds the input, the file, the model and the
-/// output at once (the 100 MB IQE → glb peak drops by the input's size).
-pub fn convert_owned(
-    input: Vec<u8>,
+/// [`convert`] for an input the caller no longer needs (its bytes, or a mapping of the
+/// file): it is dropped as soon as the file is read, so a large conversion never holds the
+/// input, the file, the model and the output at once (the 100 MB IQE → glb peak drops by
+/// the input's size).
+pub fn convert_owned<B: AsRef<[u8]>>(
+    input: B,
     output: &Path,
     target: Format,
     settings: &Settings,
 ) -> Result<Converted, Error> {
-    let (source, report) = read_source(&input, target, settings)?;
+    let (source, report) = read_source(input.as_ref(), target, settings)?;
     drop(input);
     convert_source(source, report, output, target, settings)
 }

@@ -74,7 +74,7 @@ fn run_single(args: &ConvertArgs, settings: &Settings) -> Status {
         );
         return Status::Usage;
     };
-    match convert_file(input, output, target, args.force, settings) {
+    match convert_file(input, output, target, args.force, !args.no_mmap, settings) {
         Ok((written, report)) => {
             let detail = Detail::from_args(args);
             print_report(input, &written, &report, detail);
@@ -106,13 +106,15 @@ fn run_batch(args: &ConvertArgs, dir: &Path, settings: &Settings) -> Status {
         "convert",
         detail == Detail::Quiet,
         |input, output| {
-            convert_file(input, output, target, args.force, settings).map(|(written, report)| {
-                if detail == Detail::Verbose {
-                    // One block per file, so parallel runs do not interleave lines.
-                    eprint!("{}", notice_lines(input, &report));
-                }
-                (written, batch::warning_count(&report))
-            })
+            convert_file(input, output, target, args.force, !args.no_mmap, settings).map(
+                |(written, report)| {
+                    if detail == Detail::Verbose {
+                        // One block per file, so parallel runs do not interleave lines.
+                        eprint!("{}", notice_lines(input, &report));
+                    }
+                    (written, batch::warning_count(&report))
+                },
+            )
         },
     );
     let outcomes = match outcomes {
@@ -141,11 +143,12 @@ pub fn convert_file(
     output: &Path,
     target: Format,
     force: bool,
+    map: bool,
     settings: &Settings,
 ) -> Result<(Vec<PathBuf>, Report), String> {
     // Refuse before the work, not after: a re-run without --force should not convert anything.
     check_target(output, &[input], force).map_err(|e| e.to_string())?;
-    let bytes = std::fs::read(input).map_err(|e| format!("cannot read: {e}"))?;
+    let bytes = crate::input::read(input, map).map_err(|e| format!("cannot read: {e}"))?;
     let settings = Settings {
         source_dir: Some(batch::input_dir(input)),
         ..settings.clone()
