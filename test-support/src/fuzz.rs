@@ -46,7 +46,35 @@ macro_rules! check_format {
 
 check_format!(ms3d_bin, rigport_ms3d_bin);
 check_format!(ms3d_ascii, rigport_ms3d_ascii);
-check_format!(iqe, rigport_iqe);
+check_format!(iqe_faithful, rigport_iqe);
+
+/// [`iqe_faithful`], and the read that keeps its scene (`rigport_iqe::Interpreted`, the
+/// facade's route from IQE to other formats) agreeing with it: the same outcome, file,
+/// warnings and model.
+pub fn iqe(data: &[u8]) {
+    use rigport_iqe::{ConvertOptions, File, Interpreted, to_model};
+    iqe_faithful(data);
+    for options in [ReadOptions::default(), ReadOptions::strict()] {
+        match (
+            File::from_slice_with(data, &options),
+            Interpreted::from_slice_with(data, &options),
+        ) {
+            (Ok((file, report)), Ok((read, read_report))) => {
+                assert!(read.file() == &file, "Interpreted read another file");
+                assert!(read_report == report, "Interpreted read other warnings");
+                let options = ConvertOptions::default();
+                if let Ok(model) = to_model(&file, &options) {
+                    assert!(
+                        read.into_model(&options) == model,
+                        "Interpreted made another model"
+                    );
+                }
+            }
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "different errors"),
+            (a, b) => panic!("File read: {}, Interpreted read: {}", a.is_ok(), b.is_ok()),
+        }
+    }
+}
 check_format!(iqm, rigport_iqm);
 
 /// The glTF import: lenient and strict read (no folder: an external URI is an error), the

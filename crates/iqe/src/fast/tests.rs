@@ -47,6 +47,20 @@ fn unusual_lines_warn_and_fail_the_same() {
         "vp 1 2 3 # tail",
         "pq 1 2 3 0 0 0 1 1 1 1 9",
         "vp 1 2 3",
+        // Words that start as plain numbers and go on (the number is read before the end
+        // of its word is known), and numbers the short path leaves to the general one.
+        "vp 1.5.3 2 3",
+        "vp 1.5x 2 3",
+        "vp -.5 .5 1.",
+        "vp 0.5\t1\x0b2",
+        "vp 12345678901234567890 0 0",
+        "vp 1e5 0 0",
+        "fm 0 1 2x",
+        "fm 0 1 +2",
+        "fm 1234567890 1 2",
+        "fm 123456789 1 2",
+        "vb 1 0.5e1",
+        "vb 1x 0.5",
     ] {
         for cut_off in [false, true] {
             let lines = [
