@@ -86,12 +86,12 @@ fn decimal_word(rest: &[u8]) -> Option<(Decimal, usize)> {
     plain_decimal_prefix(rest).filter(|&(_, len)| ends_word(rest.get(len)))
 }
 
-/// The run of at most 9 digits `rest` starts with (a face index, a joint number), and its
-/// length, if a space or the newline follows it.
-fn digits_word(rest: &[u8]) -> Option<(i64, usize)> {
+/// The run of at most 9 digits `text` starts with (a face index, a joint number) and its
+/// length, 0 when `text` starts with no digit.
+fn short_digits(text: &[u8]) -> (i64, usize) {
     let mut value = 0i64;
     let mut len = 0;
-    while let Some(&byte) = rest.get(len) {
+    while let Some(&byte) = text.get(len) {
         let digit = byte.wrapping_sub(b'0');
         if digit > 9 || len == 9 {
             break;
@@ -99,19 +99,22 @@ fn digits_word(rest: &[u8]) -> Option<(i64, usize)> {
         value = value * 10 + i64::from(digit);
         len += 1;
     }
+    (value, len)
+}
+
+/// [`short_digits`], if a space or the newline follows them.
+fn digits_word(rest: &[u8]) -> Option<(i64, usize)> {
+    let (value, len) = short_digits(rest);
     (len > 0 && ends_word(rest.get(len))).then_some((value, len))
 }
 
 /// An integer as [`parse_i64`] reads it; short runs of digits (face indices, joint
 /// numbers) without the call.
 fn integer(text: &[u8]) -> Option<i64> {
-    if !text.is_empty() && text.len() <= 9 && text.iter().all(u8::is_ascii_digit) {
-        return Some(
-            text.iter()
-                .fold(0i64, |value, &digit| value * 10 + i64::from(digit - b'0')),
-        );
+    match short_digits(text) {
+        (value, len) if len > 0 && len == text.len() => Some(value),
+        _ => parse_i64(text),
     }
-    parse_i64(text)
 }
 
 /// Reads the line starting at `start` (ending before `end`) into `store` if it is a plain
@@ -154,35 +157,34 @@ pub(crate) fn fast_line(
         // Nearly every word is a plain number followed by a space or the newline: read it
         // in the one pass that finds its end. Anything else takes the general route below,
         // which decides exactly what it always did.
-        let stored = match shape {
-            Shape::Floats(max) if count >= max => false,
-            _ if float => match decimal_word(rest) {
-                Some((decimal, len)) => {
+        let stored = if matches!(shape, Shape::Floats(max) if count >= max) {
+            false
+        } else {
+            let quick = if float {
+                decimal_word(rest).map(|(decimal, len)| {
+                    (len, store.push_decimal(decimal, &rest[..len]) == Some(true))
+                })
+            } else {
+                digits_word(rest).map(|(value, len)| (len, store.push_int(value)))
+            };
+            match quick {
+                Some((len, stored)) => {
                     at += len;
-                    store.push_decimal(decimal, &rest[..len]) == Some(true)
+                    stored
                 }
                 None => {
                     let len = word(rest);
                     at += len;
+                    let text = &rest[..len];
                     // A quoted name or a comment is not a number: the general reader says so.
                     first != b'"'
                         && first != b'#'
-                        && store.push_float_text(&rest[..len]) == Some(true)
+                        && match float {
+                            true => store.push_float_text(text) == Some(true),
+                            false => integer(text).is_some_and(|v| store.push_int(v)),
+                        }
                 }
-            },
-            _ => match digits_word(rest) {
-                Some((value, len)) => {
-                    at += len;
-                    store.push_int(value)
-                }
-                None => {
-                    let len = word(rest);
-                    at += len;
-                    first != b'"'
-                        && first != b'#'
-                        && integer(&rest[..len]).is_some_and(|v| store.push_int(v))
-                }
-            },
+            }
         };
         if !stored {
             store.rollback(&mark);
