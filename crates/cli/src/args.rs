@@ -120,6 +120,12 @@ pub struct ConvertArgs {
     /// and the others are reported lost. Other targets keep every animation and ignore it.
     #[arg(long)]
     pub concat_animations: bool,
+    /// Keep the source's coordinates as they are. By default a model converted between
+    /// formats that stand models along different axes (IQE and IQM are Z-up; MilkShape,
+    /// glTF and OBJ are Y-up) is turned so it stands in the output as it did in the source,
+    /// with an `axes-converted` note.
+    #[arg(long)]
+    pub keep_axes: bool,
     /// Print the conversion report as JSON.
     #[arg(long)]
     pub json: bool,

@@ -8,6 +8,12 @@
 //! `obj-no-vertex-colors`) and `animations-dropped` (not `animations`, like
 //! `weights-dropped`: the code says what happened).
 
+/// Info: The model was turned from its source's up axis to the target's ("Z-up → Y-up").
+pub const AXES_CONVERTED: &str = "axes-converted";
+
+/// Warning: A texture a material names was not found beside the model.
+pub const TEXTURE_MISSING: &str = "texture-missing";
+
 /// Info: Names that are not UTF-8 were read as Latin-1.
 pub const LATIN1_NAMES: &str = "latin1-names";
 
@@ -430,6 +436,8 @@ pub const ALL: &[&str] = &[
     GLB_LAYOUT,
     JSON_BOM,
     BUFFER_LENGTH,
+    AXES_CONVERTED,
+    TEXTURE_MISSING,
 ];
 
 #[cfg(test)]

@@ -29,6 +29,8 @@
 #![forbid(unsafe_code)]
 
 mod animation;
+mod axes;
+pub mod codec;
 pub mod codes;
 pub mod diagnostic;
 mod ids;
@@ -48,6 +50,7 @@ pub mod texture;
 mod winding;
 
 pub use animation::{Animation, Interpolation, Key, Tangents, Track};
+pub use axes::UpAxis;
 pub use ids::{JointId, MaterialId, MeshId};
 pub use limits::{Budget, LimitError, Limits, ReadOptions, TooMany};
 pub use material::Material;

@@ -1,6 +1,6 @@
 //! The whole model.
 
-use crate::{Animation, Material, Mesh, Skeleton, Track};
+use crate::{Animation, Material, Mesh, Skeleton, Track, UpAxis};
 
 /// A skeletal model in neutral form.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -15,6 +15,9 @@ pub struct Model {
     pub animations: Vec<Animation>,
     /// Free-form comment carried by the file (MilkShape model comment, IQE comment section).
     pub comment: Option<String>,
+    /// The axis the model stands along: its source format's convention (see
+    /// [`Model::turn_to`]).
+    pub up: UpAxis,
 }
 
 impl Model {

@@ -87,7 +87,7 @@ fn rig() -> Model {
             joints: vec![Joint::new("root"), shoulder],
         },
         animations: vec![animation],
-        comment: None,
+        ..Model::default()
     }
 }
 

@@ -45,7 +45,17 @@ pub fn attach(target: &mut Model, source: &AnimationSource) -> Result<usize, Str
     if source.model.animations.is_empty() {
         return Err(format!("{label} holds no animation"));
     }
-    let joints = &source.model.skeleton.joints;
+    // Keys of the source's roots are in its own frame: turned to the model's, they pose the
+    // model as they posed the source (a no-op when both stand along the same axis).
+    let mut turned = None;
+    let model = if source.model.up == target.up {
+        &source.model
+    } else {
+        let mut copy = source.model.clone();
+        copy.turn_to(target.up);
+        &*turned.insert(copy)
+    };
+    let joints = &model.skeleton.joints;
     let ours = target.skeleton.joints.len();
     let map: Vec<Option<JointId>> = if source.named {
         joints
@@ -61,8 +71,8 @@ pub fn attach(target: &mut Model, source: &AnimationSource) -> Result<usize, Str
         }
         (0..ours).map(JointId::from_index).collect()
     };
-    let mut attached = Vec::with_capacity(source.model.animations.len());
-    for animation in &source.model.animations {
+    let mut attached = Vec::with_capacity(model.animations.len());
+    for animation in &model.animations {
         let mut animation = animation.clone();
         for track in &mut animation.tracks {
             let Some(Some(joint)) = map.get(track.joint.index()) else {

@@ -1,6 +1,7 @@
 //! The format registry: names, extensions, and which formats can be read or written in
 //! this build (each format is a cargo feature).
 
+use rigport_model_core::UpAxis;
 use std::path::Path;
 
 /// Every format rigport knows, whether or not this build includes it (see
@@ -115,6 +116,17 @@ impl Format {
             Format::Iqm => cfg!(feature = "iqm"),
             Format::Glb | Format::Gltf => cfg!(feature = "gltf"),
             Format::Obj => cfg!(feature = "obj"),
+        }
+    }
+
+    /// The axis models stand along in this format (DESIGN §10): +Z for IQE and IQM, +Y for
+    /// MilkShape, glTF and OBJ. A conversion between the two turns the model.
+    pub fn up_axis(self) -> UpAxis {
+        match self {
+            Format::Iqe | Format::Iqm => UpAxis::Z,
+            Format::Ms3d | Format::Ms3dAscii | Format::Glb | Format::Gltf | Format::Obj => {
+                UpAxis::Y
+            }
         }
     }
 

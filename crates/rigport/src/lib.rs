@@ -62,6 +62,7 @@ pub mod document;
 mod error;
 mod format;
 mod images;
+pub mod info;
 #[cfg(feature = "render")]
 pub mod picture;
 pub mod pipeline;
@@ -69,7 +70,7 @@ pub mod pipeline;
 pub use document::{Document, Image, ModelOptions, sniff};
 pub use error::{Error, FormatError};
 pub use format::Format;
-pub use rigport_model_core::{FileSummary, Model, ReadOptions, Report, Severity};
+pub use rigport_model_core::{FileSummary, Model, ReadOptions, Report, Severity, UpAxis};
 
 /// The format crates this build includes, under short names.
 pub mod formats {

@@ -61,6 +61,9 @@ pub struct Settings {
     /// with a `setting-ignored` note: concatenating would only lose the names and loop
     /// flags they can hold.
     pub concat_animations: bool,
+    /// Keep the source's coordinates as they are (`--keep-axes`) instead of turning the
+    /// model to the target's up axis ([`Format::up_axis`]) when the two differ.
+    pub keep_axes: bool,
 }
 
 impl Default for Settings {
@@ -73,6 +76,7 @@ impl Default for Settings {
             keep_texture_uris: false,
             animations: Vec::new(),
             concat_animations: false,
+            keep_axes: false,
         }
     }
 }
@@ -256,6 +260,9 @@ fn convert_model(
         );
     }
     report.extend(to_model_report);
+    if !settings.keep_axes {
+        model.turn_to_reported(target.up_axis(), &mut report);
+    }
     let gltf_target = matches!(target, Format::Glb | Format::Gltf);
     let mut beside = Vec::new();
     if !gltf_target {

@@ -39,6 +39,7 @@ pub fn run(args: &ConvertArgs) -> Status {
         // Set per input by `convert_file`: textures (and a .gltf's external files) are looked
         // for beside each model.
         concat_animations: args.concat_animations,
+        keep_axes: args.keep_axes,
         source_dir: None,
         fps: args.fps,
     };

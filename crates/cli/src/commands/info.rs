@@ -2,9 +2,7 @@
 
 use super::Status;
 use crate::args::InfoArgs;
-use rigport::Document;
 use rigport_model_core::{FileSummary, ReadOptions};
-use serde_json::json;
 use std::path::Path;
 
 /// Runs `rigport info`.
@@ -21,10 +19,8 @@ pub fn run(args: &InfoArgs) -> Status {
             Err(message) => {
                 status = Status::Failure;
                 if args.json {
-                    println!(
-                        "{}",
-                        json!({ "file": path.display().to_string(), "error": message })
-                    );
+                    let file = path.display().to_string();
+                    println!("{}", rigport::info::error_json(&file, &message));
                 }
                 eprintln!("{}: {message}", path.display());
             }
@@ -36,29 +32,12 @@ pub fn run(args: &InfoArgs) -> Status {
 /// Reads one file and summarizes it, with the read's warnings appended.
 pub fn summarize(path: &Path, options: &ReadOptions) -> Result<FileSummary, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
-    let (document, report) =
-        Document::sniff_and_read_in(&bytes, options, path.parent()).map_err(|e| e.to_string())?;
-    let mut summary = document.summary();
-    summary
-        .warnings
-        .extend(report.notices.iter().map(|n| n.message.clone()));
-    Ok(summary)
+    rigport::info::summarize(&bytes, path.parent(), options).map_err(|e| e.to_string())
 }
 
 /// The `--json` line for one file.
 pub fn to_json(path: &Path, s: &FileSummary) -> serde_json::Value {
-    json!({
-        "file": path.display().to_string(),
-        "format": s.format,
-        "meshes": s.meshes,
-        "vertices": s.vertices,
-        "triangles": s.triangles,
-        "materials": s.materials,
-        "joints": s.joints,
-        "animations": s.animations,
-        "frames": s.frames,
-        "warnings": s.warnings,
-    })
+    rigport::info::to_json(&path.display().to_string(), s)
 }
 
 /// The human-readable summary of one file.

@@ -11,7 +11,8 @@ use rigport_model_core::codes;
 use rigport_model_core::glam::{Vec2, Vec3, Vec4};
 use rigport_model_core::text::decode_name;
 use rigport_model_core::{
-    Animation, Joint, JointId, Key, Material, MaterialId, Mesh, Model, Report, Track, Vertex,
+    Animation, Joint, JointId, Key, Material, MaterialId, Mesh, Model, Report, Track, UpAxis,
+    Vertex,
 };
 use std::collections::HashMap;
 
@@ -42,6 +43,7 @@ pub(crate) fn scene_to_model(
             .iter()
             .map(|name| Material::named(decode_name(name)))
             .collect(),
+        up: UpAxis::Z,
         ..Model::default()
     };
     // Joints first: the animations need the skeleton's bind scales.

@@ -7,7 +7,8 @@ use crate::records::Pose;
 use rigport_model_core::glam::{Quat, Vec2, Vec3, Vec4};
 use rigport_model_core::text::decode_name;
 use rigport_model_core::{
-    Animation, Joint, JointId, Key, Material, MaterialId, Mesh, Model, Report, Track, Vertex,
+    Animation, Joint, JointId, Key, Material, MaterialId, Mesh, Model, Report, Track, UpAxis,
+    Vertex,
 };
 use std::collections::HashMap;
 
@@ -24,7 +25,10 @@ use std::collections::HashMap;
 /// a skeleton defined elsewhere) gets placeholder joints `joint0…`, parented as its poses.
 pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report), Error> {
     let mut report = Report::default();
-    let mut model = Model::default();
+    let mut model = Model {
+        up: UpAxis::Z,
+        ..Model::default()
+    };
     add_joints(file, &mut model, &mut report);
     add_meshes(file, &mut model, &mut report)?;
     add_animations(file, options, &mut model, &mut report)?;

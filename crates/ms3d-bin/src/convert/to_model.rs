@@ -16,7 +16,7 @@ use rigport_model_core::codes;
 use rigport_model_core::glam::{Vec2, Vec3, Vec4};
 use rigport_model_core::text::{decode_name, until_nul};
 use rigport_model_core::{
-    Animation, Joint, JointId, Material, MaterialId, Mesh, Model, Report, Skeleton, Vertex,
+    Animation, Joint, JointId, Material, MaterialId, Mesh, Model, Report, Skeleton, UpAxis, Vertex,
 };
 use std::collections::HashMap;
 
@@ -51,6 +51,7 @@ pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report)
             .as_ref()
             .and_then(|c| c.model.first())
             .map(|text| decode_name(text)),
+        up: UpAxis::Y,
     };
     report_losses(file, &mut report);
     Ok((model, report))
