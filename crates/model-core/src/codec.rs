@@ -50,7 +50,7 @@
 //! assert_eq!(error.to_string(), "empty: byte 5: trailing bytes");
 //! ```
 
-use crate::{Model, ReadOptions, Report, UpAxis};
+use crate::{FileSummary, Model, ReadOptions, Report, UpAxis};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -244,6 +244,27 @@ pub trait Codec: Send + Sync {
     ) -> Result<(Model, Report), FormatError> {
         let _ = companions;
         self.read(bytes, options)
+    }
+
+    /// The file's own counts and facts, as `rigport info` shows them. By default they are
+    /// counted on the model [`Codec::read`] gives; a codec whose file counts differ from the
+    /// model's (welded vertices, fanned polygons) overrides it.
+    fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
+        let (model, report) = self.read(bytes, options)?;
+        Ok(FileSummary::of_model(self.info().key, &model, &report))
+    }
+
+    /// A copy of the file in the same format through the faithful layer: byte-identical for
+    /// a binary format, content-identical for a text one (comments and unknown lines kept).
+    /// `None` (the default) when the codec has no faithful layer: the copy then goes
+    /// through the model.
+    fn copy(
+        &self,
+        bytes: &[u8],
+        options: &ReadOptions,
+    ) -> Option<Result<(Vec<u8>, Report), FormatError>> {
+        let _ = (bytes, options);
+        None
     }
 
     /// Writes `model` as this format. `main` is the main output's file name: companions

@@ -26,3 +26,31 @@ pub struct FileSummary {
     /// Further human-readable facts, in display order (`("version", "4")`, names, blocks…).
     pub details: Vec<(String, String)>,
 }
+
+impl FileSummary {
+    /// The counts of a neutral model, with the report's messages as warnings: what a format
+    /// whose file counts are the model's own reports.
+    pub fn of_model(format: &'static str, model: &crate::Model, report: &crate::Report) -> Self {
+        let frames = model
+            .animations
+            .iter()
+            .map(|a| (a.end_time() * a.fps).round().max(0.0) as u64 + 1)
+            .sum::<u64>();
+        Self {
+            format,
+            meshes: model.meshes.len() as u64,
+            vertices: model.vertex_count() as u64,
+            triangles: model.triangle_count() as u64,
+            materials: model.materials.len() as u64,
+            joints: model.skeleton.len() as u64,
+            animations: model.animations.len() as u64,
+            frames: if model.animations.is_empty() {
+                0
+            } else {
+                frames
+            },
+            warnings: report.notices.iter().map(|n| n.message.clone()).collect(),
+            details: Vec::new(),
+        }
+    }
+}
