@@ -6,7 +6,7 @@ use rigport::document::Document;
 use rigport::pipeline::{Settings, convert};
 use rigport_model_core::ReadOptions;
 use rigport_test_support::corpus::CORPUS_FORMATS;
-use rigport_test_support::exercise::targets;
+use rigport_sweep::exercise::targets;
 use rigport_test_support::fixtures::{file_name, readable_fixtures};
 use rigport_test_support::workspace_root as repo_root;
 use std::path::{Path, PathBuf};

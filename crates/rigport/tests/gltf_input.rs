@@ -16,7 +16,7 @@ use rigport::{Document, Format, ModelOptions};
 use rigport_anim::posed_meshes;
 use rigport_model_core::{Mesh, Model, ReadOptions, UpAxis};
 use rigport_test_support::corpus::corpus_dir;
-use rigport_test_support::exercise::targets;
+use rigport_sweep::exercise::targets;
 use rigport_test_support::fixtures::{file_name, fixtures_dir};
 use rigport_test_support::gltf::oracle::{Triangle, compare, size};
 use rigport_test_support::gltf::{Oracle, OracleOptions};
