@@ -87,6 +87,17 @@ pub enum Location {
 }
 
 impl Location {
+    /// A binary format's error location: the byte offset, when the error has one.
+    pub fn at_offset(offset: Option<u64>) -> Self {
+        offset.map_or(Location::Unknown, Location::Offset)
+    }
+
+    /// A text format's error location: the line and column where `span_start` is, when the
+    /// error has one.
+    pub fn at_text(text: &[u8], span_start: Option<usize>) -> Self {
+        span_start.map_or(Location::Unknown, |start| Location::in_text(text, start))
+    }
+
     /// The line and column of byte `offset` of `text` (see [`crate::diagnostic::line_col`]).
     pub fn in_text(text: &[u8], offset: usize) -> Self {
         let (line, column) = crate::diagnostic::line_col(text, offset);
@@ -316,6 +327,113 @@ pub trait Codec: Send + Sync {
             Location::Unknown,
             "this format is not written",
         ))
+    }
+}
+
+/// A format crate's faithful layer, described once so that [`FaithfulCodec`] can implement
+/// [`Codec`] over it: the crate names its file type, its error and five functions it already
+/// has, and gets reading, summaries, faithful copies and writing through the shared trait.
+pub trait Faithful: Send + Sync + 'static {
+    /// The faithful file (`File`).
+    type File;
+    /// The crate's error.
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// What the format is.
+    fn info() -> &'static FormatInfo;
+    /// Whether `bytes` look like this format.
+    fn sniff(bytes: &[u8]) -> bool;
+    /// The faithful read (`File::from_slice_with`).
+    fn read(bytes: &[u8], options: &ReadOptions) -> Result<(Self::File, Report), Self::Error>;
+    /// The faithful write (`File::to_vec`).
+    fn to_vec(file: &Self::File) -> Vec<u8>;
+    /// What `info` prints (`File::summary`).
+    fn summary(file: &Self::File) -> FileSummary;
+    /// The neutral model (`to_model` with the default options).
+    fn to_model(file: &Self::File) -> Result<(Model, Report), Self::Error>;
+    /// The file written from a model (`from_model` with the default options).
+    fn from_model(model: &Model) -> Result<(Self::File, Report), Self::Error>;
+    /// Where in `bytes` the error is.
+    fn location(error: &Self::Error, bytes: &[u8]) -> Location;
+
+    /// Bytes to the neutral model in one step; a crate with a faster way than
+    /// [`Faithful::read`] then [`Faithful::to_model`] overrides it.
+    fn read_model(bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), Self::Error> {
+        let (file, mut report) = Self::read(bytes, options)?;
+        let (model, more) = Self::to_model(&file)?;
+        report.extend(more);
+        Ok((model, report))
+    }
+}
+
+/// The [`Codec`] of a crate's [`Faithful`] layer.
+pub struct FaithfulCodec<F>(std::marker::PhantomData<fn() -> F>);
+
+impl<F> FaithfulCodec<F> {
+    /// The codec (a unit value: usable in a `static`).
+    pub const fn new() -> Self {
+        Self(std::marker::PhantomData)
+    }
+}
+
+impl<F> Default for FaithfulCodec<F> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<F> fmt::Debug for FaithfulCodec<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("FaithfulCodec")
+    }
+}
+
+impl<F: Faithful> FaithfulCodec<F> {
+    fn error(error: F::Error, bytes: &[u8]) -> FormatError {
+        let location = F::location(&error, bytes);
+        FormatError::wrap(F::info().key, location, error)
+    }
+}
+
+impl<F: Faithful> Codec for FaithfulCodec<F> {
+    fn info(&self) -> &'static FormatInfo {
+        F::info()
+    }
+
+    fn sniff(&self, bytes: &[u8]) -> bool {
+        F::sniff(bytes)
+    }
+
+    fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
+        F::read_model(bytes, options).map_err(|e| Self::error(e, bytes))
+    }
+
+    fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
+        let (file, report) = F::read(bytes, options).map_err(|e| Self::error(e, bytes))?;
+        let mut summary = F::summary(&file);
+        summary
+            .warnings
+            .extend(report.notices.iter().map(|n| n.message.clone()));
+        Ok(summary)
+    }
+
+    fn copy(
+        &self,
+        bytes: &[u8],
+        options: &ReadOptions,
+    ) -> Option<Result<(Vec<u8>, Report), FormatError>> {
+        Some(
+            F::read(bytes, options)
+                .map(|(file, report)| (F::to_vec(&file), report))
+                .map_err(|e| Self::error(e, bytes)),
+        )
+    }
+
+    fn write(&self, model: &Model, main: &str, _: &WriteOptions) -> Result<Written, FormatError> {
+        let (file, report) = F::from_model(model).map_err(|e| Self::error(e, &[]))?;
+        let mut written = Written::single(main, F::to_vec(&file));
+        written.report = report;
+        Ok(written)
     }
 }
 
