@@ -156,6 +156,22 @@ impl FormatError {
     }
 }
 
+impl FormatError {
+    /// The error as a person should see it: for a text location, the message, `--> line:col`,
+    /// the line of `src` and a caret under the column (as [`crate::diagnostic::render`]
+    /// draws it); otherwise the one-line [`Display`](fmt::Display). Pass the bytes read.
+    pub fn render(&self, src: &[u8]) -> String {
+        match self.location {
+            Location::Text { line, column } => {
+                let at = crate::diagnostic::offset_of(src, line as usize, column as usize);
+                let message = format!("{}: {}", self.format, self.message);
+                crate::diagnostic::render(src, at..at + 1, &message)
+            }
+            _ => self.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.location {
@@ -479,6 +495,18 @@ mod tests {
         assert_eq!(e.to_string(), "smd: 3:7: bad number");
         let e = FormatError::new("iqm", Location::Unknown, "too many joints");
         assert_eq!(e.to_string(), "iqm: too many joints");
+    }
+
+    #[test]
+    fn text_errors_render_with_the_line_and_a_caret() {
+        let src = b"version 1\r\nnodes\r\n  0 \"root\" x\r\n";
+        let e = FormatError::new("smd", Location::in_text(src, 27), "expected a number");
+        let shown = e.render(src);
+        assert!(shown.contains("--> 3:13"), "{shown}");
+        assert!(shown.contains("0 \"root\" x"), "{shown}");
+        assert!(shown.ends_with('^'), "{shown}");
+        let binary = FormatError::new("iqm", Location::Offset(8), "bad");
+        assert_eq!(binary.render(b"whatever"), "iqm: byte 8: bad");
     }
 
     #[test]

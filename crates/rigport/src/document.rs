@@ -363,7 +363,7 @@ fn read_codec(
         .read_with(bytes, options, companions)
         .map_err(|e| Error::Read {
             format,
-            rendered: e.to_string(),
+            rendered: e.render(bytes),
             source: FormatError::Codec(Box::new(e)),
         })?;
     let document = CodecDocument {
