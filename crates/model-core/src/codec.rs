@@ -200,6 +200,12 @@ pub trait Companions {
     fn names(&self) -> Vec<String> {
         Vec::new()
     }
+    /// The folder on disk the companions are in, when they are files of one (formats whose
+    /// files name companions by relative path, such as a `.gltf`'s `textures/skin.png`,
+    /// read them from there).
+    fn folder(&self) -> Option<&std::path::Path> {
+        None
+    }
 }
 
 /// No files beside the main one.
@@ -244,6 +250,10 @@ impl Companions for Folder {
             .collect();
         names.sort();
         names
+    }
+
+    fn folder(&self) -> Option<&std::path::Path> {
+        Some(&self.dir)
     }
 }
 
