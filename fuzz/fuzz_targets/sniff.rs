@@ -1,3 +1,3 @@
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| rigport_test_support::fuzz::sniff(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| rigport_sweep::fuzz::sniff(data));

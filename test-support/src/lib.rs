@@ -9,8 +9,10 @@
 //! * [`counting_alloc`]: a per-thread counting global allocator for memory bounds;
 //! * `bench` (feature `bench`): criterion settings, `bench_main!`, `format_bench!`;
 //! * `gltf` (feature `gltf`): the glTF fixture builder, fixtures and independent posing oracle;
-//! * `exercise` and `fuzz` (feature `sweep`): the hostile-input checks through the facade and
-//!   every format crate, shared by the sweep, the fuzz targets and the regression replay.
+//!
+//! It depends on `rigport-model-core` alone, so every format crate's tests can use it without
+//! an arrow pointing back up; the hostile-input checks that drive every format through the
+//! facade live above it, in `rigport-sweep`.
 //!
 //! ```
 //! use rigport_test_support::{fixtures, workspace_root};
@@ -29,11 +31,7 @@ pub mod bench;
 pub mod contract;
 pub mod corpus;
 pub mod counting_alloc;
-#[cfg(feature = "sweep")]
-pub mod exercise;
 pub mod fixtures;
-#[cfg(feature = "sweep")]
-pub mod fuzz;
 #[cfg(feature = "gltf")]
 pub mod gltf;
 pub mod milkshape_limits;

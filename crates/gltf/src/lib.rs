@@ -29,6 +29,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod codec;
 mod error;
 pub mod export;
 pub mod import;

@@ -17,18 +17,10 @@ use rigport_model_core::{Model, ReadOptions, Report};
 /// a 10 MB IQE → IQM), and the text can be freed before converting, as it is no longer
 /// needed to point at errors.
 ///
-/// ```
-/// use rigport_iqe::{ConvertOptions, Interpreted, ReadOptions};
-///
-/// let src = b"# Inter-Quake Export\nvp 0 0 0\nvp 0 1 0\nvp 1 0 0\nfm 0 1 2\n".to_vec();
-/// let (read, _warnings) = Interpreted::from_slice_with(&src, &ReadOptions::default()).unwrap();
-/// drop(src); // the text is no longer needed
-/// assert_eq!(read.file().command_count(), 4);
-/// let (model, _report) = read.into_model(&ConvertOptions::default());
-/// assert_eq!(model.meshes[0].triangles.len(), 1);
-/// ```
+/// The crate's [`CODEC`](crate::CODEC) reads through it; its tests hold it to the same
+/// file, warnings, errors, model and report as [`File::from_slice_with`] + `to_model`.
 #[derive(Debug)]
-pub struct Interpreted {
+pub(crate) struct Interpreted {
     file: File,
     /// `file`'s scene, detached from its commands.
     scene: Scene<'static>,
@@ -37,7 +29,7 @@ pub struct Interpreted {
 impl Interpreted {
     /// Reads a file as [`File::from_slice_with`] does (the same file, report and errors)
     /// and keeps its scene.
-    pub fn from_slice_with(
+    pub(crate) fn from_slice_with(
         bytes: &[u8],
         options: &ReadOptions,
     ) -> Result<(Interpreted, Report), Error> {
@@ -47,19 +39,9 @@ impl Interpreted {
         Ok((Interpreted { file, scene }, report))
     }
 
-    /// The file as read.
-    pub fn file(&self) -> &File {
-        &self.file
-    }
-
-    /// The file as read, without its scene.
-    pub fn into_file(self) -> File {
-        self.file
-    }
-
-    /// The neutral model, as [`to_model`](crate::to_model) gives it for [`Interpreted::file`];
+    /// The neutral model, as [`to_model`](crate::to_model) gives it for the file read;
     /// the scene is not built again, so nothing can fail.
-    pub fn into_model(self, options: &ConvertOptions) -> (Model, Report) {
+    pub(crate) fn into_model(self, options: &ConvertOptions) -> (Model, Report) {
         let scene = Scene::attach(self.scene, self.file.store());
         scene_to_model(&self.file, &scene, options)
     }

@@ -50,6 +50,7 @@
 //! assert!(error.render(bad).contains("--> 2:6"));
 //! ```
 #![forbid(unsafe_code)]
+mod codec;
 mod command;
 mod convert;
 mod error;
@@ -72,13 +73,13 @@ mod summary;
 mod test_lines;
 mod write;
 
+pub use codec::{CODEC, Iqe};
 pub use command::{Attribute, Command, FaceBase, PoseKind, VertexArrayDecl};
 pub use convert::{ConvertOptions, DEFAULT_FRAMERATE, from_model, to_model};
 pub use error::Error;
 pub use file::{File, sniff};
-pub use interpreted::Interpreted;
 pub use normals::{CornerNormals, corner_normals};
 pub use pose::{PoseFacts, Transform, pose_transform};
 pub use rigport_model_core::{FileSummary, ReadOptions, Report};
 pub use scene::{Scene, SceneAnimation, SceneJoint, SceneMesh, SmoothingState, Tangent, Triangle};
-pub use store::{CommandRef, StoredValue, Values, WideTables};
+pub use store::CommandRef;

@@ -15,11 +15,23 @@
 
 use crate::error::Error;
 use crate::notes::Notes;
-use crate::read::parse_lines;
 use crate::store::Store;
 use rayon::prelude::*;
-use rigport_model_core::ReadOptions;
+use rigport_model_core::{Budget, ReadOptions};
 use std::ops::Range;
+
+/// The one-thread reader of a range of command lines (`read::parse_lines`), handed in by the
+/// caller so this module does not depend on the reader that uses it: it reads `range` of
+/// `src` into the store, drawing from the budget, and returns where a `comment` section
+/// starts.
+pub(crate) type ReadLines = fn(
+    &[u8],
+    Range<usize>,
+    &ReadOptions,
+    &mut Notes,
+    &mut Store,
+    &mut Budget,
+) -> Result<Option<usize>, Error>;
 
 /// Bodies smaller than this are read on the calling thread: handing chunks to the thread
 /// pool costs tens of microseconds, and a small file reads in about a millisecond anyway.
@@ -36,7 +48,7 @@ const CHUNKS_PER_THREAD: usize = 1;
 struct Chunk {
     store: Store,
     notes: Notes,
-    /// What [`parse_lines`] returned: where the comment section starts, or the error.
+    /// What the [`ReadLines`] function returned: where the comment section starts, or the error.
     read: Result<Option<usize>, Error>,
     /// Bytes the chunk drew from its own copy of the budget.
     drawn: u64,
@@ -50,6 +62,7 @@ pub(crate) fn parse_body(
     body: usize,
     options: &ReadOptions,
     notes: &mut Notes,
+    read_lines: ReadLines,
 ) -> Option<Result<(Store, Option<usize>), Error>> {
     let len = src.len().saturating_sub(body);
     let threads = rayon::current_num_threads();
@@ -57,7 +70,7 @@ pub(crate) fn parse_body(
         return None;
     }
     let count = (threads * CHUNKS_PER_THREAD).min(len / MIN_CHUNK_BYTES);
-    parse_chunks(src, &split(src, body, count), options, notes)
+    parse_chunks(src, &split(src, body, count), options, notes, read_lines)
 }
 
 /// Splits `src[body..]` into at most `count` ranges of about equal length, each ending
@@ -90,6 +103,7 @@ pub(crate) fn parse_chunks(
     ranges: &[Range<usize>],
     options: &ReadOptions,
     notes: &mut Notes,
+    read_lines: ReadLines,
 ) -> Option<Result<(Store, Option<usize>), Error>> {
     let limit = options.limits.budget().remaining();
     // Each chunk's store is allocated here, on the calling thread, with room for its text:
@@ -107,7 +121,7 @@ pub(crate) fn parse_chunks(
         .map(|(range, mut store)| {
             let mut notes = Notes::default();
             let mut budget = options.limits.budget();
-            let read = parse_lines(src, range, options, &mut notes, &mut store, &mut budget);
+            let read = read_lines(src, range, options, &mut notes, &mut store, &mut budget);
             Chunk {
                 store,
                 notes,

@@ -86,9 +86,12 @@ fn parse_body_parallel(
 ) -> Option<Result<(Store, Option<usize>), Error>> {
     use crate::parallel::{parse_body, parse_chunks, split as split_body};
     match split {
-        Split::Auto => parse_body(src, body, options, notes),
+        Split::Auto => parse_body(src, body, options, notes, parse_lines),
         Split::One => None,
-        Split::Chunks(count) => parse_chunks(src, &split_body(src, body, count), options, notes),
+        Split::Chunks(count) => {
+            let ranges = split_body(src, body, count);
+            parse_chunks(src, &ranges, options, notes, parse_lines)
+        }
     }
 }
 

@@ -244,7 +244,7 @@ impl<'a, T: StoredValue> Values<'a, T> {
     }
 
     /// The values as a vector.
-    pub fn to_vec(&self) -> Vec<T> {
+    pub fn to_vec(self) -> Vec<T> {
         self.iter().collect()
     }
 

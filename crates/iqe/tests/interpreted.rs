@@ -1,39 +1,42 @@
-//! `Interpreted` (the read that keeps its scene) gives what `File::from_slice_with` and
-//! `to_model` give: the same file, warnings, errors and model, for every fixture (the
-//! failing ones included), every corpus file, a strict read and a file read on every core.
+//! The crate's codec (`rigport_iqe::CODEC`, which reads through a scene it keeps, so the
+//! commands are interpreted once) gives what `File::from_slice_with` and `to_model` give: the
+//! same warnings, errors (and their line:column) and model, for every fixture (the failing
+//! ones included), every corpus file, a strict read and a file read on every core.
 
 mod common;
 
-use rigport_iqe::{ConvertOptions, File, Interpreted, to_model};
+use rigport_iqe::{CODEC, ConvertOptions, File, to_model};
 use rigport_model_core::ReadOptions;
+use rigport_model_core::codec::{Codec, Location};
 use rigport_test_support::corpus;
 
 /// Reads `bytes` both ways with `options` and compares everything; returns whether the
 /// read succeeded.
 fn same_both_ways(name: &str, bytes: &[u8], options: &ReadOptions) -> bool {
     let plain = File::from_slice_with(bytes, options);
-    let interpreted = Interpreted::from_slice_with(bytes, options);
-    match (plain, interpreted) {
-        (Ok((file, report)), Ok((read, read_report))) => {
-            assert_eq!(read.file(), &file, "{name}: the file");
-            assert_eq!(read_report, report, "{name}: the read's warnings");
-            let options = ConvertOptions::default();
-            let (model, model_report) =
-                to_model(&file, &options).unwrap_or_else(|e| panic!("{name}: {e}"));
-            let (got, got_report) = read.into_model(&options);
+    let codec = CODEC.read(bytes, options);
+    match (plain, codec) {
+        (Ok((file, mut report)), Ok((got, got_report))) => {
+            let (model, model_report) = to_model(&file, &ConvertOptions::default())
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            report.extend(model_report);
             assert_eq!(got, model, "{name}: the model");
-            assert_eq!(got_report, model_report, "{name}: the conversion's report");
+            assert_eq!(
+                got_report, report,
+                "{name}: the read's and conversion's reports"
+            );
             true
         }
         (Err(error), Err(got)) => {
-            assert_eq!(got.to_string(), error.to_string(), "{name}: the error");
-            assert_eq!(got.span(), error.span(), "{name}: the error's span");
+            assert_eq!(got.message, error.to_string(), "{name}: the error");
+            let at = Location::at_text(bytes, error.span().map(|s| s.start));
+            assert_eq!(got.location, at, "{name}: the error's line:column");
             false
         }
-        (plain, interpreted) => panic!(
-            "{name}: File read {}, Interpreted read {}",
+        (plain, codec) => panic!(
+            "{name}: File read {}, the codec read {}",
             plain.is_ok(),
-            interpreted.is_ok()
+            codec.is_ok()
         ),
     }
 }

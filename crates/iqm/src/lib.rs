@@ -51,6 +51,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod codec;
 mod convert;
 mod error;
 mod file;
@@ -60,6 +61,7 @@ mod summary;
 mod upgrade;
 mod writer;
 
+pub use codec::{CODEC, Iqm};
 pub use convert::{ConvertOptions, DEFAULT_FRAMERATE, from_model, to_model};
 pub use error::Error;
 pub use file::{ArrayKind, Extension, File, Format, Gap, VertexArray, half_to_f32};

@@ -87,6 +87,17 @@ pub enum Location {
 }
 
 impl Location {
+    /// A binary format's error location: the byte offset, when the error has one.
+    pub fn at_offset(offset: Option<u64>) -> Self {
+        offset.map_or(Location::Unknown, Location::Offset)
+    }
+
+    /// A text format's error location: the line and column where `span_start` is, when the
+    /// error has one.
+    pub fn at_text(text: &[u8], span_start: Option<usize>) -> Self {
+        span_start.map_or(Location::Unknown, |start| Location::in_text(text, start))
+    }
+
     /// The line and column of byte `offset` of `text` (see [`crate::diagnostic::line_col`]).
     pub fn in_text(text: &[u8], offset: usize) -> Self {
         let (line, column) = crate::diagnostic::line_col(text, offset);
@@ -145,6 +156,22 @@ impl FormatError {
     }
 }
 
+impl FormatError {
+    /// The error as a person should see it: for a text location, the message, `--> line:col`,
+    /// the line of `src` and a caret under the column (as [`crate::diagnostic::render`]
+    /// draws it); otherwise the one-line [`Display`](fmt::Display). Pass the bytes read.
+    pub fn render(&self, src: &[u8]) -> String {
+        match self.location {
+            Location::Text { line, column } => {
+                let at = crate::diagnostic::offset_of(src, line as usize, column as usize);
+                let message = format!("{}: {}", self.format, self.message);
+                crate::diagnostic::render(src, at..at + 1, &message)
+            }
+            _ => self.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.location {
@@ -172,6 +199,12 @@ pub trait Companions {
     /// such as `<stem>*.md5anim`); empty when the source cannot list them.
     fn names(&self) -> Vec<String> {
         Vec::new()
+    }
+    /// The folder on disk the companions are in, when they are files of one (formats whose
+    /// files name companions by relative path, such as a `.gltf`'s `textures/skin.png`,
+    /// read them from there).
+    fn folder(&self) -> Option<&std::path::Path> {
+        None
     }
 }
 
@@ -217,6 +250,10 @@ impl Companions for Folder {
             .collect();
         names.sort();
         names
+    }
+
+    fn folder(&self) -> Option<&std::path::Path> {
+        Some(&self.dir)
     }
 }
 
@@ -319,6 +356,113 @@ pub trait Codec: Send + Sync {
     }
 }
 
+/// A format crate's faithful layer, described once so that [`FaithfulCodec`] can implement
+/// [`Codec`] over it: the crate names its file type, its error and five functions it already
+/// has, and gets reading, summaries, faithful copies and writing through the shared trait.
+pub trait Faithful: Send + Sync + 'static {
+    /// The faithful file (`File`).
+    type File;
+    /// The crate's error.
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// What the format is.
+    fn info() -> &'static FormatInfo;
+    /// Whether `bytes` look like this format.
+    fn sniff(bytes: &[u8]) -> bool;
+    /// The faithful read (`File::from_slice_with`).
+    fn read(bytes: &[u8], options: &ReadOptions) -> Result<(Self::File, Report), Self::Error>;
+    /// The faithful write (`File::to_vec`).
+    fn to_vec(file: &Self::File) -> Vec<u8>;
+    /// What `info` prints (`File::summary`).
+    fn summary(file: &Self::File) -> FileSummary;
+    /// The neutral model (`to_model` with the default options).
+    fn to_model(file: &Self::File) -> Result<(Model, Report), Self::Error>;
+    /// The file written from a model (`from_model` with the default options).
+    fn from_model(model: &Model) -> Result<(Self::File, Report), Self::Error>;
+    /// Where in `bytes` the error is.
+    fn location(error: &Self::Error, bytes: &[u8]) -> Location;
+
+    /// Bytes to the neutral model in one step; a crate with a faster way than
+    /// [`Faithful::read`] then [`Faithful::to_model`] overrides it.
+    fn read_model(bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), Self::Error> {
+        let (file, mut report) = Self::read(bytes, options)?;
+        let (model, more) = Self::to_model(&file)?;
+        report.extend(more);
+        Ok((model, report))
+    }
+}
+
+/// The [`Codec`] of a crate's [`Faithful`] layer.
+pub struct FaithfulCodec<F>(std::marker::PhantomData<fn() -> F>);
+
+impl<F> FaithfulCodec<F> {
+    /// The codec (a unit value: usable in a `static`).
+    pub const fn new() -> Self {
+        Self(std::marker::PhantomData)
+    }
+}
+
+impl<F> Default for FaithfulCodec<F> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<F> fmt::Debug for FaithfulCodec<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("FaithfulCodec")
+    }
+}
+
+impl<F: Faithful> FaithfulCodec<F> {
+    fn error(error: F::Error, bytes: &[u8]) -> FormatError {
+        let location = F::location(&error, bytes);
+        FormatError::wrap(F::info().key, location, error)
+    }
+}
+
+impl<F: Faithful> Codec for FaithfulCodec<F> {
+    fn info(&self) -> &'static FormatInfo {
+        F::info()
+    }
+
+    fn sniff(&self, bytes: &[u8]) -> bool {
+        F::sniff(bytes)
+    }
+
+    fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
+        F::read_model(bytes, options).map_err(|e| Self::error(e, bytes))
+    }
+
+    fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
+        let (file, report) = F::read(bytes, options).map_err(|e| Self::error(e, bytes))?;
+        let mut summary = F::summary(&file);
+        summary
+            .warnings
+            .extend(report.notices.iter().map(|n| n.message.clone()));
+        Ok(summary)
+    }
+
+    fn copy(
+        &self,
+        bytes: &[u8],
+        options: &ReadOptions,
+    ) -> Option<Result<(Vec<u8>, Report), FormatError>> {
+        Some(
+            F::read(bytes, options)
+                .map(|(file, report)| (F::to_vec(&file), report))
+                .map_err(|e| Self::error(e, bytes)),
+        )
+    }
+
+    fn write(&self, model: &Model, main: &str, _: &WriteOptions) -> Result<Written, FormatError> {
+        let (file, report) = F::from_model(model).map_err(|e| Self::error(e, &[]))?;
+        let mut written = Written::single(main, F::to_vec(&file));
+        written.report = report;
+        Ok(written)
+    }
+}
+
 /// The stem of a main output name (`"hero.md5mesh"` → `"hero"`), for naming companions.
 pub fn stem_of(main: &str) -> &str {
     match main.rfind('.') {
@@ -361,6 +505,18 @@ mod tests {
         assert_eq!(e.to_string(), "smd: 3:7: bad number");
         let e = FormatError::new("iqm", Location::Unknown, "too many joints");
         assert_eq!(e.to_string(), "iqm: too many joints");
+    }
+
+    #[test]
+    fn text_errors_render_with_the_line_and_a_caret() {
+        let src = b"version 1\r\nnodes\r\n  0 \"root\" x\r\n";
+        let e = FormatError::new("smd", Location::in_text(src, 27), "expected a number");
+        let shown = e.render(src);
+        assert!(shown.contains("--> 3:13"), "{shown}");
+        assert!(shown.contains("0 \"root\" x"), "{shown}");
+        assert!(shown.ends_with('^'), "{shown}");
+        let binary = FormatError::new("iqm", Location::Offset(8), "bad");
+        assert_eq!(binary.render(b"whatever"), "iqm: byte 8: bad");
     }
 
     #[test]

@@ -14,6 +14,9 @@ pub const AXES_CONVERTED: &str = "axes-converted";
 /// Warning: A texture a material names was not found beside the model.
 pub const TEXTURE_MISSING: &str = "texture-missing";
 
+/// Loss: Images held inside a file are not part of the neutral model its codec read.
+pub const IMAGES_NOT_CARRIED: &str = "images-not-carried";
+
 /// Info: Names that are not UTF-8 were read as Latin-1.
 pub const LATIN1_NAMES: &str = "latin1-names";
 
@@ -438,6 +441,7 @@ pub const ALL: &[&str] = &[
     BUFFER_LENGTH,
     AXES_CONVERTED,
     TEXTURE_MISSING,
+    IMAGES_NOT_CARRIED,
 ];
 
 #[cfg(test)]

@@ -24,6 +24,25 @@ pub fn line_col(src: &[u8], offset: usize) -> (usize, usize) {
     (line, offset - line_start + 1)
 }
 
+/// The byte offset of 1-based `line` and `column` (in bytes) in `src`: the inverse of
+/// [`line_col`], clamped to the line's end and the input's end.
+pub fn offset_of(src: &[u8], line: usize, column: usize) -> usize {
+    let start = if line <= 1 {
+        0
+    } else {
+        src.iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'\n')
+            .nth(line - 2)
+            .map_or(src.len(), |(at, _)| at + 1)
+    };
+    let end = src[start..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(src.len(), |p| start + p);
+    (start + column.saturating_sub(1)).min(end)
+}
+
 /// The text of the line holding `offset`, without its line ending.
 fn line_at(src: &[u8], offset: usize) -> (usize, &[u8]) {
     let offset = offset.min(src.len());
@@ -105,6 +124,17 @@ mod tests {
         assert_eq!(line_col(src, 4), (2, 1));
         assert_eq!(line_col(src, 8), (3, 2));
         assert_eq!(line_col(src, 999), (3, 3));
+    }
+
+    #[test]
+    fn offsets_come_back_from_line_and_column() {
+        let src = b"ab\r\ncd\nef";
+        for offset in [0, 1, 4, 5, 7, 8] {
+            let (line, column) = line_col(src, offset);
+            assert_eq!(offset_of(src, line, column), offset);
+        }
+        assert_eq!(offset_of(src, 2, 99), 6, "clamped to the line's end");
+        assert_eq!(offset_of(src, 9, 1), src.len(), "past the last line");
     }
 
     #[test]

@@ -45,6 +45,7 @@
 //! normals; bones may have different key counts and times. See the crate README.
 #![forbid(unsafe_code)]
 
+mod codec;
 mod convert;
 mod error;
 mod file;
@@ -54,6 +55,7 @@ mod read;
 mod summary;
 mod write;
 
+pub use codec::{CODEC, Ms3dAscii};
 pub use convert::{ConvertOptions, DEFAULT_FPS, from_model, to_model};
 pub use error::Error;
 pub use file::{Block, Bone, File, Key, Material, Mesh, Triangle, UnknownBlock, Vertex};

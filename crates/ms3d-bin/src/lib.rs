@@ -48,6 +48,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod codec;
 mod convert;
 mod decode;
 mod error;
@@ -58,6 +59,7 @@ mod records;
 mod summary;
 mod write;
 
+pub use codec::{CODEC, Ms3dBinary};
 pub use convert::{ConvertOptions, from_model, to_model};
 pub use error::Error;
 pub use file::{Comment, Comments, File, Group, Joint, JointExtra, MAGIC, VertexExtra};

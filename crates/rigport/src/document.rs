@@ -363,7 +363,7 @@ fn read_codec(
         .read_with(bytes, options, companions)
         .map_err(|e| Error::Read {
             format,
-            rendered: e.to_string(),
+            rendered: e.render(bytes),
             source: FormatError::Codec(Box::new(e)),
         })?;
     let document = CodecDocument {
@@ -375,14 +375,30 @@ fn read_codec(
     Ok((Document::Codec(document), report))
 }
 
-/// An IQE file read with its scene, for a conversion that then needs neither the text nor
-/// a second interpretation (see [`rigport_iqe::Interpreted`]).
+/// An IQE file read straight into the model by its codec, for a conversion that then needs
+/// neither the text nor a second interpretation of the commands. Errors are the reader's,
+/// rendered against the text as [`Document::read`] renders them.
 #[cfg(feature = "iqe")]
-pub(crate) fn read_iqe_interpreted(
+pub(crate) fn read_iqe_model(
     bytes: &[u8],
     options: &ReadOptions,
-) -> Result<(rigport_iqe::Interpreted, Report), Error> {
-    rigport_iqe::Interpreted::from_slice_with(bytes, options).map_err(|e| iqe_read_error(e, bytes))
+) -> Result<(Model, Report), Error> {
+    use rigport_model_core::codec::Codec;
+    rigport_iqe::CODEC.read(bytes, options).map_err(|e| {
+        match e
+            .source
+            .map(|source| source.downcast::<rigport_iqe::Error>())
+        {
+            Some(Ok(error)) => iqe_read_error(*error, bytes),
+            _ => Error::Read {
+                format: Format::Iqe,
+                rendered: e.message.clone(),
+                source: FormatError::Codec(Box::new(rigport_model_core::codec::FormatError::new(
+                    e.format, e.location, e.message,
+                ))),
+            },
+        }
+    })
 }
 
 /// An IQE reader's error, rendered against the text it is about.

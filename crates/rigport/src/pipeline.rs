@@ -140,10 +140,10 @@ pub fn convert_owned<B: AsRef<[u8]>>(
 enum Source {
     /// The faithful file.
     Document(Document),
-    /// An IQE file for another format, read with its scene: converting it then does not
-    /// interpret the commands a second time.
+    /// An IQE file for another format, read straight into the model by its codec (which
+    /// keeps the scene its read checks the commands with, so they are interpreted once).
     #[cfg(feature = "iqe")]
-    Iqe(rigport_iqe::Interpreted),
+    Model(Model),
 }
 
 /// Reads `input` for a conversion into `target`.
@@ -155,8 +155,8 @@ fn read_source(
     let format = crate::document::sniff(input).ok_or(Error::Unrecognized)?;
     #[cfg(feature = "iqe")]
     if format == Format::Iqe && target != Format::Iqe {
-        return crate::document::read_iqe_interpreted(input, &settings.read)
-            .map(|(read, report)| (Source::Iqe(read), report));
+        return crate::document::read_iqe_model(input, &settings.read)
+            .map(|(model, report)| (Source::Model(model), report));
     }
     let _ = target; // read only with the IQE reader
     Document::read_in(
@@ -179,18 +179,15 @@ fn convert_source(
     match source {
         Source::Document(document) => convert_document(document, report, output, target, settings),
         #[cfg(feature = "iqe")]
-        Source::Iqe(read) => {
-            let (model, to_model_report) = read.into_model(&Default::default());
-            convert_model(
-                model,
-                &[],
-                report,
-                to_model_report,
-                output,
-                target,
-                settings,
-            )
-        }
+        Source::Model(model) => convert_model(
+            model,
+            &[],
+            report,
+            Report::default(),
+            output,
+            target,
+            settings,
+        ),
     }
 }
 

@@ -5,7 +5,7 @@ use rigport::Format;
 use rigport::document::Document;
 use rigport::pipeline::{Settings, convert};
 use rigport_model_core::{ReadOptions, Severity};
-use rigport_test_support::exercise::targets;
+use rigport_sweep::exercise::targets;
 use rigport_test_support::fixtures::{file_name, readable_fixtures};
 use rigport_test_support::workspace_root as repo_root;
 use std::fmt::Write as _;

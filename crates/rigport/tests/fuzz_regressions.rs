@@ -3,7 +3,7 @@
 //! found once stays fixed in an ordinary `cargo test` (no nightly, no libFuzzer).
 
 /// The fuzz targets' checks, the very functions the targets call.
-use rigport_test_support::fuzz as fuzz_checks;
+use rigport_sweep::fuzz as fuzz_checks;
 
 use std::path::PathBuf;
 

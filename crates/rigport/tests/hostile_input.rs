@@ -20,7 +20,8 @@
 //! keys (`rigport_iqe::from_model`). A count in a header or a key time that made a reader
 //! or writer allocate for what the file does not hold breaks the bound at once.
 
-use rigport_test_support::{corpus, counting_alloc, exercise};
+use rigport_sweep::exercise;
+use rigport_test_support::{corpus, counting_alloc};
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};

@@ -99,7 +99,13 @@ fn an_error_in_a_later_chunk_points_at_its_line_and_column() {
     // The chunked reader itself found it (no fallback to one thread).
     let mut notes = Notes::default();
     let (_, body) = crate::lines::header_line(&src);
-    let chunked = parse_chunks(&src, &split(&src, body, 8), &options, &mut notes);
+    let chunked = parse_chunks(
+        &src,
+        &split(&src, body, 8),
+        &options,
+        &mut notes,
+        crate::read::parse_lines,
+    );
     assert!(matches!(chunked, Some(Err(Error::Syntax { .. }))));
     assert_same_in_chunks(&src, &[2, 8]);
 }

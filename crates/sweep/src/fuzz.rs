@@ -48,30 +48,27 @@ check_format!(ms3d_bin, rigport_ms3d_bin);
 check_format!(ms3d_ascii, rigport_ms3d_ascii);
 check_format!(iqe_faithful, rigport_iqe);
 
-/// [`iqe_faithful`], and the read that keeps its scene (`rigport_iqe::Interpreted`, the
-/// facade's route from IQE to other formats) agreeing with it: the same outcome, file,
-/// warnings and model.
+/// [`iqe_faithful`], and the crate's codec (which reads through the scene it keeps, the
+/// facade's route from IQE to other formats) agreeing with it: the same outcome, warnings,
+/// model and error message.
 pub fn iqe(data: &[u8]) {
-    use rigport_iqe::{ConvertOptions, File, Interpreted, to_model};
+    use rigport_iqe::{CODEC, ConvertOptions, File, to_model};
+    use rigport_model_core::codec::Codec;
     iqe_faithful(data);
     for options in [ReadOptions::default(), ReadOptions::strict()] {
         match (
             File::from_slice_with(data, &options),
-            Interpreted::from_slice_with(data, &options),
+            CODEC.read(data, &options),
         ) {
-            (Ok((file, report)), Ok((read, read_report))) => {
-                assert!(read.file() == &file, "Interpreted read another file");
-                assert!(read_report == report, "Interpreted read other warnings");
-                let options = ConvertOptions::default();
-                if let Ok(model) = to_model(&file, &options) {
-                    assert!(
-                        read.into_model(&options) == model,
-                        "Interpreted made another model"
-                    );
+            (Ok((file, mut report)), Ok((got, got_report))) => {
+                if let Ok((model, more)) = to_model(&file, &ConvertOptions::default()) {
+                    report.extend(more);
+                    assert!(got == model, "the codec made another model");
+                    assert!(got_report == report, "the codec reported otherwise");
                 }
             }
-            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "different errors"),
-            (a, b) => panic!("File read: {}, Interpreted read: {}", a.is_ok(), b.is_ok()),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.message, "different errors"),
+            (a, b) => panic!("File read: {}, the codec read: {}", a.is_ok(), b.is_ok()),
         }
     }
 }
