@@ -27,8 +27,8 @@ step "build and install the package with [dask]"
 
 cd "$here"
 step "ruff"
-"$venv/bin/ruff" check python tests
-"$venv/bin/ruff" format --check python tests
+"$venv/bin/ruff" check python tests benchmarks
+"$venv/bin/ruff" format --check python tests benchmarks
 
 step "mypy"
 "$venv/bin/mypy"

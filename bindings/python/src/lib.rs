@@ -117,7 +117,10 @@ impl Failure {
             }
             Failure::Exists(path) => PyFileExistsError::new_err((
                 17,
-                format!("{} already exists (use force=True to overwrite)", path.display()),
+                format!(
+                    "{} already exists (use force=True to overwrite)",
+                    path.display()
+                ),
                 path.display().to_string(),
             )),
             Failure::Value(message) => PyValueError::new_err(message),
@@ -419,7 +422,8 @@ struct PyModel {
     /// `"gltf"`).
     #[pyo3(get)]
     format: String,
-    /// What the reader and the conversion to the neutral model warned about.
+    /// What the reader warned about (the `warnings` of ``rigport.info``), then the warnings
+    /// of the conversion to the neutral model.
     #[pyo3(get)]
     warnings: Vec<String>,
     /// The meshes, in file order.
@@ -653,7 +657,7 @@ impl PyModel {
     /// Skinned vertex positions of every mesh in `animation` (index or name) at `time`
     /// seconds (wrapped if the animation loops), as float32 (n, 3) arrays in the meshes'
     /// vertex order: the pose `rigport convert --anim A --time T` writes to OBJ.
-    #[pyo3(signature = (animation = Which::Index(0), time = 0.0))]
+    #[pyo3(signature = (animation = Which::Index(0), time = 0.0), text_signature = "(self, /, animation=0, time=0.0)")]
     fn pose(
         &self,
         py: Python<'_>,
@@ -682,8 +686,8 @@ impl PyModel {
                     }
                 }
             };
-            let (meshes, _) = rigport_anim::posed_meshes(&model, index, time)
-                .map_err(|e| fail(e.to_string()))?;
+            let (meshes, _) =
+                rigport_anim::posed_meshes(&model, index, time).map_err(|e| fail(e.to_string()))?;
             Ok(meshes
                 .iter()
                 .map(|mesh| {
@@ -703,7 +707,10 @@ impl PyModel {
     /// Writes the model to `path` exactly as ``rigport.convert`` would write the file it was
     /// read from (a same-format save is a byte-identical copy); the format comes from `to`
     /// or the extension. Returns the report (list of dicts: code, message, severity).
-    #[pyo3(signature = (path, *, force = false, to = None, keep_axes = false, with_anims = Vec::new(), concat_animations = false, embed_textures = true, fps = 30.0))]
+    #[pyo3(
+        signature = (path, *, force = false, to = None, keep_axes = false, with_anims = Vec::new(), concat_animations = false, embed_textures = true, fps = 30.0),
+        text_signature = "(self, /, path, *, force=False, to=None, keep_axes=False, with_anims=(), concat_animations=False, embed_textures=True, fps=30.0)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn save<'py>(
         &self,
@@ -848,7 +855,10 @@ fn read(py: Python<'_>, path: PathBuf, strict: bool) -> PyResult<PyModel> {
 /// Nothing is looked for beside it: a ``.gltf`` naming external files does not read this
 /// way, and saved models do not embed textures.
 #[pyfunction]
-#[pyo3(signature = (data, name = String::from("<bytes>"), *, strict = false))]
+#[pyo3(
+    signature = (data, name = String::from("<bytes>"), *, strict = false),
+    text_signature = "(data, name=\"<bytes>\", *, strict=False)"
+)]
 fn read_bytes(py: Python<'_>, data: Vec<u8>, name: String, strict: bool) -> PyResult<PyModel> {
     let loaded = detached(py, move || load(data, None, name, strict))?;
     PyModel::from_loaded(py, loaded)
@@ -866,7 +876,10 @@ fn read_bytes(py: Python<'_>, data: Vec<u8>, name: String, strict: bool) -> PyRe
 /// errors. Returns the report: a list of dicts with ``code``, ``message``, ``severity``
 /// (``"info"``, ``"warning"`` or ``"loss"``).
 #[pyfunction]
-#[pyo3(signature = (src, dst, *, to = None, force = false, keep_axes = false, with_anims = Vec::new(), concat_animations = false, embed_textures = true, fps = 30.0, strict = false))]
+#[pyo3(
+    signature = (src, dst, *, to = None, force = false, keep_axes = false, with_anims = Vec::new(), concat_animations = false, embed_textures = true, fps = 30.0, strict = false),
+    text_signature = "(src, dst, *, to=None, force=False, keep_axes=False, with_anims=(), concat_animations=False, embed_textures=True, fps=30.0, strict=False)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn convert<'py>(
     py: Python<'py>,
@@ -911,7 +924,10 @@ fn info<'py>(py: Python<'py>, path: PathBuf, strict: bool) -> PyResult<Bound<'py
         };
         let summary = rigport::info::summarize(&bytes, path.parent(), &options)
             .map_err(|e| Failure::rigport(&e, &bytes, Some(&path)))?;
-        Ok(rigport::info::to_json(&path.display().to_string(), &summary))
+        Ok(rigport::info::to_json(
+            &path.display().to_string(),
+            &summary,
+        ))
     })?;
     json_to_py(py, &json)
 }
@@ -938,7 +954,10 @@ enum Colour {
 /// grid; `background` is ``"RRGGBB"`` or (r, g, b); `wire` overlays the edges. Textures are
 /// looked up beside `src`. Returns the report (list of dicts, as ``convert``).
 #[pyfunction]
-#[pyo3(signature = (src, png, *, size = Size::Square(512), view = String::from("iso"), animation = None, time = None, sheet = None, background = None, wire = false, force = false, strict = false))]
+#[pyo3(
+    signature = (src, png, *, size = Size::Square(512), view = String::from("iso"), animation = None, time = None, sheet = None, background = None, wire = false, force = false, strict = false),
+    text_signature = "(src, png, *, size=512, view=\"iso\", animation=None, time=None, sheet=None, background=None, wire=False, force=False, strict=False)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn render<'py>(
     py: Python<'py>,
@@ -1015,7 +1034,10 @@ fn render<'py>(
 /// error saying so. Returns ``(input, output, error)`` tuples (one of the last two None).
 /// Raises ``FileNotFoundError`` for a path that does not exist.
 #[pyfunction]
-#[pyo3(signature = (paths, out_dir, extension, verb = String::from("convert")))]
+#[pyo3(
+    signature = (paths, out_dir, extension, verb = String::from("convert")),
+    text_signature = "(paths, out_dir, extension, verb=\"convert\")"
+)]
 fn plan_batch(
     py: Python<'_>,
     paths: Vec<PathBuf>,

@@ -36,7 +36,7 @@ def test_info_of_a_fixture_is_the_cli_json() -> None:
 def test_convert_writes_the_cli_bytes(tmp_path: Path, to: str) -> None:
     need_cli()
     extension = rigport.formats()[to]["extension"]
-    sources = [RIG, FIXTURES / "iqe" / "poses.iqe", FIXTURES / "gltf" / "textures.glb"]
+    sources = [RIG, FIXTURES / "iqe" / "crlf.iqe", FIXTURES / "gltf" / "textures.glb"]
     sources += corpus_files()
     mine, theirs = tmp_path / "py", tmp_path / "cli"
     converted = 0

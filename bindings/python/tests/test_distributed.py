@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -15,11 +17,14 @@ distributed = pytest.importorskip("distributed")
 
 from rigport.distributed import convert_all, main, render_all  # noqa: E402
 
+if TYPE_CHECKING:
+    from distributed import Client
+
 
 @pytest.fixture(scope="module")
-def client() -> distributed.Client:
+def client() -> Iterator[Client]:
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
     )
     with distributed.Client(cluster) as client:
         yield client
@@ -30,7 +35,7 @@ def folder_with_a_truncated_file(root: Path) -> Path:
     folder = root / "in"
     (folder / "sub").mkdir(parents=True)
     shutil.copy(FIXTURES / "ms3d" / "rig_full.ms3d", folder / "rig_full.ms3d")
-    shutil.copy(FIXTURES / "iqe" / "poses.iqe", folder / "sub" / "poses.iqe")
+    shutil.copy(FIXTURES / "iqe" / "crlf.iqe", folder / "sub" / "crlf.iqe")
     shutil.copy(FIXTURES / "gltf" / "textures.glb", folder / "textures.glb")
     data = (FIXTURES / "ms3d" / "rig_full.ms3d").read_bytes()
     (folder / "truncated.ms3d").write_bytes(data[: len(data) // 2])
@@ -39,13 +44,13 @@ def folder_with_a_truncated_file(root: Path) -> Path:
 
 
 def test_convert_all_converts_a_folder_and_fails_only_the_damaged_file(
-    tmp_path: Path, client: distributed.Client
+    tmp_path: Path, client: Client
 ) -> None:
     folder = folder_with_a_truncated_file(tmp_path)
     results = convert_all([folder], tmp_path / "out", to="glb", client=client, strict=True)
     assert [Path(r["input"]).name for r in results] == [
         "rig_full.ms3d",
-        "poses.iqe",
+        "crlf.iqe",
         "textures.glb",
         "truncated.ms3d",
     ]
@@ -66,11 +71,11 @@ def test_convert_all_converts_a_folder_and_fails_only_the_damaged_file(
     assert [r["ok"] for r in again] == [False] * 4
 
 
-def test_render_all_and_clashing_outputs(tmp_path: Path, client: distributed.Client) -> None:
+def test_render_all_and_clashing_outputs(tmp_path: Path, client: Client) -> None:
     folder = tmp_path / "in"
     (folder / "a").mkdir(parents=True)
     (folder / "b").mkdir()
-    shutil.copy(FIXTURES / "iqe" / "poses.iqe", folder / "a" / "x.iqe")
+    shutil.copy(FIXTURES / "iqe" / "crlf.iqe", folder / "a" / "x.iqe")
     shutil.copy(FIXTURES / "iqe" / "blends.iqe", folder / "b" / "x.iqe")
     results = render_all([folder], tmp_path / "png", client=client, size=32)
     assert [r["ok"] for r in results] == [True, False]
@@ -78,7 +83,7 @@ def test_render_all_and_clashing_outputs(tmp_path: Path, client: distributed.Cli
     assert (tmp_path / "png" / "x.png").read_bytes()[:4] == b"\x89PNG"
 
 
-def test_unknown_target_and_missing_input_raise(tmp_path: Path, client: distributed.Client) -> None:
+def test_unknown_target_and_missing_input_raise(tmp_path: Path, client: Client) -> None:
     with pytest.raises(ValueError):
         convert_all([FIXTURES / "iqe"], tmp_path, to="fbx", client=client)
     with pytest.raises(FileNotFoundError):
@@ -94,7 +99,7 @@ def test_command_line_on_a_local_cluster(
     err = capsys.readouterr().err
     assert "3 written, 1 failed" in err and "truncated.ms3d" in err
     assert sorted(p.name for p in (tmp_path / "out").glob("*.iqm")) == [
-        "poses.iqm",
+        "crlf.iqm",
         "rig_full.iqm",
         "textures.iqm",
     ]

@@ -172,7 +172,9 @@ impl FormatError {
         let _ = input; // unused when no format is built in
         let offset = |offset: Option<u64>| offset.map_or(Location::Unknown, Location::Offset);
         let text = |span: Option<std::ops::Range<usize>>| {
-            span.map_or(Location::Unknown, |span| Location::in_text(input, span.start))
+            span.map_or(Location::Unknown, |span| {
+                Location::in_text(input, span.start)
+            })
         };
         match *self {
             #[cfg(feature = "ms3d")]
@@ -190,8 +192,11 @@ impl FormatError {
                 rigport_gltf::import::ImportError::Json {
                     offset, json_start, ..
                 } => {
-                    let start = usize::try_from(json_start).map_or(input.len(), |s| s.min(input.len()));
-                    let at = usize::try_from(offset).unwrap_or(usize::MAX).saturating_sub(start);
+                    let start =
+                        usize::try_from(json_start).map_or(input.len(), |s| s.min(input.len()));
+                    let at = usize::try_from(offset)
+                        .unwrap_or(usize::MAX)
+                        .saturating_sub(start);
                     Location::in_text(&input[start..], at)
                 }
                 ref other => offset(other.offset()),

@@ -62,7 +62,7 @@ def _failed(input: str, output: Optional[str], error: str, seconds: float = 0.0)
     }
 
 
-def _run_one(work: Callable[[], list[dict[str, str]]], input: str, output: str) -> Result:
+def _run_one(work: Callable[[], list[rigport.ReportEntry]], input: str, output: str) -> Result:
     """Runs one file's job on a worker; any exception becomes a failed result."""
     start = time.perf_counter()
     try:
@@ -76,7 +76,9 @@ def _run_one(work: Callable[[], list[dict[str, str]]], input: str, output: str) 
         "output": output,
         "ok": True,
         "error": None,
-        "report": [dict(entry) for entry in report],
+        "report": [
+            {"code": e["code"], "message": e["message"], "severity": e["severity"]} for e in report
+        ],
         "seconds": time.perf_counter() - start,
     }
 
@@ -98,7 +100,7 @@ def _local_client(workers: Optional[int], processes: bool) -> Client:
         n_workers=workers,
         threads_per_worker=1,
         processes=processes,
-        dashboard_address=None,
+        dashboard_address=":0",
     )
     return Client(cluster)
 
@@ -119,7 +121,7 @@ def _run(
     out_dir: StrPath,
     extension: str,
     verb: str,
-    submit: Callable[[Client, str, str], Future],
+    submit: Callable[[Client, str, str], Future[Result]],
     client: Optional[Client],
     workers: Optional[int],
     processes: bool,
@@ -130,7 +132,7 @@ def _run(
     own = client is None
     active = _local_client(workers, processes) if client is None else client
     try:
-        futures: dict[Future, int] = {}
+        futures: dict[Future[Result], int] = {}
         for index, (input, output, clash) in enumerate(planned):
             if output is None:
                 results[index] = _failed(input, None, clash or "no output path")
@@ -157,7 +159,7 @@ def _run(
     return [r for r in results if r is not None]
 
 
-def _completed(futures: dict[Future, int]) -> Iterator[Future]:
+def _completed(futures: dict[Future[Result], int]) -> Iterator[Future[Result]]:
     if not futures:
         return iter(())
     from distributed import as_completed
@@ -192,7 +194,7 @@ def convert_all(
         raise ValueError(f"cannot write `{to}`: use one of {writable}")
     extension = str(known[to]["extension"])
 
-    def submit(active: Client, input: str, output: str) -> Future:
+    def submit(active: Client, input: str, output: str) -> Future[Result]:
         return active.submit(
             convert_task, input, output, to, options, pure=False, key=f"rigport-convert-{input}"
         )
@@ -216,7 +218,7 @@ def render_all(
     :func:`convert_all`.
     """
 
-    def submit(active: Client, input: str, output: str) -> Future:
+    def submit(active: Client, input: str, output: str) -> Future[Result]:
         return active.submit(
             render_task, input, output, options, pure=False, key=f"rigport-render-{input}"
         )
