@@ -104,7 +104,8 @@ def main() -> None:
                 n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
             )
             with Client(cluster) as client:
-                convert_all(inputs, Path(scratch) / "warm", client=client, force=True)
+                warm = convert_all(inputs, Path(scratch) / "warm", client=client, force=True)
+                ok = sum(r["ok"] for r in warm)
                 seconds = best_of(
                     3,
                     partial(
@@ -118,7 +119,7 @@ def main() -> None:
             cluster.close()
             print(
                 f"convert_all {count} corpus files -> glb, {workers} worker(s): "
-                f"{seconds:.2f} s, {count / seconds:.1f} files/s"
+                f"{seconds:.2f} s, {count / seconds:.1f} files/s ({ok} converted, the rest fail)"
             )
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 

@@ -2,8 +2,8 @@
 //! the `rigport` facade crate. Every format rule lives in the facade and the format crates;
 //! this crate only moves values between Rust and Python:
 //!
-//! * reading ([`read`], [`read_bytes`]) gives a [`PyModel`] whose meshes carry numpy arrays;
-//! * [`convert`], [`PyModel::save`], [`info`] and [`render`] build the same
+//! * reading (`read`, `read_bytes`) gives a `Model` whose meshes carry numpy arrays;
+//! * `convert`, `Model.save`, `info` and `render` build the same
 //!   `rigport::pipeline::Settings`, `rigport::info` summary and `rigport::picture` request as
 //!   the `rigport` command with the same options, so they write the same bytes;
 //! * every failure is a Python exception: `RigportError` (with `.offset`, `.line`,
@@ -12,6 +12,15 @@
 //!   bad arguments. A panic is caught and raised as `RigportError`.
 //!
 //! The interpreter lock is released while files are read, converted, posed and drawn.
+//!
+//! Used from Python (the package's tests run this; see `bindings/python/README.md`):
+//!
+//! ```python
+//! import rigport
+//! model = rigport.read("fixtures/ms3d/rig_full.ms3d")
+//! posed = model.pose(0, time=0.5)          # one float32 (n, 3) array per mesh
+//! rigport.convert("fixtures/ms3d/rig_full.ms3d", "/tmp/rig_full.glb", force=True)
+//! ```
 
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2};
