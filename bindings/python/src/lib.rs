@@ -1037,6 +1037,9 @@ fn render<'py>(
     report_list(py, &report)
 }
 
+/// One input of a batch plan: input, output or None, clash message or None.
+type PlannedRow = (String, Option<String>, Option<String>);
+
 /// Plans a batch run as ``rigport convert|render INPUTS... -o DIR`` does: the readable
 /// files below `paths` (folders recursed, sorted), each with its output
 /// ``out_dir/<stem>.<extension>`` or, when an earlier input already writes that output, the
@@ -1053,7 +1056,7 @@ fn plan_batch(
     out_dir: PathBuf,
     extension: String,
     verb: String,
-) -> PyResult<Vec<(String, Option<String>, Option<String>)>> {
+) -> PyResult<Vec<PlannedRow>> {
     detached(py, move || {
         if let Some(missing) = paths.iter().find(|p| !p.exists()) {
             return Err(Failure::Io {
