@@ -7,10 +7,10 @@ same one the ``rigport`` command uses, so a conversion here writes the same byte
 
 >>> import rigport
 >>> model = rigport.read("hero.ms3d")  # doctest: +SKIP
->>> model.meshes[0].positions.shape                    # doctest: +SKIP
+>>> model.meshes[0].positions.shape  # doctest: +SKIP
 (1234, 3)
->>> posed = model.pose("walk", 0.5)                    # doctest: +SKIP
->>> rigport.convert("hero.ms3d", "hero.glb")           # doctest: +SKIP
+>>> posed = model.pose("walk", 0.5)  # doctest: +SKIP
+>>> report = rigport.convert("hero.ms3d", "hero.glb")  # doctest: +SKIP
 
 Functions: :func:`read`, :func:`read_bytes`, :func:`convert`, :func:`info`,
 :func:`render`, :func:`formats`, :func:`plan_batch`. Classes: :class:`Model`,
