@@ -200,7 +200,7 @@ pub struct RenderArgs {
 /// A resampling rate: a finite number of frames per second above 0 and at most 1000.
 fn parse_fps(s: &str) -> Result<f32, String> {
     match s.parse::<f32>() {
-        Ok(fps) if fps.is_finite() && fps > 0.0 && fps <= 1000.0 => Ok(fps),
+        Ok(fps) if rigport::pipeline::is_valid_fps(fps) => Ok(fps),
         _ => Err(format!(
             "`{s}` is not a frame rate above 0 and at most 1000"
         )),

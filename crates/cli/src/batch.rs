@@ -10,7 +10,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// Runs `job(input, output)` on every readable file below `paths` ([`collect_inputs`]), in
-/// parallel, each writing `dir/<input stem>.<extension>` ([`output_path`]). Two inputs that
+/// parallel, each writing `dir/<input stem>.<extension>` ([`rigport::batch::output_path`]). Two inputs that
 /// would write the same output (`a/x.iqe` and `b/x.iqe`, or `x.ms3d` beside `x.txt`): the
 /// first in sorted order gets it, the others fail ("…; `verb` one of them separately")
 /// instead of racing. `quiet`: no progress lines. The outcomes come back in input order;
@@ -27,34 +27,19 @@ where
     F: Fn(&Path, &Path) -> Result<(Vec<PathBuf>, usize), String> + Sync,
 {
     let inputs = collect_inputs(paths)?;
-    let mut claimed: HashMap<PathBuf, &Path> = HashMap::new();
-    for input in &inputs {
-        claimed
-            .entry(output_path(input, dir, extension))
-            .or_insert(input);
-    }
+    let planned = rigport::batch::plan(&inputs, dir, extension, verb);
+    let outputs: HashMap<&Path, &Result<PathBuf, String>> = planned
+        .iter()
+        .map(|p| (p.input.as_path(), &p.output))
+        .collect();
     Ok(run_parallel(&inputs, quiet, |input| {
-        let output = output_path(input, dir, extension);
-        match claimed.get(&output) {
-            Some(owner) if *owner != input => Err(format!(
-                "{} is also the output of {}; {verb} one of them separately",
-                output.display(),
-                owner.display()
-            )),
-            _ => job(input, &output),
+        // `run_parallel` hands back the inputs it was given, so each is planned.
+        match outputs.get(input) {
+            Some(Ok(output)) => job(input, output),
+            Some(Err(clash)) => Err(clash.clone()),
+            None => Err(format!("{} was not planned", input.display())),
         }
     }))
-}
-
-/// `DIR/<input stem>.<extension>`.
-pub fn output_path(input: &Path, dir: &Path, extension: &str) -> PathBuf {
-    let mut name = input
-        .file_stem()
-        .unwrap_or(input.as_os_str())
-        .to_os_string();
-    name.push(".");
-    name.push(extension);
-    dir.join(name)
 }
 
 /// Warnings and losses: what a person should look at (info notices are not counted).
@@ -71,51 +56,7 @@ pub fn any_failed(outcomes: &[Outcome]) -> bool {
     outcomes.iter().any(|o| o.result.is_err())
 }
 
-/// The folder an input's companions (texture images) are looked for in: its own, or `.`
-/// for a bare file name.
-pub fn input_dir(input: &Path) -> PathBuf {
-    match input.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
-/// Files below `paths` (directories are recursed) whose extension rigport reads, sorted so
-/// runs are reproducible. Explicitly named files are kept whatever their extension.
-pub fn collect_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            walk(path, &mut files).map_err(|e| format!("{}: {e}", path.display()))?;
-        } else if path.exists() {
-            files.push(path.clone());
-        } else {
-            return Err(format!("{}: no such file or directory", path.display()));
-        }
-    }
-    Ok(files)
-}
-
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    // `file_type` does not follow symbolic links: a link to a parent folder must not make
-    // the walk loop (or collect every file many times).
-    let mut entries: Vec<(PathBuf, std::fs::FileType)> = std::fs::read_dir(dir)?
-        .map(|entry| entry.and_then(|e| Ok((e.path(), e.file_type()?))))
-        .collect::<Result<_, _>>()?;
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
-    for (path, kind) in entries {
-        if kind.is_dir() {
-            walk(&path, files)?;
-        } else if (!kind.is_symlink() || path.is_file()) && has_readable_extension(&path) {
-            files.push(path);
-        }
-    }
-    Ok(())
-}
-
-fn has_readable_extension(path: &Path) -> bool {
-    rigport::Format::from_extension(path).is_some_and(|f| f.can_read())
-}
+pub use rigport::batch::{collect_inputs, input_dir};
 
 /// What happened to one input.
 pub struct Outcome {

@@ -176,6 +176,12 @@ impl Animation {
         self.tracks.iter().find(|t| t.joint == joint)
     }
 
+    /// Number of frames the animation spans at its own frame rate: its [`Animation::end_time`]
+    /// in frames, rounded, plus the first (what `info` counts).
+    pub fn frame_count(&self) -> u64 {
+        (self.end_time() * self.fps).round().max(0.0) as u64 + 1
+    }
+
     /// The later of the declared duration and the last key time.
     pub fn end_time(&self) -> f32 {
         self.tracks

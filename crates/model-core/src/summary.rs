@@ -34,7 +34,7 @@ impl FileSummary {
         let frames = model
             .animations
             .iter()
-            .map(|a| (a.end_time() * a.fps).round().max(0.0) as u64 + 1)
+            .map(crate::Animation::frame_count)
             .sum::<u64>();
         Self {
             format,

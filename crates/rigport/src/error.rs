@@ -2,7 +2,8 @@
 //! read and conversion variants carry the format crate's own error.
 
 use crate::format::Format;
-use std::path::PathBuf;
+use rigport_model_core::codec::Location;
+use std::path::{Path, PathBuf};
 
 /// Why a file could not be read, converted or written.
 #[derive(Debug, thiserror::Error)]
@@ -90,6 +91,38 @@ pub enum Error {
     },
 }
 
+impl Error {
+    /// Where in `input` (the bytes that were read) the error is: a byte offset for binary
+    /// formats and a `.glb`'s container, a line and column for text formats and glTF's
+    /// JSON, [`Location::Unknown`] when the error is not about one place of the input.
+    pub fn location(&self, input: &[u8]) -> Location {
+        match self {
+            Error::Read { source, .. } | Error::ToModel { source, .. } => source.location(input),
+            _ => Location::Unknown,
+        }
+    }
+
+    /// The file other than the input the error is about (an external buffer or image a
+    /// `.gltf` names that could not be read), when there is one.
+    pub fn file(&self) -> Option<&Path> {
+        match self {
+            #[cfg(feature = "gltf")]
+            Error::Read {
+                source: FormatError::Gltf(error),
+                ..
+            }
+            | Error::ToModel {
+                source: FormatError::Gltf(error),
+                ..
+            } => match **error {
+                rigport_gltf::import::ImportError::MissingFile { ref path, .. } => Some(path),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
 /// The error of one format crate, as it came (offsets and spans included).
 #[derive(Debug)]
 #[non_exhaustive]
@@ -132,6 +165,46 @@ impl std::fmt::Display for FormatError {
             #[cfg(feature = "gltf")]
             FormatError::Gltf(ref e) => e.fmt(f),
             FormatError::Codec(ref e) => e.fmt(f),
+        }
+    }
+}
+
+impl FormatError {
+    /// Where in `input` (the bytes the format crate read) the error is; see
+    /// [`Error::location`].
+    pub fn location(&self, input: &[u8]) -> Location {
+        let _ = input; // unused when no format is built in
+        let offset = |offset: Option<u64>| offset.map_or(Location::Unknown, Location::Offset);
+        let text = |span: Option<std::ops::Range<usize>>| {
+            span.map_or(Location::Unknown, |span| {
+                Location::in_text(input, span.start)
+            })
+        };
+        match *self {
+            #[cfg(feature = "ms3d")]
+            FormatError::Ms3d(ref e) => offset(e.offset()),
+            #[cfg(feature = "ms3d-ascii")]
+            FormatError::Ms3dAscii(ref e) => text(e.span()),
+            #[cfg(feature = "iqe")]
+            FormatError::Iqe(ref e) => text(e.span()),
+            #[cfg(feature = "iqm")]
+            FormatError::Iqm(ref e) => offset(e.offset()),
+            #[cfg(feature = "gltf")]
+            FormatError::Gltf(ref e) => match **e {
+                // The JSON text's own line and column (inside a `.glb`, counted from the
+                // start of its JSON chunk, as the rendered message shows them).
+                rigport_gltf::import::ImportError::Json {
+                    offset, json_start, ..
+                } => {
+                    let start =
+                        usize::try_from(json_start).map_or(input.len(), |s| s.min(input.len()));
+                    let at = usize::try_from(offset)
+                        .unwrap_or(usize::MAX)
+                        .saturating_sub(start);
+                    Location::in_text(&input[start..], at)
+                }
+                ref other => offset(other.offset()),
+            },
         }
     }
 }

@@ -57,6 +57,7 @@
 )]
 
 pub mod attach;
+pub mod batch;
 pub mod checks;
 pub mod document;
 mod error;

@@ -29,6 +29,15 @@ pub struct PoseRequest {
     pub anim: Option<String>,
 }
 
+/// The highest frame rate [`Settings::fps`] accepts.
+pub const MAX_FPS: f32 = 1000.0;
+
+/// Whether `fps` is a frame rate [`Settings::fps`] accepts: finite, above 0 and at most
+/// [`MAX_FPS`] (the check behind `--fps` and every other front door's `fps`).
+pub fn is_valid_fps(fps: f32) -> bool {
+    fps.is_finite() && fps > 0.0 && fps <= MAX_FPS
+}
+
 /// Settings of one conversion.
 #[derive(Clone, Debug)]
 pub struct Settings {

@@ -1,0 +1,55 @@
+"""Read, pose, convert and draw skeletal models from Python.
+
+rigport reads MilkShape 3D (binary ``.ms3d`` and ASCII ``.txt``), Inter-Quake Export
+(``.iqe``) and Model (``.iqm``) and glTF 2.0 (``.glb``, ``.gltf``), detecting the format from
+the content; it writes all of them and OBJ. Everything runs in rigport's Rust engine, the
+same one the ``rigport`` command uses, so a conversion here writes the same bytes.
+
+>>> import rigport
+>>> model = rigport.read("hero.ms3d")  # doctest: +SKIP
+>>> model.meshes[0].positions.shape  # doctest: +SKIP
+(1234, 3)
+>>> posed = model.pose("walk", 0.5)  # doctest: +SKIP
+>>> report = rigport.convert("hero.ms3d", "hero.glb")  # doctest: +SKIP
+
+Functions: :func:`read`, :func:`read_bytes`, :func:`convert`, :func:`info`,
+:func:`render`, :func:`formats`, :func:`plan_batch`. Classes: :class:`Model`,
+:class:`Mesh`, :class:`Material`, :class:`Joint`, :class:`Animation`.
+Errors: :class:`RigportError` (with ``offset``, ``line``, ``column``, ``path``); missing
+files raise ``FileNotFoundError``.
+Many files on many machines: :mod:`rigport.distributed` (``pip install rigport[dask]``).
+"""
+
+from rigport._rigport import (
+    Animation,
+    Joint,
+    Material,
+    Mesh,
+    Model,
+    RigportError,
+    __version__,
+    convert,
+    formats,
+    info,
+    plan_batch,
+    read,
+    read_bytes,
+    render,
+)
+
+__all__ = [
+    "Animation",
+    "Joint",
+    "Material",
+    "Mesh",
+    "Model",
+    "RigportError",
+    "__version__",
+    "convert",
+    "formats",
+    "info",
+    "plan_batch",
+    "read",
+    "read_bytes",
+    "render",
+]

@@ -1,0 +1,105 @@
+"""rigport.distributed on a two-worker LocalCluster (threads of this process)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+import rigport
+
+from conftest import FIXTURES
+
+distributed = pytest.importorskip("distributed")
+
+from rigport.distributed import convert_all, main, render_all  # noqa: E402
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Client]:
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
+    )
+    with distributed.Client(cluster) as client:
+        yield client
+    cluster.close()
+
+
+def folder_with_a_truncated_file(root: Path) -> Path:
+    folder = root / "in"
+    (folder / "sub").mkdir(parents=True)
+    shutil.copy(FIXTURES / "ms3d" / "rig_full.ms3d", folder / "rig_full.ms3d")
+    shutil.copy(FIXTURES / "iqe" / "crlf.iqe", folder / "sub" / "crlf.iqe")
+    shutil.copy(FIXTURES / "gltf" / "textures.glb", folder / "textures.glb")
+    data = (FIXTURES / "ms3d" / "rig_full.ms3d").read_bytes()
+    (folder / "truncated.ms3d").write_bytes(data[: len(data) // 2])
+    (folder / "notes.md").write_text("not a model: skipped by the walk")
+    return folder
+
+
+def test_convert_all_converts_a_folder_and_fails_only_the_damaged_file(
+    tmp_path: Path, client: Client
+) -> None:
+    folder = folder_with_a_truncated_file(tmp_path)
+    results = convert_all([folder], tmp_path / "out", to="glb", client=client, strict=True)
+    assert [Path(r["input"]).name for r in results] == [
+        "rig_full.ms3d",
+        "crlf.iqe",
+        "textures.glb",
+        "truncated.ms3d",
+    ]
+    by_name = {Path(r["input"]).name: r for r in results}
+    bad = by_name.pop("truncated.ms3d")
+    assert bad["ok"] is False and bad["error"] and "byte" in bad["error"]
+    assert not (tmp_path / "out" / "truncated.glb").exists()
+    for name, result in by_name.items():
+        assert result["ok"], result
+        assert result["error"] is None and result["seconds"] >= 0
+        assert isinstance(result["report"], list)
+        output = Path(str(result["output"]))
+        expected = tmp_path / f"single_{output.name}"
+        rigport.convert(result["input"], expected, strict=True)
+        assert output.read_bytes() == expected.read_bytes(), name
+    # A second run without force fails every file (outputs exist), still without raising.
+    again = convert_all([folder], tmp_path / "out", to="glb", client=client)
+    assert [r["ok"] for r in again] == [False] * 4
+
+
+def test_render_all_and_clashing_outputs(tmp_path: Path, client: Client) -> None:
+    folder = tmp_path / "in"
+    (folder / "a").mkdir(parents=True)
+    (folder / "b").mkdir()
+    shutil.copy(FIXTURES / "iqe" / "crlf.iqe", folder / "a" / "x.iqe")
+    shutil.copy(FIXTURES / "iqe" / "blends.iqe", folder / "b" / "x.iqe")
+    results = render_all([folder], tmp_path / "png", client=client, size=32)
+    assert [r["ok"] for r in results] == [True, False]
+    assert "also the output of" in str(results[1]["error"])
+    assert (tmp_path / "png" / "x.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_unknown_target_and_missing_input_raise(tmp_path: Path, client: Client) -> None:
+    with pytest.raises(ValueError):
+        convert_all([FIXTURES / "iqe"], tmp_path, to="fbx", client=client)
+    with pytest.raises(FileNotFoundError):
+        convert_all([tmp_path / "missing"], tmp_path, client=client)
+
+
+def test_command_line_on_a_local_cluster(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = folder_with_a_truncated_file(tmp_path)
+    status = main([str(folder), "-o", str(tmp_path / "out"), "--to", "iqm", "--workers", "2"])
+    assert status == 1
+    err = capsys.readouterr().err
+    assert "3 written, 1 failed" in err and "truncated.ms3d" in err
+    assert sorted(p.name for p in (tmp_path / "out").glob("*.iqm")) == [
+        "crlf.iqm",
+        "rig_full.iqm",
+        "textures.iqm",
+    ]

@@ -1,0 +1,118 @@
+//! Planning a batch run (`rigport convert|render INPUTS... -o DIR` and the other front doors'
+//! batch runs): which files below the inputs are read, where each one's output goes, and
+//! which inputs would clash on one output. Only paths are decided here; reading, writing
+//! and running in parallel are the caller's.
+//!
+//! ```
+//! use rigport::batch::{output_path, plan};
+//! use std::path::{Path, PathBuf};
+//!
+//! assert_eq!(output_path(Path::new("a/hero.ms3d"), Path::new("out"), "glb"),
+//!            Path::new("out/hero.glb"));
+//! let inputs = [PathBuf::from("a/x.iqe"), PathBuf::from("b/x.iqe")];
+//! let planned = plan(&inputs, Path::new("out"), "glb", "convert");
+//! assert_eq!(planned[0].output, Ok(PathBuf::from("out/x.glb")));
+//! assert!(planned[1].output.as_ref().unwrap_err().contains("also the output of a/x.iqe"));
+//! ```
+
+use crate::Format;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The folder an input's companions (textures, a `.gltf`'s buffers) are looked for in: its
+/// own, or `.` for a bare file name.
+pub fn input_dir(input: &Path) -> PathBuf {
+    match input.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Files below `paths` (directories are recursed) whose extension rigport reads, sorted so
+/// runs are reproducible. Explicitly named files are kept whatever their extension. The
+/// error names a path that does not exist or a folder that cannot be listed.
+pub fn collect_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            walk(path, &mut files).map_err(|e| format!("{}: {e}", path.display()))?;
+        } else if path.exists() {
+            files.push(path.clone());
+        } else {
+            return Err(format!("{}: no such file or directory", path.display()));
+        }
+    }
+    Ok(files)
+}
+
+fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    // `file_type` does not follow symbolic links: a link to a parent folder must not make
+    // the walk loop (or collect every file many times).
+    let mut entries: Vec<(PathBuf, std::fs::FileType)> = std::fs::read_dir(dir)?
+        .map(|entry| entry.and_then(|e| Ok((e.path(), e.file_type()?))))
+        .collect::<Result<_, _>>()?;
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    for (path, kind) in entries {
+        if kind.is_dir() {
+            walk(&path, files)?;
+        } else if (!kind.is_symlink() || path.is_file()) && has_readable_extension(&path) {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn has_readable_extension(path: &Path) -> bool {
+    Format::from_extension(path).is_some_and(|f| f.can_read())
+}
+
+/// `DIR/<input stem>.<extension>`.
+pub fn output_path(input: &Path, dir: &Path, extension: &str) -> PathBuf {
+    let mut name = input
+        .file_stem()
+        .unwrap_or(input.as_os_str())
+        .to_os_string();
+    name.push(".");
+    name.push(extension);
+    dir.join(name)
+}
+
+/// One input of a batch and where its output goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Planned {
+    /// The input file.
+    pub input: PathBuf,
+    /// Its output path, or why it gets none: another input earlier in the list writes the
+    /// same output.
+    pub output: Result<PathBuf, String>,
+}
+
+/// Gives each input its output in `dir` ([`output_path`]). Two inputs that would write the
+/// same output (`a/x.iqe` and `b/x.iqe`, or `x.ms3d` beside `x.txt`): the first gets it, the
+/// others get an error ("…; `verb` one of them separately") instead of racing.
+pub fn plan(inputs: &[PathBuf], dir: &Path, extension: &str, verb: &str) -> Vec<Planned> {
+    let mut claimed: HashMap<PathBuf, &Path> = HashMap::new();
+    for input in inputs {
+        claimed
+            .entry(output_path(input, dir, extension))
+            .or_insert(input);
+    }
+    inputs
+        .iter()
+        .map(|input| {
+            let output = output_path(input, dir, extension);
+            let output = match claimed.get(&output) {
+                Some(owner) if *owner != input => Err(format!(
+                    "{} is also the output of {}; {verb} one of them separately",
+                    output.display(),
+                    owner.display()
+                )),
+                _ => Ok(output),
+            };
+            Planned {
+                input: input.clone(),
+                output,
+            }
+        })
+        .collect()
+}
