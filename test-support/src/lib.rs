@@ -9,6 +9,7 @@
 //! * [`counting_alloc`]: a per-thread counting global allocator for memory bounds;
 //! * `bench` (feature `bench`): criterion settings, `bench_main!`, `format_bench!`;
 //! * `gltf` (feature `gltf`): the glTF fixture builder, fixtures and independent posing oracle;
+//! * `png` (feature `png`): pictures compared and rewritten by their decoded pixels;
 //! * `exercise` and `fuzz` (feature `sweep`): the hostile-input checks through the facade and
 //!   every format crate, shared by the sweep, the fuzz targets and the regression replay.
 //!
@@ -37,6 +38,8 @@ pub mod fuzz;
 #[cfg(feature = "gltf")]
 pub mod gltf;
 pub mod milkshape_limits;
+#[cfg(feature = "png")]
+pub mod png;
 pub mod synth;
 
 use std::path::{Path, PathBuf};
