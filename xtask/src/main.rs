@@ -14,6 +14,8 @@
 mod bench_data;
 mod blender_addon;
 mod fixtures;
+#[cfg(test)]
+mod project_text;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
