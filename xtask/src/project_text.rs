@@ -14,7 +14,13 @@ use std::path::{Path, PathBuf};
 const EXTENSIONS: [&str; 5] = ["md", "rs", "py", "toml", "txt"];
 
 /// Directories never read: inputs (`fixtures/` at the root), build output and tool caches.
-const SKIPPED_DIRS: [&str; 5] = [".git", "target", "node_modules", "bench-data", "__pycache__"];
+const SKIPPED_DIRS: [&str; 5] = [
+    ".git",
+    "target",
+    "node_modules",
+    "bench-data",
+    "__pycache__",
+];
 
 /// Lines allowed to use a flagged word, as (path from the root, text the line contains).
 const ALLOWED: [(&str, &str); 0] = [];
@@ -32,7 +38,10 @@ fn starts_word(text: &str, at: usize) -> bool {
 
 /// Whether the word ending at `end` ends there (the character after is not a letter).
 fn ends_word(text: &str, end: usize) -> bool {
-    text[end..].chars().next().is_none_or(|c| !c.is_alphabetic())
+    text[end..]
+        .chars()
+        .next()
+        .is_none_or(|c| !c.is_alphabetic())
 }
 
 /// Every start of `needle` in `text`.
@@ -64,7 +73,9 @@ fn making_of(line: &str) -> Option<&'static str> {
     }
     for at in starts(text, "wave") {
         let rest = &text[at + 4..];
-        if starts_word(text, at) && (rest.starts_with('s') && ends_word(rest, 1) || number_follows(rest)) {
+        if starts_word(text, at)
+            && (rest.starts_with('s') && ends_word(rest, 1) || number_follows(rest))
+        {
             return Some("wave");
         }
     }

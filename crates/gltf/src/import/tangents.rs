@@ -13,14 +13,20 @@ use json::mesh::{Mode, Semantic};
 use json::validation::Checked;
 use rigport_model_core::{Report, codes};
 
-/// How far from 1 a tangent's length may be (the validator's unit-length tolerance is of
-/// this order; a repaired tangent is normalized in f32, far inside it).
-const UNIT_TOLERANCE: f32 = 5e-4;
+/// How far from 1 a tangent's length may be: the Khronos validator's tolerance, wide enough
+/// for tangents quantized to normalized bytes (`KHR_mesh_quantization`), so a tangent it
+/// accepts is never rewritten. A rebuilt tangent is normalized in f32, far inside it.
+const UNIT_TOLERANCE: f64 = 0.00674;
 
-/// Whether a stored tangent is one the validator accepts.
+/// Whether a stored tangent is one the validator accepts (its length taken in f64, as the
+/// validator does).
 fn is_valid(t: [f32; 4]) -> bool {
-    let xyz = Vec3::new(t[0], t[1], t[2]);
-    xyz.is_finite() && (xyz.length() - 1.0).abs() <= UNIT_TOLERANCE && (t[3] == 1.0 || t[3] == -1.0)
+    let length = t[..3]
+        .iter()
+        .map(|&c| f64::from(c).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    (length - 1.0).abs() <= UNIT_TOLERANCE && (t[3] == 1.0 || t[3] == -1.0)
 }
 
 /// One primitive's vertex data a tangent is rebuilt from.
