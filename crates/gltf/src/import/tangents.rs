@@ -288,8 +288,11 @@ impl GltfFile {
     }
 }
 
+/// An accessor's component-wise minimum and maximum.
+type Bounds = ([f32; 4], [f32; 4]);
+
 /// The component-wise minimum and maximum of `values`.
-fn bounds_of(values: &[[f32; 4]]) -> ([f32; 4], [f32; 4]) {
+fn bounds_of(values: &[[f32; 4]]) -> Bounds {
     let mut min = [f32::INFINITY; 4];
     let mut max = [f32::NEG_INFINITY; 4];
     for v in values {
@@ -305,7 +308,7 @@ fn bounds_of(values: &[[f32; 4]]) -> ([f32; 4], [f32; 4]) {
 /// rebuilt values (only the bounds an accessor declares, which glTF requires to be exact).
 /// The JSON is rewritten from its parsed form (same content, keys in sorted order) when any
 /// declared bound changed; the BIN chunk and everything after the JSON stay as they are.
-fn with_bounds(glb: &[u8], bounds: &[(usize, ([f32; 4], [f32; 4]))]) -> Option<Vec<u8>> {
+fn with_bounds(glb: &[u8], bounds: &[(usize, Bounds)]) -> Option<Vec<u8>> {
     let length = u32::from_le_bytes(glb.get(12..16)?.try_into().ok()?) as usize;
     let json_end = 20usize.checked_add(length)?;
     let mut root: json::Value = json::deserialize::from_slice(glb.get(20..json_end)?).ok()?;
