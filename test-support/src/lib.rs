@@ -9,6 +9,7 @@
 //! * [`counting_alloc`]: a per-thread counting global allocator for memory bounds;
 //! * `bench` (feature `bench`): criterion settings, `bench_main!`, `format_bench!`;
 //! * `gltf` (feature `gltf`): the glTF fixture builder, fixtures and independent posing oracle;
+//! * `png` (feature `png`): pictures compared and rewritten by their decoded pixels;
 //!
 //! It depends on `rigport-model-core` alone, so every format crate's tests can use it without
 //! an arrow pointing back up; the hostile-input checks that drive every format through the
@@ -35,6 +36,8 @@ pub mod fixtures;
 #[cfg(feature = "gltf")]
 pub mod gltf;
 pub mod milkshape_limits;
+#[cfg(feature = "png")]
+pub mod png;
 pub mod synth;
 
 use std::path::{Path, PathBuf};

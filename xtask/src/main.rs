@@ -1,9 +1,11 @@
 //! Project automation, run as `cargo xtask <command>` (alias in `.cargo/config.toml`).
 //!
 //! * `golden` — regenerate the fixtures made from code, the insta snapshots and the render
-//!   goldens (PNGs).
+//!   goldens (PNGs). Pictures are compared by their decoded pixels: a PNG is rewritten only
+//!   when its pixels or dimensions differ, so a run on any machine leaves `git status` clean
+//!   when nothing changed.
 //! * `golden --check` — fail if a generated fixture on disk differs from what the code makes
-//!   (snapshots are checked by every `cargo test` run under `CI=true`).
+//!   (PNGs by pixels; snapshots are checked by every `cargo test` run under `CI=true`).
 //! * `golden --fixtures-only` — rewrite the generated fixtures without running the tests.
 //! * `bench-data` — write the large synthetic bench inputs into `bench-data/` (not committed).
 //! * `blender-addon` — build the installable Blender add-on zip into `target/rigport_io.zip`.
@@ -12,6 +14,8 @@
 mod bench_data;
 mod blender_addon;
 mod fixtures;
+#[cfg(test)]
+mod project_text;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -60,6 +64,17 @@ enum Mode {
     FixturesOnly,
 }
 
+/// Whether a generated file on disk holds what the code makes: the same decoded pixels for a
+/// PNG (an encoder on another machine may compress the same picture to other bytes), the
+/// same bytes for anything else.
+fn same_content(path: &str, on_disk: &[u8], generated: &[u8]) -> bool {
+    if path.to_ascii_lowercase().ends_with(".png") {
+        rigport_test_support::png::same_pixels(on_disk, generated)
+    } else {
+        on_disk == generated
+    }
+}
+
 /// Writes (or, with [`Mode::Check`], compares) every generated fixture, then regenerates
 /// snapshots unless told not to.
 fn golden(mode: Mode) -> Result<(), String> {
@@ -69,7 +84,10 @@ fn golden(mode: Mode) -> Result<(), String> {
     for fixture in fixtures::all() {
         let path = root.join("fixtures").join(&fixture.path);
         let on_disk = std::fs::read(&path).ok();
-        if on_disk.as_deref() == Some(fixture.bytes.as_slice()) {
+        if on_disk
+            .as_deref()
+            .is_some_and(|old| same_content(&fixture.path, old, &fixture.bytes))
+        {
             continue;
         }
         if check {
@@ -112,5 +130,55 @@ fn golden(mode: Mode) -> Result<(), String> {
         Ok(())
     } else {
         Err("cargo test failed while regenerating snapshots".to_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_content;
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    use image::{ExtendedColorType, ImageEncoder, RgbaImage};
+
+    fn png(image: &RgbaImage, compression: CompressionType) -> Vec<u8> {
+        let mut out = Vec::new();
+        PngEncoder::new_with_quality(&mut out, compression, FilterType::Adaptive)
+            .write_image(
+                image,
+                image.width(),
+                image.height(),
+                ExtendedColorType::Rgba8,
+            )
+            .unwrap();
+        out
+    }
+
+    #[test]
+    fn pictures_compare_by_pixels_and_other_files_by_bytes() {
+        let picture = RgbaImage::from_fn(64, 64, |x, y| image::Rgba([x as u8, y as u8, 9, 255]));
+        let (fast, best) = (
+            png(&picture, CompressionType::Fast),
+            png(&picture, CompressionType::Best),
+        );
+        assert_ne!(
+            fast, best,
+            "the two encodings must differ for this test to mean anything"
+        );
+        assert!(same_content("gltf/texture.png", &fast, &best));
+        assert!(same_content("gltf/TEXTURE.PNG", &fast, &best));
+        // Other bytes under another name are other content.
+        assert!(!same_content("gltf/texture.bin", &fast, &best));
+        let mut moved = picture.clone();
+        moved.put_pixel(10, 10, image::Rgba([0, 0, 0, 255]));
+        assert!(!same_content(
+            "a.png",
+            &fast,
+            &png(&moved, CompressionType::Fast)
+        ));
+        let smaller = RgbaImage::from_fn(64, 32, |x, y| image::Rgba([x as u8, y as u8, 9, 255]));
+        assert!(!same_content(
+            "a.png",
+            &fast,
+            &png(&smaller, CompressionType::Fast)
+        ));
     }
 }

@@ -16,11 +16,11 @@ mod output;
 use clap::Parser;
 use std::process::ExitCode;
 
-// No `#[global_allocator]`: the system one (issue 16). mimalloc, used before, kept the
-// freed input resident and never reused it, so a 104 MB IQE -> glb peaked at 335 MiB (3.3x
-// the input) against 237 MiB (2.33x) with glibc, which returns large blocks at once.
-// Measured side by side it was as fast on IQE -> IQM and batch runs, faster only on the
-// 32767-triangle .ms3d -> glb (32.9 against 40.8 ms, both over 10x assimp).
+// No `#[global_allocator]`: the system one. mimalloc keeps the freed input resident and
+// does not reuse it, so a 104 MB IQE -> glb peaks at 335 MiB (3.3x the input) with it
+// against 237 MiB (2.33x) with glibc, which returns large blocks at once. Side by side it is
+// as fast on IQE -> IQM and batch runs, faster only on the 32767-triangle .ms3d -> glb
+// (32.9 against 40.8 ms, both over 10x assimp); BENCHMARKS.md has the runs.
 
 fn main() -> ExitCode {
     let cli = args::Cli::parse();

@@ -62,7 +62,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     temp.write_all(bytes).map_err(io)?;
     // Temporary files are created private (0600); a model file is an ordinary document.
     set_ordinary_permissions(temp.as_file(), path).map_err(io)?;
-    // Kept deliberately (issue 8): without it a crash soon after the rename can leave an
+    // Kept deliberately: without it a crash soon after the rename can leave an
     // empty or partial file under the final name on some file systems, which is what the
     // temporary file exists to prevent. Measured on ext4 (virtio disk): 0.4–2.7 ms per file,
     // about 15 % of a 36-file batch to glb — a price worth paying for never losing a model.

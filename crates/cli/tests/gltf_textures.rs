@@ -1,4 +1,4 @@
-//! Issue 12 parts 3 and 4 through the binary: a model converted into another folder gives a
+//! Textures and winding through the binary: a model converted into another folder gives a
 //! self-contained glTF (its BMP, TGA, JPEG and PNG images found beside the source by name,
 //! case-insensitively, after dropping Windows paths), `--no-embed-textures` keeps the URIs,
 //! and a mesh wound against its own normals is drawn double-sided.

@@ -1,6 +1,6 @@
 //! Import throughput on a large synthetic `.glb` (a 512 × 512 skinned grid, 262 144
 //! vertices, 522 242 triangles, 4 joints and one animation: about 18 MB of buffer data),
-//! counted in bytes of buffer data (the BIN chunk), as issue 12 states its target
+//! counted in bytes of buffer data (the BIN chunk), the unit of the import's target
 //! (≥ 500 MB/s).
 //!
 //! `cargo bench -p rigport-gltf --bench import` runs criterion. With

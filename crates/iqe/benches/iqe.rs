@@ -3,7 +3,7 @@
 //!
 //! * `iqe`: `bench-data/big10.iqe`, 8 grids of 4970 vertices with 4 weights each and
 //!   6-decimal numbers, 64 joints, 640 frames;
-//! * `iqe-short`: `bench-data/short10.iqe`, the simplest exporters' short lines (issue 16):
+//! * `iqe-short`: `bench-data/short10.iqe`, the simplest exporters' short lines:
 //!   `vp` with 5 decimals, `vt`, `vn 0 1 0`, `vb 12 0.6 13 0.4`, `fm a b c`, 850 frames of
 //!   64 `pq` lines.
 //!

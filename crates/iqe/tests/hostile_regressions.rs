@@ -1,4 +1,4 @@
-//! Inputs found by the hostile-input sweep and the fuzzers (issue 7), each reduced to the
+//! Inputs found by the hostile-input sweep and the fuzzers, each reduced to the
 //! smallest case that showed the bug.
 
 use rigport_iqe::{ConvertOptions, Error, File, from_model};

@@ -1,5 +1,5 @@
 //! A looping IQE animation of N frames at F fps lasts N/F: at (N−1)/F the pose is frame N−1,
-//! and from there it blends back to frame 0, reached again at N/F (issue 16, point 1).
+//! and from there it blends back to frame 0, reached again at N/F.
 
 use rigport_anim::Pose;
 use rigport_iqe::{ConvertOptions, File, from_model, to_model};

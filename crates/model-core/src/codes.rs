@@ -287,6 +287,10 @@ pub const TANGENTS: &str = "tangents";
 /// Loss: Bitangents are not carried.
 pub const BITANGENTS: &str = "bitangents";
 
+/// Warning: Vertex tangents glTF forbids (not unit vectors, or `w` other than ±1) were
+/// rebuilt in a `.glb` copy.
+pub const TANGENTS_REPAIRED: &str = "tangents-repaired";
+
 /// Warning: A channel's cubic-spline tangents are not one per key; they were dropped.
 pub const TANGENTS_MISMATCH: &str = "tangents-mismatch";
 
@@ -428,6 +432,7 @@ pub const ALL: &[&str] = &[
     TANGENTS,
     BITANGENTS,
     TANGENTS_MISMATCH,
+    TANGENTS_REPAIRED,
     INTERPOLATION_MIXED,
     SKINS_MERGED,
     IMAGE_UNDECODABLE,

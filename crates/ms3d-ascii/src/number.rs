@@ -1,7 +1,7 @@
 //! `f32` as the shortest decimal that reads back to the same value, in positional notation
 //! (`0.00004`, never `4e-5`: MilkShape's own reader takes no exponent).
 //!
-//! The digits come from `ryu` (issue 16: std's `Display` held the writer under 200 MB/s);
+//! The digits come from `ryu` (std's `Display` holds the writer under 200 MB/s);
 //! this module only places the decimal point. Between two equally short candidates ryu may
 //! pick the other one than std (ties to even); both read back to the same `f32`.
 

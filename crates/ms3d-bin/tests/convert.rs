@@ -246,7 +246,7 @@ fn milkshape_model_milkshape_model_keeps_the_model() {
     }
     let (a, b) = (&first.animations[0], &second.animations[0]);
     assert_eq!((a.fps, a.duration), (b.fps, b.duration));
-    // from_model gives every joint keys (issue 16): the unanimated ones hold their bind pose.
+    // from_model gives every joint keys: the unanimated ones hold their bind pose.
     assert_eq!(b.tracks.len(), second.skeleton.len());
     for tb in &b.tracks {
         if a.track(tb.joint).is_none() {

@@ -217,13 +217,28 @@ fn convert_document(
         if matches!(document.format(), Format::Glb) {
             document.to_model()?;
         }
-        if settings.concat_animations && !target.has_one_timeline() {
-            ignore_concat(target, &mut report);
+        // A .glb copy rebuilds vertex tangents glTF forbids, so that every .glb written
+        // validates; when they cannot be rewritten in place it goes through the model.
+        let copy = match &document {
+            #[cfg(feature = "gltf")]
+            Document::Gltf(file) => file.valid_copy(),
+            #[allow(unreachable_patterns)]
+            _ => Some((document.to_vec(), Report::default())),
+        };
+        if let Some((bytes, repaired)) = copy {
+            report.extend(repaired);
+            if settings.concat_animations && !target.has_one_timeline() {
+                ignore_concat(target, &mut report);
+            }
+            return Ok(Converted {
+                files: vec![(output.to_path_buf(), bytes)],
+                report,
+            });
         }
-        return Ok(Converted {
-            files: vec![(output.to_path_buf(), document.to_vec())],
-            report,
-        });
+        report.warn(
+            rigport_model_core::codes::TANGENTS_REPAIRED,
+            "vertex tangents glTF forbids cannot be rebuilt in place (sparse, not f32 VEC4, or outside the BIN chunk); converted through the model, which does not carry tangents",
+        );
     }
     let options = ModelOptions { fps: settings.fps };
     let (model, images, to_model_report) = document.to_model_with_images(&options)?;

@@ -2,8 +2,9 @@
 //! with a tolerance), the README's contact sheet, and front-view silhouettes of every corpus
 //! model against an independent projection. The command line is tested in `rigport-cli`.
 //!
-//! `RIGPORT_UPDATE_GOLDENS=1` (set by `cargo xtask golden`) rewrites the PNGs instead of
-//! comparing them.
+//! `RIGPORT_UPDATE_GOLDENS=1` (set by `cargo xtask golden`) rewrites the PNGs whose decoded
+//! pixels differ instead of comparing them; a golden showing the same pixels is left as it
+//! is, whatever bytes this machine's encoder would write.
 
 use rigport::document::Document;
 use rigport::picture::{PictureRequest, render_png};
@@ -49,11 +50,14 @@ fn assert_close(actual: &RgbaImage, golden_path: &Path) {
     );
 }
 
+/// Updating, writes `png` only when its decoded pixels or dimensions differ from the golden's
+/// (another machine's PNG encoder may compress the same pixels to other bytes); else
+/// compares with a tolerance.
 fn check_or_write(png: &[u8], path: &Path) {
     if updating() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, png).unwrap();
-        println!("wrote {}", path.display());
+        if rigport_test_support::png::write_if_changed(path, png).unwrap() {
+            println!("wrote {}", path.display());
+        }
     } else {
         let actual = image::load_from_memory(png).unwrap().into_rgba8();
         assert_close(&actual, path);

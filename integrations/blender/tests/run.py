@@ -73,7 +73,7 @@ def export_mode(rigport: str, work: str) -> str:
         return "skip:could not make the glTF probe: " + made.stderr.strip()[:100]
     read = subprocess.run([rigport, "info", "--json", probe], capture_output=True, text=True, check=False)
     if read.returncode != 0:
-        return "skip:this rigport cannot read glTF yet (needs glTF import, issue #12)"
+        return "skip:this rigport cannot read glTF yet (needs glTF import)"
     return "run"
 
 

@@ -1,4 +1,4 @@
-//! The synthetic scene as the simplest IQE exporters write it (issue 16, point 2): short
+//! The synthetic scene as the simplest IQE exporters write it: short
 //! lines, numbers with 5 decimals, every vertex `vp`, `vt`, `vn 0 1 0` and
 //! `vb 12 0.6 13 0.4`, faces `fm a b c`, and one long animation of `pq` lines. Many short
 //! lines are the worst case for a line parser: its cost per line, not per byte, dominates.

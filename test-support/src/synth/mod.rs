@@ -86,7 +86,7 @@ pub fn text_rig(megabytes: u32) -> Rig {
 }
 
 /// The scene of a short-line IQE file ([`iqe_short`]) of roughly `megabytes` MB, shaped
-/// like issue 16's 100 MB file: 4 grids 100 quads wide, 64 joints, about two thirds
+/// like a 100 MB export of a real rig: 4 grids 100 quads wide, 64 joints, about two thirds
 /// geometry and one third animation (85 frames of 64 `pq` lines per megabyte, so about 8500
 /// frames at 100 MB).
 pub fn short_rig(megabytes: u32) -> Rig {

@@ -137,7 +137,7 @@ fn text_files_read_and_convert() {
 }
 
 /// `short_rig(1)`: 4 grids of 100×15 quads: 4·101·16 = 6464 vertices, 4·2·100·15 = 12000
-/// triangles, 64 joints, 85 frames; every line is one of the short shapes of issue 16.
+/// triangles, 64 joints, 85 frames; every line is one of the short shapes of `iqe_short`.
 #[test]
 fn short_line_iqe_reads_strictly_with_the_promised_counts() {
     let iqe = synth::iqe_short(&synth::short_rig(1));

@@ -526,8 +526,8 @@ fn declared_length_past_the_last_key_is_held() {
 
 #[test]
 fn looping_animation_blends_back_to_its_first_key() {
-    // N frames at F fps loop over N/F: every channel ends with its first value at the period
-    // (issue 16.1), instead of holding the last one.
+    // N frames at F fps loop over N/F: every channel ends with its first value at the period,
+    // instead of holding the last one.
     let mut model = skinned_model();
     model.animations[0].looping = true;
     model.animations[0].duration = 2.0;

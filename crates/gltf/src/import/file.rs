@@ -214,6 +214,14 @@ impl GltfFile {
         self.images.get(index).map(|blob| self.blob(blob))
     }
 
+    /// Where buffer `index` starts in the input, when it is the GLB `BIN` chunk.
+    pub(crate) fn bin_chunk_offset(&self, index: usize) -> Option<usize> {
+        match self.buffers.get(index)? {
+            Blob::Input(range) => Some(range.start),
+            _ => None,
+        }
+    }
+
     /// The relative path of an external image that could not be read, if image `index` is one.
     pub(crate) fn missing_image(&self, index: usize) -> Option<&str> {
         match self.images.get(index)? {

@@ -46,6 +46,7 @@ mod image;
 mod mesh;
 mod scene;
 mod skin;
+mod tangents;
 mod uri;
 
 pub use error::ImportError;
