@@ -107,7 +107,8 @@ mod tests {
         // An exact match wins over a case-insensitive one.
         assert_eq!(files.get("body.jpg").as_deref(), Some(&[2u8][..]));
         assert_eq!(files.find(r"C:\models\MESH.IQM"), Some("mesh.iqm"));
-        assert_eq!(files.find(r".\textures\BODY.jpg"), Some("body.jpg"));
+        // Ignoring case, the first in name order.
+        assert_eq!(files.find(r".\textures\BODY.jpg"), Some("Body.JPG"));
         assert_eq!(files.get("head.jpg"), None);
         assert_eq!(files.get("dir/"), None);
         assert_eq!(files.names(), ["Body.JPG", "body.jpg", "mesh.iqm"]);
