@@ -124,7 +124,13 @@ fn ensure_wasm_bindgen(root: &Path, version: &str) -> Result<PathBuf, String> {
     );
     let install = |locked: bool| {
         let mut command = Command::new(env_or("CARGO", "cargo"));
-        command.args(["install", "wasm-bindgen-cli", "--version", version, "--root"]);
+        command.args([
+            "install",
+            "wasm-bindgen-cli",
+            "--version",
+            version,
+            "--root",
+        ]);
         command.arg(&tools);
         if locked {
             command.arg("--locked");
@@ -159,14 +165,31 @@ fn build_wasm(root: &Path) -> Result<PathBuf, String> {
     run_command(
         Command::new(env_or("CARGO", "cargo"))
             .current_dir(root)
-            .args(["build", "-p", "rigport-wasm", "--release", "--target", WASM_TARGET]),
+            .args([
+                "build",
+                "-p",
+                "rigport-wasm",
+                "--release",
+                "--target",
+                WASM_TARGET,
+            ])
+            // 128-bit SIMD (every current browser has it): glam then computes quaternion and
+            // matrix products in the same lane order as its SSE2 code on x86-64, so the
+            // page's outputs are the bytes the native CLI writes. The scalar code rounds
+            // some quaternion products differently in the last bit.
+            .env(
+                "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
+                "-C target-feature=+simd128",
+            ),
         "cargo build -p rigport-wasm",
     )?;
     let target_dir = match std::env::var_os("CARGO_TARGET_DIR") {
         Some(dir) => root.join(dir),
         None => root.join("target"),
     };
-    let wasm = target_dir.join(WASM_TARGET).join("release/rigport_wasm.wasm");
+    let wasm = target_dir
+        .join(WASM_TARGET)
+        .join("release/rigport_wasm.wasm");
     match wasm.is_file() {
         true => Ok(wasm),
         false => Err(format!("{} was not built", wasm.display())),
@@ -179,8 +202,8 @@ fn npm_ci(web: &Path) -> Result<(), String> {
     let lock_path = web.join("package-lock.json");
     let lock =
         std::fs::read_to_string(&lock_path).map_err(|e| format!("{}: {e}", lock_path.display()))?;
-    let installed = std::fs::read_to_string(web.join("node_modules/three/package.json"))
-        .unwrap_or_default();
+    let installed =
+        std::fs::read_to_string(web.join("node_modules/three/package.json")).unwrap_or_default();
     let wanted = lock
         .split("\"node_modules/three\"")
         .nth(1)

@@ -164,7 +164,9 @@ pub fn report_json(report: &Report) -> Value {
     report
         .notices
         .iter()
-        .map(|n| json!({ "severity": n.severity.to_string(), "code": n.code, "message": n.message }))
+        .map(
+            |n| json!({ "severity": n.severity.to_string(), "code": n.code, "message": n.message }),
+        )
         .collect()
 }
 
@@ -183,8 +185,9 @@ mod tests {
     #[test]
     fn converts_like_the_pipeline_and_names_the_output_after_the_input() {
         let out = convert(&tri(), "tri.iqe", "glb", &Options::default()).unwrap();
-        let direct = pipeline::convert(TRI, Path::new("tri.glb"), Format::Glb, &Settings::default())
-            .unwrap();
+        let direct =
+            pipeline::convert(TRI, Path::new("tri.glb"), Format::Glb, &Settings::default())
+                .unwrap();
         assert_eq!(out.files.len(), 1);
         assert_eq!(out.files[0].0, "tri.glb");
         assert_eq!(out.files[0].1, direct.files[0].1);
@@ -210,7 +213,10 @@ mod tests {
         assert_eq!(target_format("glb"), Ok(Format::Glb));
         let error = target_format("fbx").unwrap_err();
         assert!(error.contains("fbx") && error.contains("glb"), "{error}");
-        assert_eq!(output_name(r"C:\a\hero.model.iqe", Format::Iqm), "hero.model.iqm");
+        assert_eq!(
+            output_name(r"C:\a\hero.model.iqe", Format::Iqm),
+            "hero.model.iqm"
+        );
         assert_eq!(writable().len(), 7);
     }
 
@@ -228,7 +234,10 @@ mod tests {
         let mut damaged = MemoryFiles::new();
         damaged.insert("bad.iqe", b"# Inter-Quake Export\nvp 0 x 0\n".to_vec());
         let error = convert(&damaged, "bad.iqe", "glb", &Options::default()).unwrap_err();
-        assert!(error.starts_with("bad.iqe: ") && error.contains("2:"), "{error}");
+        assert!(
+            error.starts_with("bad.iqe: ") && error.contains("2:"),
+            "{error}"
+        );
         let mut junk = MemoryFiles::new();
         junk.insert("junk.bin", vec![0; 16]);
         let error = convert(&junk, "junk.bin", "glb", &Options::default()).unwrap_err();
@@ -238,8 +247,7 @@ mod tests {
     #[test]
     fn options_read_from_json() {
         let options =
-            Options::from_json(r#"{"withAnims": ["a.iqm"], "keepAxes": true, "fps": 24}"#)
-                .unwrap();
+            Options::from_json(r#"{"withAnims": ["a.iqm"], "keepAxes": true, "fps": 24}"#).unwrap();
         assert_eq!(options.with_anims, ["a.iqm"]);
         assert!(options.keep_axes);
         assert_eq!(options.fps, Some(24.0));

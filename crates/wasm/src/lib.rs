@@ -111,7 +111,8 @@ pub fn info(name: &str, bytes: &[u8]) -> String {
 #[wasm_bindgen]
 pub fn convert(files: &Files, main: &str, to: &str, options: &str) -> Result<Converted, JsError> {
     let options = convert::Options::from_json(options).map_err(|e| JsError::new(&e))?;
-    let output = convert::convert(&files.inner, main, to, &options).map_err(|e| JsError::new(&e))?;
+    let output =
+        convert::convert(&files.inner, main, to, &options).map_err(|e| JsError::new(&e))?;
     let names: Vec<&str> = output.files.iter().map(|(n, _)| n.as_str()).collect();
     let description = json!({ "files": names, "report": convert::report_json(&output.report) });
     Ok(Converted {

@@ -43,7 +43,12 @@ pub fn plan(files: &MemoryFiles) -> Result<Plan, String> {
     let mut unused: Vec<(String, String)> = files
         .iter()
         .filter(|(name, bytes)| !is_image(name) && sniff(bytes).is_none())
-        .map(|(name, _)| (name.to_owned(), "not a model format rigport reads".to_owned()))
+        .map(|(name, _)| {
+            (
+                name.to_owned(),
+                "not a model format rigport reads".to_owned(),
+            )
+        })
         .collect();
     match readable.as_slice() {
         [] => {
@@ -299,7 +304,10 @@ mod tests {
             .iter()
             .map(|t| (t["reference"].as_str().unwrap(), t["file"].as_str()))
             .collect();
-        assert!(pairs.contains(&("./Skin.png", Some("skin.PNG"))), "{pairs:?}");
+        assert!(
+            pairs.contains(&("./Skin.png", Some("skin.PNG"))),
+            "{pairs:?}"
+        );
         assert!(pairs.contains(&("eyes.tga", None)), "{pairs:?}");
     }
 
