@@ -4,7 +4,7 @@
 //! writes from the same inputs. No format rule lives here: reading, converting and writing
 //! are the facade's.
 //!
-//! The logic is plain Rust, tested on the host ([`files`], [`convert`], [`view`]); the
+//! The logic is plain Rust, tested on the host ([`files`], [`mod@convert`], [`mod@view`]); the
 //! `#[wasm_bindgen]` items at the root are thin wrappers that pass bytes and JSON text.
 //!
 //! ```
@@ -86,8 +86,8 @@ impl Converted {
             .unwrap_or_default()
     }
 
-    /// The description as JSON text: for [`convert`], `{"files": [...], "report": [...]}`;
-    /// for [`view`], the object [`view::view`] documents.
+    /// The description as JSON text: for [`fn@convert`], `{"files": [...], "report": [...]}`;
+    /// for [`fn@view`], the object [`view::view`] documents.
     pub fn description(&self) -> String {
         self.description.clone()
     }
