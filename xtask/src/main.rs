@@ -9,6 +9,7 @@
 //! * `golden --fixtures-only` — rewrite the generated fixtures without running the tests.
 //! * `bench-data` — write the large synthetic bench inputs into `bench-data/` (not committed).
 //! * `blender-addon` — build the installable Blender add-on zip into `target/rigport_io.zip`.
+//! * `web` — build the web page (wasm + three.js) into `target/web/`, a static site.
 #![forbid(unsafe_code)]
 
 mod bench_data;
@@ -16,6 +17,7 @@ mod blender_addon;
 mod fixtures;
 #[cfg(test)]
 mod project_text;
+mod web;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -37,9 +39,10 @@ fn main() -> ExitCode {
         ["golden", "--fixtures-only"] => golden(Mode::FixturesOnly),
         ["bench-data"] => bench_data::run(),
         ["blender-addon"] => blender_addon::run(&project_root()),
+        ["web"] => web::run(&project_root()),
         _ => {
             eprintln!(
-                "usage: cargo xtask golden [--check | --fixtures-only] | bench-data | blender-addon"
+                "usage: cargo xtask golden [--check | --fixtures-only] | bench-data | blender-addon | web"
             );
             return ExitCode::from(2);
         }

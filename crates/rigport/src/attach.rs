@@ -26,7 +26,19 @@ impl AnimationSource {
     pub fn read(path: &Path, options: &ReadOptions) -> Result<Self, String> {
         let label = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|e| format!("{label}: cannot read: {e}"))?;
-        let (document, _) = Document::sniff_and_read_in(&bytes, options, path.parent())
+        Self::from_bytes(label, &bytes, path.parent(), options)
+    }
+
+    /// Reads a file's content as a source of animations, for callers that hold files in
+    /// memory (the web page). `label` names it in messages; `dir` is the folder a `.gltf`
+    /// finds its external buffers in (`None`: nowhere).
+    pub fn from_bytes(
+        label: String,
+        bytes: &[u8],
+        dir: Option<&Path>,
+        options: &ReadOptions,
+    ) -> Result<Self, String> {
+        let (document, _) = Document::sniff_and_read_in(bytes, options, dir)
             .map_err(|e| format!("{label}: {e}"))?;
         let (model, report) = document.to_model().map_err(|e| format!("{label}: {e}"))?;
         let named = report.with_code("placeholder-joints").next().is_none();

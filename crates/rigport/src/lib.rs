@@ -18,7 +18,10 @@
 //! | `obj`        | `rigport-obj`        | no    | `.obj` (posed)    |
 //!
 //! Feature `render` (on by default, takes `obj` along) adds [`picture`]: PNG pictures of a
-//! posed model or contact sheets of an animation, drawn by `rigport-render`.
+//! posed model or contact sheets of an animation, drawn by `rigport-render`. Feature
+//! `parallel` (on by default) reads large IQE files and writes IQM files on every core
+//! (rayon); without it (the WebAssembly build) they run on the calling thread, with the same
+//! result.
 //!
 //! ```
 //! use rigport::pipeline::{Settings, convert};
