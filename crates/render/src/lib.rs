@@ -39,19 +39,25 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod animate;
 mod camera;
 mod draw;
 mod encode;
 mod error;
 mod options;
+mod passes;
 mod raster;
 mod sheet;
 mod texture;
 
-pub use draw::{Picture, SUPERSAMPLE, render};
+pub use animate::{Animated, MAX_ANIMATION_FRAMES, frame_times, render_apng};
+pub use camera::{CameraPose, ORBIT_FOV_Y_DEGREES};
+pub use draw::{DepthImage, Picture, SUPERSAMPLE, render};
 pub use encode::encode_png;
 pub use error::RenderError;
-pub use options::{MAX_SHEET_PIXELS, MAX_SIDE, PoseAt, RenderOptions, Rgb, View, parse_size};
+pub use options::{
+    MAX_SHEET_PIXELS, MAX_SIDE, Orbit, Passes, PoseAt, RenderOptions, Rgb, View, parse_size,
+};
 pub use sheet::{render_sheet, sheet_grid, sheet_times};
 pub use texture::{FolderTextures, NoTextures, TextureError, TextureSource};
 
