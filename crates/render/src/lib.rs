@@ -49,16 +49,18 @@ mod passes;
 mod raster;
 mod sheet;
 mod texture;
+mod views;
 
 pub use animate::{Animated, MAX_ANIMATION_FRAMES, frame_times, render_apng};
 pub use camera::{CameraPose, ORBIT_FOV_Y_DEGREES};
 pub use draw::{DepthImage, Picture, SUPERSAMPLE, render};
-pub use encode::encode_png;
+pub use encode::{encode_png, encode_png_gray8, encode_png_gray16, encode_png_rgb8};
 pub use error::RenderError;
 pub use options::{
     MAX_SHEET_PIXELS, MAX_SIDE, Orbit, Passes, PoseAt, RenderOptions, Rgb, View, parse_size,
 };
 pub use sheet::{render_sheet, sheet_grid, sheet_times};
+pub use views::render_views;
 pub use texture::{FolderTextures, NoTextures, TextureError, TextureSource};
 
 /// Re-export of the image crate used in the public API ([`image::RgbaImage`]).
