@@ -91,10 +91,10 @@ pub(crate) fn basis(view: View) -> (DVec3, DVec3, DVec3) {
 /// Right, up and forward given in Y-up coordinates, expressed in the coordinates of a model
 /// whose up axis is `model_up` (exact: components are moved and negated).
 fn in_model_frame((r, u, f): (DVec3, DVec3, DVec3), model_up: UpAxis) -> [DVec3; 3] {
-    [r, u, f].map(|v| {
-        UpAxis::Y
-            .turn_vector(model_up, v.as_vec3())
-            .as_dvec3()
+    // The inverse of `to_y_up`: (x, y, z) → (x, −z, y) for a Z-up model.
+    [r, u, f].map(|v| match model_up {
+        UpAxis::Z => DVec3::new(v.x, -v.z, v.y),
+        UpAxis::Y => v,
     })
 }
 
