@@ -1,10 +1,18 @@
 //! Pictures of rigport models: a small software rasterizer that draws a posed frame, or a
 //! contact sheet of an animation, into an RGBA image (PNG via the `image` crate).
 //!
+//! * Upright: cameras are placed in the model's upright frame. A Y-up model (MilkShape,
+//!   glTF) is seen as it is; a Z-up model ([`Model::up`](rigport_model_core::Model::up):
+//!   IQE, IQM) through the turn to Y-up `(x, y, z) → (x, z, −y)` its `.glb` gets, so up is
+//!   up and `front` shows the side a Blender-made character faces (−Y in Blender).
 //! * Cameras ([`View`]): `front` is an orthographic projection onto the XY plane looking
 //!   down −Z with +Y up, fitted to the posed model's bounds at that time with a 5 % margin,
 //!   aspect kept, centred; `back`, `left`, `right` and `top` are the same camera turned;
-//!   `iso` is a three-quarter perspective view.
+//!   `iso` is a three-quarter perspective view. [`Orbit`] cameras circle the up axis
+//!   ([`render_views`]), each fitted so the model fills the frame; every picture carries
+//!   its [`CameraPose`].
+//! * Passes ([`Passes`]): depth, camera-space normals and coverage mask from the same
+//!   camera and samples; [`render_apng`] writes every frame of an animation as an APNG.
 //! * Drawing: z-buffer, both faces drawn (real files' winding is inconsistent), Lambert
 //!   shading from a light at the camera plus ambient; the material's texture where its image
 //!   is found, else vertex colours, else the material's diffuse colour; 2× supersampling;
