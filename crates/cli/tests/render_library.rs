@@ -137,16 +137,16 @@ fn check_view(
                 let (x, y) = (p.x.floor(), p.y.floor());
                 // A vertex on a pixel the model covers, or beside one (a vertex on the
                 // silhouette's edge lies between pixels).
-                let near = (-1..=1).flat_map(|dy| (-1..=1).map(move |dx| (dx, dy))).any(
-                    |(dx, dy): (i64, i64)| {
+                let near = (-1..=1)
+                    .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
+                    .any(|(dx, dy): (i64, i64)| {
                         let (x, y) = (x as i64 + dx, y as i64 + dy);
                         x >= 0
                             && y >= 0
                             && x < i64::from(w)
                             && y < i64::from(h)
                             && mask.get_pixel(x as u32, y as u32).0[0] > 0
-                    },
-                );
+                    });
                 if near && (0.0..f64::from(w)).contains(&x) && (0.0..f64::from(h)).contains(&y) {
                     on += 1;
                 }
@@ -175,11 +175,23 @@ fn check_view(
     }
     let drawn: Vec<bool> = drawn.iter().map(|s| s.count_ones() >= 2).collect();
     let covered: Vec<bool> = mask.pixels().map(|p| p.0[0] >= 128).collect();
-    let both = drawn.iter().zip(&covered).filter(|(a, b)| **a && **b).count();
-    let either = drawn.iter().zip(&covered).filter(|(a, b)| **a || **b).count();
+    let both = drawn
+        .iter()
+        .zip(&covered)
+        .filter(|(a, b)| **a && **b)
+        .count();
+    let either = drawn
+        .iter()
+        .zip(&covered)
+        .filter(|(a, b)| **a || **b)
+        .count();
     (
         (on, all),
-        if either == 0 { 1.0 } else { both as f64 / either as f64 },
+        if either == 0 {
+            1.0
+        } else {
+            both as f64 / either as f64
+        },
     )
 }
 
@@ -206,7 +218,12 @@ fn orbit_passes_metadata_and_manifest_of_a_folder() {
     ];
     let run = rigport(&args);
     // The damaged file fails the run (exit 1) without stopping it.
-    assert_eq!(run.status.code(), Some(1), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(
+        run.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
 
     let manifest = std::fs::read_to_string(out.join("manifest.jsonl")).unwrap();
     let lines: Vec<Value> = manifest
@@ -271,12 +288,17 @@ fn orbit_passes_metadata_and_manifest_of_a_folder() {
                 .collect();
             let (near, far) = along
                 .iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &d| (a.min(d), b.max(d)));
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &d| {
+                    (a.min(d), b.max(d))
+                });
             let slack = (far - near) * 0.02 + depth_scale;
             for (d, m) in depth.pixels().zip(mask.pixels()) {
                 if m.0[0] == 255 {
                     let d = f64::from(d.0[0]) * depth_scale;
-                    assert!(d >= near - slack && d <= far + slack, "{name} {stem}: {d} outside {near}..{far}");
+                    assert!(
+                        d >= near - slack && d <= far + slack,
+                        "{name} {stem}: {d} outside {near}..{far}"
+                    );
                 } else if m.0[0] == 0 {
                     assert_eq!(d.0[0], 0);
                 }
@@ -284,7 +306,11 @@ fn orbit_passes_metadata_and_manifest_of_a_folder() {
         }
 
         let share = vertices_on as f64 / vertices_all.max(1) as f64;
-        assert!(share >= 0.95, "{name}: only {:.1} % of vertices on the mask", share * 100.0);
+        assert!(
+            share >= 0.95,
+            "{name}: only {:.1} % of vertices on the mask",
+            share * 100.0
+        );
         assert!(vertices_all > 0, "{name}");
 
         // The metadata repeats `info --json` and adds the skeleton and animations.
@@ -313,7 +339,9 @@ fn orbit_passes_metadata_and_manifest_of_a_folder() {
     // Resume: nothing left to do, the manifest keeps its lines and gains the retried
     // failure; a removed output makes its model be drawn again.
     let resume: Vec<&str> = args.iter().copied().chain(["--resume"]).collect();
-    let first = out.join(inputs[0].file_stem().unwrap()).join("view_03_mask.png");
+    let first = out
+        .join(inputs[0].file_stem().unwrap())
+        .join("view_03_mask.png");
     std::fs::remove_file(&first).unwrap();
     let run = rigport(&resume);
     assert_eq!(run.status.code(), Some(1));
@@ -348,7 +376,11 @@ fn animate_writes_one_apng_frame_per_animation_frame() {
             "32x32",
             "--force",
         ]);
-        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
         let folder = out.join(input.file_stem().unwrap());
         let metadata = json(&folder.join("metadata.json"));
         let animation = &metadata["animation_list"][0];
@@ -356,7 +388,12 @@ fn animate_writes_one_apng_frame_per_animation_frame() {
         let file = std::fs::File::open(folder.join("animation.png")).unwrap();
         let decoder = image::codecs::png::PngDecoder::new(std::io::BufReader::new(file)).unwrap();
         assert!(decoder.is_apng().unwrap());
-        let frames = decoder.apng().unwrap().into_frames().collect_frames().unwrap();
+        let frames = decoder
+            .apng()
+            .unwrap()
+            .into_frames()
+            .collect_frames()
+            .unwrap();
         println!("{fixture}: {} frames, {animation}", frames.len());
         assert_eq!(frames.len() as u64, expected, "{fixture}");
         // One frame per frame of the source's timeline.

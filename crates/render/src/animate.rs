@@ -30,7 +30,11 @@ pub fn frame_times(period: f32, looping: bool, fps: f32) -> Result<Vec<f32>, Ren
     let count = if looping { steps.max(1.0) } else { steps + 1.0 };
     if !count.is_finite() || count > MAX_ANIMATION_FRAMES as f64 {
         return Err(RenderError::BadFrames {
-            frames: if count.is_finite() { count as u64 } else { u64::MAX },
+            frames: if count.is_finite() {
+                count as u64
+            } else {
+                u64::MAX
+            },
         });
     }
     Ok((0..count as u32)

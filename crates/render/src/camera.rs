@@ -147,8 +147,7 @@ impl Camera {
         let towards_eye = DVec3::new(az.sin() * el.cos(), el.sin(), az.cos() * el.cos());
         let forward = -towards_eye;
         let right = forward.cross(DVec3::Y).normalize();
-        let [right, up, forward] =
-            in_model_frame((right, right.cross(forward), forward), model_up);
+        let [right, up, forward] = in_model_frame((right, right.cross(forward), forward), model_up);
         let half = DVec2::new(f64::from(width), f64::from(height)) * 0.5;
         let focal = half.y / (ORBIT_FOV_Y_DEGREES.to_radians() * 0.5).tan();
         // A point q (from the centre) at distance d lands at focal · (q·r) / (d + q·f)
@@ -217,9 +216,9 @@ impl Camera {
         let origin = match self.eye {
             Some(eye) => turn(eye),
             // An orthographic camera sits on the near plane, over the picture's centre.
-            None => {
-                turn(self.right * self.centre.x + self.up * self.centre.y + self.forward * self.near)
-            }
+            None => turn(
+                self.right * self.centre.x + self.up * self.centre.y + self.forward * self.near,
+            ),
         };
         let f = f64::from(factor.max(1));
         let half = self.half / f;

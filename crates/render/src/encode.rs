@@ -24,7 +24,12 @@ pub fn encode_png(image: &RgbaImage) -> Result<Vec<u8>, ImageError> {
 pub fn encode_png_rgb8(image: &image::RgbImage) -> Result<Vec<u8>, ImageError> {
     let mut png = Vec::new();
     PngEncoder::new_with_quality(&mut png, CompressionType::Fast, FilterType::Adaptive)
-        .write_image(image.as_raw(), image.width(), image.height(), ExtendedColorType::Rgb8)?;
+        .write_image(
+            image.as_raw(),
+            image.width(),
+            image.height(),
+            ExtendedColorType::Rgb8,
+        )?;
     Ok(png)
 }
 
@@ -32,7 +37,12 @@ pub fn encode_png_rgb8(image: &image::RgbImage) -> Result<Vec<u8>, ImageError> {
 pub fn encode_png_gray8(image: &image::GrayImage) -> Result<Vec<u8>, ImageError> {
     let mut png = Vec::new();
     PngEncoder::new_with_quality(&mut png, CompressionType::Fast, FilterType::Adaptive)
-        .write_image(image.as_raw(), image.width(), image.height(), ExtendedColorType::L8)?;
+        .write_image(
+            image.as_raw(),
+            image.width(),
+            image.height(),
+            ExtendedColorType::L8,
+        )?;
     Ok(png)
 }
 
@@ -40,9 +50,11 @@ pub fn encode_png_gray8(image: &image::GrayImage) -> Result<Vec<u8>, ImageError>
 /// grey PNG. Errors when `values` does not hold exactly that many.
 pub fn encode_png_gray16(width: u32, height: u32, values: &[u16]) -> Result<Vec<u8>, ImageError> {
     if values.len() as u64 != u64::from(width) * u64::from(height) {
-        return Err(ImageError::Parameter(image::error::ParameterError::from_kind(
-            image::error::ParameterErrorKind::DimensionMismatch,
-        )));
+        return Err(ImageError::Parameter(
+            image::error::ParameterError::from_kind(
+                image::error::ParameterErrorKind::DimensionMismatch,
+            ),
+        ));
     }
     // The PNG encoder takes 16-bit samples as native-endian bytes.
     let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_ne_bytes()).collect();

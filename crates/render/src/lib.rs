@@ -68,8 +68,8 @@ pub use options::{
     MAX_SHEET_PIXELS, MAX_SIDE, Orbit, Passes, PoseAt, RenderOptions, Rgb, View, parse_size,
 };
 pub use sheet::{render_sheet, sheet_grid, sheet_times};
-pub use views::render_views;
 pub use texture::{FolderTextures, NoTextures, TextureError, TextureSource};
+pub use views::render_views;
 
 /// Re-export of the image crate used in the public API ([`image::RgbaImage`]).
 pub use image;

@@ -35,8 +35,8 @@ use std::sync::{Arc, Mutex};
 /// The renderer's options, views, colours and errors, re-exported so callers need not
 /// depend on it.
 pub use rigport_render::{
-    Animated, CameraPose, MAX_SIDE, encode_png, Orbit, Passes, RenderError, RenderOptions, Rgb, View,
-    parse_size,
+    Animated, CameraPose, MAX_SIDE, Orbit, Passes, RenderError, RenderOptions, Rgb, View,
+    encode_png, parse_size,
 };
 
 /// What to draw.
@@ -182,14 +182,19 @@ impl Prepared {
     ) -> Result<OrbitPictures, Error> {
         let options = self.options(&request.options, &request.pose)?;
         let orbits = Orbit::ring(views, elevation_degrees);
-        let pictures = rigport_render::render_views(&self.model, &options, &orbits, &self.textures)?;
+        let pictures =
+            rigport_render::render_views(&self.model, &options, &orbits, &self.textures)?;
         let mut report = Report::default();
         let far = pictures
             .iter()
             .filter_map(|p| p.depth.as_ref())
             .flat_map(|d| d.as_raw().iter().copied())
             .fold(0.0_f32, f32::max);
-        let depth_scale = if far > 0.0 { f64::from(far) / 65535.0 } else { 1.0 };
+        let depth_scale = if far > 0.0 {
+            f64::from(far) / 65535.0
+        } else {
+            1.0
+        };
         let digits = view_digits(views);
         let mut files = Vec::with_capacity(pictures.len());
         let mut frames = Vec::with_capacity(pictures.len());
@@ -284,9 +289,17 @@ impl Prepared {
     pub fn animation(&self, request: &PictureRequest, fps: Option<f32>) -> Result<Animated, Error> {
         let mut options = self.options(&request.options, &request.pose)?;
         if options.pose == PoseAt::Auto {
-            options.pose = PoseAt::Animation { index: 0, time: 0.0 };
+            options.pose = PoseAt::Animation {
+                index: 0,
+                time: 0.0,
+            };
         }
-        Ok(rigport_render::render_apng(&self.model, &options, fps, &self.textures)?)
+        Ok(rigport_render::render_apng(
+            &self.model,
+            &options,
+            fps,
+            &self.textures,
+        )?)
     }
 
     /// What an asset library wants to know about the file, named `file`: the `rigport info
@@ -323,7 +336,11 @@ impl Prepared {
             .animations
             .iter()
             .map(|a| {
-                let fps = if a.fps.is_finite() && a.fps > 0.0 { a.fps } else { 30.0 };
+                let fps = if a.fps.is_finite() && a.fps > 0.0 {
+                    a.fps
+                } else {
+                    30.0
+                };
                 let frames = rigport_render::frame_times(a.end_time(), a.looping, fps)
                     .map(|t| t.len() as u64)
                     .ok();
@@ -373,7 +390,12 @@ impl TextureSource for Textures {
         if let Some(image) = self.embedded.get(reference) {
             return Ok(Arc::clone(image));
         }
-        if let Some(loaded) = self.cache.lock().ok().and_then(|c| c.get(reference).cloned()) {
+        if let Some(loaded) = self
+            .cache
+            .lock()
+            .ok()
+            .and_then(|c| c.get(reference).cloned())
+        {
             return loaded;
         }
         let loaded = self.folder.load(reference);

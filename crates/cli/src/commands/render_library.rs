@@ -89,13 +89,14 @@ pub fn run(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status {
                 "error": message,
             }),
         };
-        let written = manifest.lock().map_err(|_| "manifest lock poisoned".to_owned()).and_then(
-            |mut file| {
+        let written = manifest
+            .lock()
+            .map_err(|_| "manifest lock poisoned".to_owned())
+            .and_then(|mut file| {
                 writeln!(file, "{line}")
                     .and_then(|()| file.flush())
                     .map_err(|e| format!("{}: {e}", manifest_path.display()))
-            },
-        );
+            });
         match (result, written) {
             (Ok(ok), Ok(())) => Ok((vec![dir.join(&name)], ok.1)),
             (Err(e), _) | (Ok(_), Err(e)) => Err(e),
