@@ -61,4 +61,14 @@ pub enum RenderError {
     /// The animated PNG could not be written.
     #[error("cannot write the animated PNG: {0}")]
     Encode(String),
+    /// More orbit views than [`MAX_VIEWS_PIXELS`](crate::MAX_VIEWS_PIXELS) allows.
+    #[error("{views} views of {width}x{height} exceed {max} pixels in all", max = crate::MAX_VIEWS_PIXELS)]
+    TooManyViews {
+        /// Views asked for.
+        views: usize,
+        /// Picture width.
+        width: u32,
+        /// Picture height.
+        height: u32,
+    },
 }

@@ -69,7 +69,7 @@ pub use options::{
 };
 pub use sheet::{render_sheet, sheet_grid, sheet_times};
 pub use texture::{FolderTextures, NoTextures, TextureError, TextureSource};
-pub use views::render_views;
+pub use views::{MAX_VIEWS_PIXELS, render_views};
 
 /// Re-export of the image crate used in the public API ([`image::RgbaImage`]).
 pub use image;

@@ -8,10 +8,15 @@ use crate::{Orbit, RenderError, RenderOptions};
 use rayon::prelude::*;
 use rigport_model_core::Model;
 
+/// Most pixels the views of one [`render_views`] call may hold together (each view's
+/// pictures are kept until all are drawn): 2^28, e.g. 1024 views of 512×512.
+pub const MAX_VIEWS_PIXELS: u64 = 1 << 28;
+
 /// Draws `model` from each orbit camera in `orbits` (everything else as `options` says,
 /// `options.orbit` ignored), in that order; each picture has its own camera pose and
 /// the passes `options.passes` asks for. Texture warnings are in the first picture's
-/// report only (they are the model's, not a camera's).
+/// report only (they are the model's, not a camera's). More than [`MAX_VIEWS_PIXELS`]
+/// pixels in all is an error.
 ///
 /// ```
 /// use rigport_model_core::{Mesh, Model, Vertex};
@@ -42,6 +47,14 @@ pub fn render_views(
     textures: &dyn TextureSource,
 ) -> Result<Vec<Picture>, RenderError> {
     options.check_size()?;
+    let pixels = orbits.len() as u64 * u64::from(options.width) * u64::from(options.height);
+    if pixels > MAX_VIEWS_PIXELS {
+        return Err(RenderError::TooManyViews {
+            views: orbits.len(),
+            width: options.width,
+            height: options.height,
+        });
+    }
     let scene = Scene::new(model, textures)?;
     let pose = options.pose;
     // Views are drawn in parallel, each worker reusing one target; a view is split into
