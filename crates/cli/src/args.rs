@@ -2,7 +2,7 @@
 
 use crate::format_arg::FormatArg;
 use clap::{Args, Parser, Subcommand};
-use rigport::picture::{RenderError, Rgb, View};
+use rigport::picture::{Passes, RenderError, Rgb, View};
 use std::path::PathBuf;
 
 /// Inspect, validate and convert MilkShape 3D, Inter-Quake Export, Inter-Quake Model and glTF 2.0
@@ -33,10 +33,17 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Read files strictly and list every problem with its location.
     Validate(ValidateArgs),
-    /// Draw a posed frame, or a contact sheet of an animation, as a PNG.
+    /// Draw a posed frame, a contact sheet or an animated PNG of an animation, or orbit
+    /// views with depth, normal and mask passes for a whole asset library.
     ///
     /// `rigport render IN OUT.png` draws one file; `rigport render INPUTS... -o DIR` draws
     /// files and directories (recursed) in parallel, one `DIR/<name>.png` each.
+    ///
+    /// Upright: every camera is placed in the model's upright frame. Y-up formats (ms3d,
+    /// MilkShape ASCII, glTF) are drawn as they are; Z-up formats (iqe, iqm) are seen
+    /// through the turn to Y-up (x, y, z) -> (x, z, -y) that their .glb gets, so +Z of the
+    /// file is up in the picture and `front` shows the side a Blender-made character faces
+    /// (-Y in Blender). The axes named below are those of the upright (Y-up) frame.
     ///
     /// Cameras: `front` is an orthographic projection onto the XY plane, looking down -Z
     /// with +Y up (+X to the right), fitted to the posed model's bounds at that time with a
@@ -45,6 +52,25 @@ pub enum Command {
     /// is a three-quarter perspective view (30 degree field of view) from front-right-above:
     /// the front camera turned 45 degrees about +Y towards +X and raised 30 degrees, fitted
     /// the same way.
+    ///
+    /// Asset libraries: with -o DIR, `--orbit`, `--animate` or `--metadata` give each model
+    /// a folder DIR/<name>/ and write DIR/manifest.jsonl, one JSON line per input as it
+    /// finishes (`"status": "ok"` with its outputs, or `"failed"` with the error; a damaged
+    /// file does not stop the run). `--orbit N` writes view_00.png ... (N perspective views,
+    /// 40 degree vertical field of view, evenly around the up axis starting at the front,
+    /// raised --elevation degrees, each at the nearest distance where the model fills the
+    /// middle 90 %) and transforms.json (instant-ngp / nerfstudio: w, h, fl_x, fl_y, cx,
+    /// cy, camera_angle_x, frames[].file_path and camera-to-world transform_matrix with
+    /// OpenGL camera axes, the camera looking down -Z with +Y up; world = the model's
+    /// coordinates turned Y-up exactly as in its .glb). `--passes` adds view_00_depth.png
+    /// (16-bit: distance from the eye along the view axis = value x integer_depth_scale of
+    /// transforms.json, 0 = background), view_00_normal.png (camera-space normals, OpenGL
+    /// axes, turned towards the camera, RGB = (n + 1) / 2 x 255, black background) and
+    /// view_00_mask.png (8-bit coverage). `--animate` writes animation.png, an APNG with one
+    /// frame per animation frame (or --fps); without --orbit and --animate the model's
+    /// picture is picture.png. `--metadata` writes metadata.json: the `info --json` object
+    /// plus up, bounds (Y-up), joint_list, animation_list and textures found and missing.
+    /// `--resume` skips inputs whose manifest line says ok and whose outputs all exist.
     ///
     /// Drawing: z-buffer, both faces drawn, Lambert shading from a light at the camera plus
     /// ambient; the material's texture where its image is found beside the model (PNG,
@@ -192,9 +218,47 @@ pub struct RenderArgs {
     /// Overwrite existing output files.
     #[arg(long)]
     pub force: bool,
+    /// Draw N perspective views evenly around the model's up axis, with transforms.json
+    /// (needs -o DIR; see above).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000),
+          requires = "out_dir", conflicts_with_all = ["sheet", "view"])]
+    pub orbit: Option<u32>,
+    /// Height of the orbit cameras above the horizontal plane, in degrees (-89 to 89).
+    #[arg(long, default_value_t = 20.0, value_parser = parse_elevation, value_name = "DEG",
+          allow_hyphen_values = true, requires = "orbit")]
+    pub elevation: f32,
+    /// Pictures to write per orbit view: a comma-separated list of color, depth, normal,
+    /// mask (color is always written).
+    #[arg(long, default_value = "color", value_parser = parse_passes, value_name = "LIST",
+          requires = "orbit")]
+    pub passes: Passes,
+    /// Write every frame of the animation (--anim, default the first) as an animated PNG.
+    #[arg(long, conflicts_with_all = ["sheet", "time", "frame"])]
+    pub animate: bool,
+    /// Frames per second of --animate (default: the animation's own rate).
+    #[arg(long, value_parser = parse_fps, value_name = "N", requires = "animate")]
+    pub fps: Option<f32>,
+    /// Write DIR/<name>/metadata.json per model (needs -o DIR).
+    #[arg(long, requires = "out_dir")]
+    pub metadata: bool,
+    /// Skip inputs that DIR/manifest.jsonl lists as done and whose outputs all exist;
+    /// redraw the others, replacing partial outputs (needs -o DIR).
+    #[arg(long, requires = "out_dir")]
+    pub resume: bool,
     /// Reading options.
     #[command(flatten)]
     pub read: ReadArgs,
+}
+
+fn parse_elevation(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(e) if (-89.0..=89.0).contains(&e) => Ok(e),
+        _ => Err(format!("`{s}` is not an elevation from -89 to 89 degrees")),
+    }
+}
+
+fn parse_passes(s: &str) -> Result<Passes, String> {
+    s.parse().map_err(|e: RenderError| e.to_string())
 }
 
 /// A resampling rate: a finite number of frames per second above 0 and at most 1000.

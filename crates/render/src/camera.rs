@@ -3,8 +3,9 @@
 //! Fitting runs in `f64`: real files carry huge coordinates, and differences of large `f32`
 //! values lose everything in `f32`.
 
-use crate::View;
+use crate::{Orbit, View};
 use glam::{DVec2, DVec3, Vec3};
+use rigport_model_core::UpAxis;
 
 /// Share of the picture the model's bounds fill (5 % margin on each side).
 const FILL: f64 = 0.9;
@@ -14,6 +15,9 @@ const HALF_FOV_DEGREES: f64 = 15.0;
 const ISO_AZIMUTH_DEGREES: f64 = 45.0;
 /// … and raised this far above the XZ plane.
 const ISO_ELEVATION_DEGREES: f64 = 30.0;
+
+/// Vertical field of view of the orbit cameras, in degrees.
+pub const ORBIT_FOV_Y_DEGREES: f64 = 40.0;
 
 /// A vertex on screen.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -28,11 +32,16 @@ pub(crate) struct Projected {
 }
 
 /// A view's camera, fitted to a set of points and a target size.
+///
+/// Its axes and eye are in the model's own coordinates; a Z-up model is seen through the
+/// turn to Y-up `(x, y, z) → (x, z, −y)`, so each view shows it upright.
 #[derive(Clone, Debug)]
 pub(crate) struct Camera {
     right: DVec3,
     up: DVec3,
     forward: DVec3,
+    /// The model's up axis (the frame of the vectors above).
+    model_up: UpAxis,
     /// Eye position of a perspective camera; `None` for orthographic.
     eye: Option<DVec3>,
     centre: DVec2,
@@ -42,7 +51,22 @@ pub(crate) struct Camera {
     far: f64,
 }
 
-/// Right, up and forward (viewing direction) of a view.
+/// Orbit cameras stay this far from straight above or below (their right axis comes from
+/// the up axis).
+const MAX_ELEVATION_DEGREES: f64 = 89.0;
+
+/// The bounds of `points` in `f64`; `None` when there are none.
+fn bounds(points: impl Iterator<Item = Vec3>) -> Option<(DVec3, DVec3)> {
+    let (mut lo, mut hi) = (DVec3::INFINITY, DVec3::NEG_INFINITY);
+    for p in points {
+        let p = p.as_dvec3();
+        lo = lo.min(p);
+        hi = hi.max(p);
+    }
+    (lo.x <= hi.x).then_some((lo, hi))
+}
+
+/// Right, up and forward (viewing direction) of a view, in Y-up coordinates.
 pub(crate) fn basis(view: View) -> (DVec3, DVec3, DVec3) {
     let (r, u, f) = match view {
         View::Front => (DVec3::X, DVec3::Y, DVec3::NEG_Z),
@@ -64,25 +88,166 @@ pub(crate) fn basis(view: View) -> (DVec3, DVec3, DVec3) {
     (r, u, f)
 }
 
+/// Right, up and forward given in Y-up coordinates, expressed in the coordinates of a model
+/// whose up axis is `model_up` (exact: components are moved and negated).
+fn in_model_frame((r, u, f): (DVec3, DVec3, DVec3), model_up: UpAxis) -> [DVec3; 3] {
+    // The inverse of `to_y_up`: (x, y, z) → (x, −z, y) for a Z-up model.
+    [r, u, f].map(|v| match model_up {
+        UpAxis::Z => DVec3::new(v.x, -v.z, v.y),
+        UpAxis::Y => v,
+    })
+}
+
+/// A direction of the model's frame in the Y-up frame.
+fn to_y_up(v: DVec3, model_up: UpAxis) -> DVec3 {
+    // Exact in f64: the turn only moves and negates components.
+    match model_up {
+        UpAxis::Z => DVec3::new(v.x, v.z, -v.y),
+        UpAxis::Y => v,
+    }
+}
+
+/// Where a drawn picture's camera was, for tools that need the camera of each picture
+/// (NeRF and Gaussian-splatting trainers read it from `transforms.json`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CameraPose {
+    /// Camera-to-world matrix, row-major (`m[row][column]`), in OpenGL camera axes (the
+    /// camera looks down its −Z with +Y up and +X to the right). The world is the model's
+    /// coordinates turned Y-up (a Z-up model's `(x, y, z)` is `(x, z, −y)` here, as in its
+    /// `.glb`).
+    pub camera_to_world: [[f64; 4]; 4],
+    /// Perspective: the focal length in output pixels. Orthographic: output pixels per unit.
+    pub focal: f64,
+    /// Principal point, in output pixels from the top-left corner (pixel centres at `i + 0.5`).
+    pub cx: f64,
+    /// Principal point, in output pixels from the top-left corner, y down.
+    pub cy: f64,
+    /// Whether the projection is orthographic (the `front`…`top` views).
+    pub orthographic: bool,
+}
+
 impl Camera {
-    /// The camera of `view` fitted to `points` (only finite ones are passed) for a target of
-    /// `width`×`height` pixels; `None` when there are no points. `points` is called twice.
-    pub fn fit<I: Iterator<Item = Vec3>>(
-        view: View,
+    /// A perspective camera on `orbit` around the centre of `points`' bounds, looking at
+    /// it, with a vertical field of view of [`ORBIT_FOV_Y_DEGREES`] and the principal point
+    /// at the target's centre; the distance is the smallest at which every point projects
+    /// inside the middle 90 % of the target, so the model fills the frame from every side.
+    pub fn orbit<I: Iterator<Item = Vec3>>(
+        orbit: Orbit,
+        model_up: UpAxis,
         points: impl Fn() -> I,
         width: u32,
         height: u32,
     ) -> Option<Camera> {
-        let (right, up, forward) = basis(view);
-        let (mut lo, mut hi) = (DVec3::INFINITY, DVec3::NEG_INFINITY);
+        let (lo, hi) = bounds(points())?;
+        let centre = (lo + hi) * 0.5;
+        let az = f64::from(orbit.azimuth_degrees).to_radians();
+        let el = f64::from(orbit.elevation_degrees)
+            .clamp(-MAX_ELEVATION_DEGREES, MAX_ELEVATION_DEGREES)
+            .to_radians();
+        let towards_eye = DVec3::new(az.sin() * el.cos(), el.sin(), az.cos() * el.cos());
+        let forward = -towards_eye;
+        let right = forward.cross(DVec3::Y).normalize();
+        let [right, up, forward] = in_model_frame((right, right.cross(forward), forward), model_up);
+        let half = DVec2::new(f64::from(width), f64::from(height)) * 0.5;
+        let focal = half.y / (ORBIT_FOV_Y_DEGREES.to_radians() * 0.5).tan();
+        // A point q (from the centre) at distance d lands at focal · (q·r) / (d + q·f)
+        // from the middle; it is inside FILL of the half-width when
+        // d ≥ |q·r| · focal / (FILL · half.x) − q·f, and likewise for the height.
+        let (kx, ky) = (focal / (FILL * half.x), focal / (FILL * half.y));
+        let (mut distance, mut behind) = (0.0_f64, f64::NEG_INFINITY);
+        let radius = ((hi - lo).length() * 0.5).max(1e-9);
         for p in points() {
-            let p = p.as_dvec3();
-            lo = lo.min(p);
-            hi = hi.max(p);
+            let q = p.as_dvec3() - centre;
+            let along = q.dot(forward);
+            distance = distance
+                .max(q.dot(right).abs() * kx - along)
+                .max(q.dot(up).abs() * ky - along);
+            behind = behind.max(-along);
         }
-        if lo.x > hi.x {
-            return None;
+        // Every point stays in front of the eye, by at least a thousandth of the radius.
+        let distance = distance.max(behind + radius * 1e-3);
+        let eye = centre - forward * distance;
+        let mut camera = Camera {
+            right,
+            up,
+            forward,
+            model_up,
+            eye: Some(eye),
+            centre: DVec2::ZERO,
+            scale: focal,
+            half,
+            near: 0.0,
+            far: 0.0,
+        };
+        let (mut near, mut far) = (f64::INFINITY, f64::NEG_INFINITY);
+        for p in points() {
+            let depth = camera.view_space(p).1;
+            near = near.min(depth);
+            far = far.max(depth);
         }
+        camera.near = near;
+        camera.far = far;
+        Some(camera)
+    }
+
+    /// Distance along the viewing direction of a sample whose nearness is `key`:
+    /// perspective, from the eye; orthographic, from the plane of the nearest point the
+    /// camera was fitted to.
+    pub fn distance(&self, key: f32) -> f64 {
+        let key = f64::from(key);
+        match self.eye {
+            Some(_) => self.near / key,
+            None => (1.0 - key) * (self.far - self.near),
+        }
+    }
+
+    /// A unit direction of the model's frame in camera space (OpenGL axes: +X right, +Y
+    /// up, +Z towards the viewer).
+    pub fn to_camera_space(&self, v: Vec3) -> Vec3 {
+        let v = v.as_dvec3();
+        DVec3::new(v.dot(self.right), v.dot(self.up), -v.dot(self.forward)).as_vec3()
+    }
+
+    /// Where this camera is, with the projection in pixels of a picture `factor` times
+    /// smaller than the target it was fitted to (the supersampling factor).
+    pub fn pose(&self, factor: u32) -> CameraPose {
+        let turn = |v: DVec3| to_y_up(v, self.model_up);
+        let (r, u, b) = (turn(self.right), turn(self.up), -turn(self.forward));
+        let origin = match self.eye {
+            Some(eye) => turn(eye),
+            // An orthographic camera sits on the near plane, over the picture's centre.
+            None => turn(
+                self.right * self.centre.x + self.up * self.centre.y + self.forward * self.near,
+            ),
+        };
+        let f = f64::from(factor.max(1));
+        let half = self.half / f;
+        let focal = self.scale / f;
+        CameraPose {
+            camera_to_world: [
+                [r.x, u.x, b.x, origin.x],
+                [r.y, u.y, b.y, origin.y],
+                [r.z, u.z, b.z, origin.z],
+                [0.0, 0.0, 0.0, 1.0],
+            ],
+            focal,
+            cx: half.x - self.centre.x * focal,
+            cy: half.y + self.centre.y * focal,
+            orthographic: self.eye.is_none(),
+        }
+    }
+
+    /// The camera of `view` fitted to `points` (only finite ones are passed) for a target of
+    /// `width`×`height` pixels; `None` when there are no points. `points` is called twice.
+    pub fn fit<I: Iterator<Item = Vec3>>(
+        view: View,
+        model_up: UpAxis,
+        points: impl Fn() -> I,
+        width: u32,
+        height: u32,
+    ) -> Option<Camera> {
+        let [right, up, forward] = in_model_frame(basis(view), model_up);
+        let (lo, hi) = bounds(points())?;
         let eye = (view == View::Iso).then(|| {
             // The eye is far enough that the bounding sphere fits the field of view, so
             // every point is in front of it: no near-plane clipping is ever needed.
@@ -94,6 +259,7 @@ impl Camera {
             right,
             up,
             forward,
+            model_up,
             eye,
             centre: DVec2::ZERO,
             scale: 1.0,
@@ -202,7 +368,7 @@ mod tests {
     fn front_fit_keeps_aspect_with_five_percent_margin() {
         // A 2 × 1 box on a 200 × 200 target: width limits, 180 px for 2 units.
         let points = [Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 1.0, 5.0)];
-        let cam = Camera::fit(View::Front, || points.iter().copied(), 200, 200).unwrap();
+        let cam = Camera::fit(View::Front, UpAxis::Y, || points.iter().copied(), 200, 200).unwrap();
         let a = cam.project(points[0]);
         let b = cam.project(points[1]);
         assert!((a.x - 10.0).abs() < 1e-4 && (b.x - 190.0).abs() < 1e-4);
@@ -214,12 +380,12 @@ mod tests {
     #[test]
     fn degenerate_and_huge_points_stay_finite() {
         let one = [Vec3::splat(3.0)];
-        let cam = Camera::fit(View::Iso, || one.iter().copied(), 10, 10).unwrap();
+        let cam = Camera::fit(View::Iso, UpAxis::Y, || one.iter().copied(), 10, 10).unwrap();
         let p = cam.project(one[0]);
         assert!(p.x.is_finite() && p.y.is_finite() && p.key.is_finite());
         let huge = [Vec3::splat(-3e38), Vec3::splat(3e38)];
         for view in View::ALL {
-            let cam = Camera::fit(view, || huge.iter().copied(), 64, 64).unwrap();
+            let cam = Camera::fit(view, UpAxis::Y, || huge.iter().copied(), 64, 64).unwrap();
             for &q in &huge {
                 let p = cam.project(q);
                 assert!(
@@ -229,6 +395,6 @@ mod tests {
                 assert!((-1.0..=65.0).contains(&p.x), "{view} {p:?}");
             }
         }
-        assert!(Camera::fit(View::Front, std::iter::empty, 10, 10).is_none());
+        assert!(Camera::fit(View::Front, UpAxis::Y, std::iter::empty, 10, 10).is_none());
     }
 }

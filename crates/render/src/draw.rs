@@ -1,12 +1,12 @@
 //! One picture: pose the model, fit the camera, shade and fill every triangle, overlay the
 //! wire, filter down.
 
-use crate::camera::{Camera, Projected};
+use crate::camera::{Camera, CameraPose, Projected};
 use crate::raster::{Band, Target, levels};
 use crate::texture::{TextureError, TextureSource, sample};
 use crate::{PoseAt, RenderError, RenderOptions};
 use glam::{Vec3, Vec4};
-use image::RgbaImage;
+use image::{GrayImage, RgbImage, RgbaImage};
 use rayon::prelude::*;
 use rigport_model_core::{Material, Mesh, Model, Report, Vertex};
 use std::borrow::Cow;
@@ -27,7 +27,25 @@ pub struct Picture {
     pub image: RgbaImage,
     /// Warnings, in the order they arose.
     pub report: Report,
+    /// With [`Passes::depth`](crate::Passes::depth): each pixel's distance along the viewing
+    /// direction, in the model's units, of its nearest covered sample (from the eye for
+    /// perspective views, from the plane of the model's nearest point for orthographic
+    /// ones); 0 where no triangle covers the pixel.
+    pub depth: Option<DepthImage>,
+    /// With [`Passes::normal`](crate::Passes::normal): camera-space unit normals (OpenGL
+    /// axes: +X right, +Y up, +Z towards the viewer) as `(n + 1) / 2 · 255` in red, green
+    /// and blue, turned towards the camera (both faces are drawn); black where no triangle
+    /// covers the pixel, blended at the edges like the colour picture.
+    pub normal: Option<RgbImage>,
+    /// With [`Passes::mask`](crate::Passes::mask): the share of each pixel's samples
+    /// covered by a triangle, 0–255.
+    pub mask: Option<GrayImage>,
+    /// Where the camera was (`None` for a contact sheet).
+    pub camera: Option<CameraPose>,
 }
+
+/// A depth picture: one `f32` distance a pixel.
+pub type DepthImage = image::ImageBuffer<image::Luma<f32>, Vec<f32>>;
 
 /// Draws `model` as `options` say, with material images from `textures`.
 ///
@@ -201,8 +219,11 @@ impl<'a> Scene<'a> {
                     .map(|(v, _)| v.position)
             })
         };
-        let camera = Camera::fit(options.view, points, width, height)
-            .ok_or(RenderError::NoDrawableTriangles { skipped })?;
+        let camera = match options.orbit {
+            Some(orbit) => Camera::orbit(orbit, self.model.up, points, width, height),
+            None => Camera::fit(options.view, self.model.up, points, width, height),
+        }
+        .ok_or(RenderError::NoDrawableTriangles { skipped })?;
         let screens: Vec<Vec<Projected>> = meshes
             .iter()
             .map(|m| {
@@ -253,9 +274,22 @@ impl<'a> Scene<'a> {
                 }
             }
         }
+        let image = target.resolve(SUPERSAMPLE);
+        let passes = options.passes;
+        let depth = passes
+            .depth
+            .then(|| target.resolve_depth(SUPERSAMPLE, |key| camera.distance(key) as f32));
+        let mask = passes.mask.then(|| target.resolve_mask(SUPERSAMPLE));
+        let normal = passes.normal.then(|| {
+            crate::passes::draw_normals(&camera, &meshes, &drawable, &screens, target, bands)
+        });
         Ok(Picture {
-            image: target.resolve(SUPERSAMPLE),
+            image,
             report,
+            depth,
+            normal,
+            mask,
+            camera: Some(camera.pose(SUPERSAMPLE)),
         })
     }
 

@@ -20,6 +20,50 @@ pub fn encode_png(image: &RgbaImage) -> Result<Vec<u8>, ImageError> {
     Ok(png)
 }
 
+/// Encodes an 8-bit RGB picture (a normal pass) the same way as [`encode_png`].
+pub fn encode_png_rgb8(image: &image::RgbImage) -> Result<Vec<u8>, ImageError> {
+    let mut png = Vec::new();
+    PngEncoder::new_with_quality(&mut png, CompressionType::Fast, FilterType::Adaptive)
+        .write_image(
+            image.as_raw(),
+            image.width(),
+            image.height(),
+            ExtendedColorType::Rgb8,
+        )?;
+    Ok(png)
+}
+
+/// Encodes an 8-bit grey picture (a mask) the same way as [`encode_png`].
+pub fn encode_png_gray8(image: &image::GrayImage) -> Result<Vec<u8>, ImageError> {
+    let mut png = Vec::new();
+    PngEncoder::new_with_quality(&mut png, CompressionType::Fast, FilterType::Adaptive)
+        .write_image(
+            image.as_raw(),
+            image.width(),
+            image.height(),
+            ExtendedColorType::L8,
+        )?;
+    Ok(png)
+}
+
+/// Encodes `width`×`height` 16-bit grey values, row by row (a depth pass), as a 16-bit
+/// grey PNG. Errors when `values` does not hold exactly that many.
+pub fn encode_png_gray16(width: u32, height: u32, values: &[u16]) -> Result<Vec<u8>, ImageError> {
+    if values.len() as u64 != u64::from(width) * u64::from(height) {
+        return Err(ImageError::Parameter(
+            image::error::ParameterError::from_kind(
+                image::error::ParameterErrorKind::DimensionMismatch,
+            ),
+        ));
+    }
+    // The PNG encoder takes 16-bit samples as native-endian bytes.
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_ne_bytes()).collect();
+    let mut png = Vec::new();
+    PngEncoder::new_with_quality(&mut png, CompressionType::Fast, FilterType::Adaptive)
+        .write_image(&bytes, width, height, ExtendedColorType::L16)?;
+    Ok(png)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -32,5 +76,14 @@ mod tests {
         let decoded = image::load_from_memory(&png).unwrap();
         assert_eq!(decoded.color(), image::ColorType::Rgb8);
         assert_eq!(decoded.into_rgba8(), image);
+    }
+
+    #[test]
+    fn sixteen_bit_grey_round_trips() {
+        let values = [0u16, 1, 256, 65535, 4660, 7];
+        let png = encode_png_gray16(3, 2, &values).unwrap();
+        let decoded = image::load_from_memory(&png).unwrap().into_luma16();
+        assert_eq!(decoded.as_raw(), &values);
+        assert!(encode_png_gray16(2, 2, &values).is_err());
     }
 }

@@ -49,4 +49,26 @@ pub enum RenderError {
     /// A colour that is not `RRGGBB`.
     #[error("colour `{0}` is not RRGGBB hex (e.g. 404048)")]
     BadColour(String),
+    /// A pass name that is none of color, depth, normal, mask.
+    #[error("pass `{0}` is not one of color, depth, normal, mask")]
+    BadPass(String),
+    /// An animation of zero frames, or more than [`MAX_ANIMATION_FRAMES`](crate::MAX_ANIMATION_FRAMES).
+    #[error("an animated picture of {frames} frame(s) is not 1 to {max} frames", max = crate::MAX_ANIMATION_FRAMES)]
+    BadFrames {
+        /// Frames asked for.
+        frames: u64,
+    },
+    /// The animated PNG could not be written.
+    #[error("cannot write the animated PNG: {0}")]
+    Encode(String),
+    /// More orbit views than [`MAX_VIEWS_PIXELS`](crate::MAX_VIEWS_PIXELS) allows.
+    #[error("{views} views of {width}x{height} exceed {max} pixels in all", max = crate::MAX_VIEWS_PIXELS)]
+    TooManyViews {
+        /// Views asked for.
+        views: usize,
+        /// Picture width.
+        width: u32,
+        /// Picture height.
+        height: u32,
+    },
 }

@@ -1,10 +1,18 @@
 //! Pictures of rigport models: a small software rasterizer that draws a posed frame, or a
 //! contact sheet of an animation, into an RGBA image (PNG via the `image` crate).
 //!
+//! * Upright: cameras are placed in the model's upright frame. A Y-up model (MilkShape,
+//!   glTF) is seen as it is; a Z-up model ([`Model::up`](rigport_model_core::Model::up):
+//!   IQE, IQM) through the turn to Y-up `(x, y, z) → (x, z, −y)` its `.glb` gets, so up is
+//!   up and `front` shows the side a Blender-made character faces (−Y in Blender).
 //! * Cameras ([`View`]): `front` is an orthographic projection onto the XY plane looking
 //!   down −Z with +Y up, fitted to the posed model's bounds at that time with a 5 % margin,
 //!   aspect kept, centred; `back`, `left`, `right` and `top` are the same camera turned;
-//!   `iso` is a three-quarter perspective view.
+//!   `iso` is a three-quarter perspective view. [`Orbit`] cameras circle the up axis
+//!   ([`render_views`]), each fitted so the model fills the frame; every picture carries
+//!   its [`CameraPose`].
+//! * Passes ([`Passes`]): depth, camera-space normals and coverage mask from the same
+//!   camera and samples; [`render_apng`] writes every frame of an animation as an APNG.
 //! * Drawing: z-buffer, both faces drawn (real files' winding is inconsistent), Lambert
 //!   shading from a light at the camera plus ambient; the material's texture where its image
 //!   is found, else vertex colours, else the material's diffuse colour; 2× supersampling;
@@ -39,21 +47,29 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod animate;
 mod camera;
 mod draw;
 mod encode;
 mod error;
 mod options;
+mod passes;
 mod raster;
 mod sheet;
 mod texture;
+mod views;
 
-pub use draw::{Picture, SUPERSAMPLE, render};
-pub use encode::encode_png;
+pub use animate::{Animated, MAX_ANIMATION_FRAMES, frame_times, render_apng};
+pub use camera::{CameraPose, ORBIT_FOV_Y_DEGREES};
+pub use draw::{DepthImage, Picture, SUPERSAMPLE, render};
+pub use encode::{encode_png, encode_png_gray8, encode_png_gray16, encode_png_rgb8};
 pub use error::RenderError;
-pub use options::{MAX_SHEET_PIXELS, MAX_SIDE, PoseAt, RenderOptions, Rgb, View, parse_size};
+pub use options::{
+    MAX_SHEET_PIXELS, MAX_SIDE, Orbit, Passes, PoseAt, RenderOptions, Rgb, View, parse_size,
+};
 pub use sheet::{render_sheet, sheet_grid, sheet_times};
 pub use texture::{FolderTextures, NoTextures, TextureError, TextureSource};
+pub use views::{MAX_VIEWS_PIXELS, render_views};
 
 /// Re-export of the image crate used in the public API ([`image::RgbaImage`]).
 pub use image;

@@ -14,6 +14,12 @@ pub const MAX_SHEET_PIXELS: u64 = 1 << 26;
 
 /// Where the camera looks from.
 ///
+/// Views are defined in the model's upright frame: a Y-up model (MilkShape, glTF) as it
+/// is, a Z-up model (IQE, IQM) seen through the turn to Y-up `(x, y, z) → (x, z, −y)`
+/// (the turn its `.glb` gets), so up is up and `Front` shows the side a Blender-made
+/// character faces (−Y in Blender, +Z once turned). The axes below are those of that
+/// upright frame.
+///
 /// `Front` is an orthographic projection onto the XY plane looking down −Z with +Y up;
 /// `Back`, `Left`, `Right` and `Top` are the same camera turned (looking down +Z, +X, −X
 /// and −Y); `Iso` is a three-quarter perspective view from front-right-above. Every view is
@@ -74,6 +80,61 @@ impl FromStr for View {
             .into_iter()
             .find(|v| v.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| RenderError::BadView(s.to_owned()))
+    }
+}
+
+/// A perspective camera circling the model's up axis (see [`RenderOptions::orbit`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Orbit {
+    /// Degrees about the up axis from the front (0: the `front` view's side, 90: from
+    /// the model's right, +X of the upright frame).
+    pub azimuth_degrees: f32,
+    /// Degrees above the horizontal plane (negative: from below); kept within ±89.
+    pub elevation_degrees: f32,
+}
+
+impl Orbit {
+    /// `count` cameras evenly around the up axis at `elevation_degrees`, the first at
+    /// the front.
+    pub fn ring(count: u32, elevation_degrees: f32) -> Vec<Orbit> {
+        (0..count)
+            .map(|i| Orbit {
+                azimuth_degrees: 360.0 * i as f32 / count as f32,
+                elevation_degrees,
+            })
+            .collect()
+    }
+}
+
+/// Pictures drawn beside the colour picture, each from the same camera and samples.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Passes {
+    /// Distance along the viewing direction of each pixel's nearest sample
+    /// ([`Picture::depth`](crate::Picture::depth)).
+    pub depth: bool,
+    /// Camera-space normals ([`Picture::normal`](crate::Picture::normal)).
+    pub normal: bool,
+    /// Coverage ([`Picture::mask`](crate::Picture::mask)).
+    pub mask: bool,
+}
+
+impl FromStr for Passes {
+    type Err = RenderError;
+
+    /// Parses a comma-separated list of `color`, `depth`, `normal` and `mask` (`color`
+    /// is always drawn and is accepted for completeness).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut passes = Passes::default();
+        for word in s.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+            match word.to_ascii_lowercase().as_str() {
+                "color" | "colour" => {}
+                "depth" => passes.depth = true,
+                "normal" | "normals" => passes.normal = true,
+                "mask" => passes.mask = true,
+                _ => return Err(RenderError::BadPass(word.to_owned())),
+            }
+        }
+        Ok(passes)
     }
 }
 
@@ -149,6 +210,13 @@ pub struct RenderOptions {
     pub background: Rgb,
     /// Overlay the triangles' edges.
     pub wire: bool,
+    /// Draw from this orbit camera instead of `view`: perspective, vertical field of view
+    /// 40°, aimed at the centre of the posed model's bounds (the principal point is the
+    /// picture's centre) from the nearest distance at which the model fits the middle
+    /// 90 % of the picture. Default `None`.
+    pub orbit: Option<Orbit>,
+    /// Extra pictures to draw from the same camera. Default none.
+    pub passes: Passes,
 }
 
 impl Default for RenderOptions {
@@ -160,6 +228,8 @@ impl Default for RenderOptions {
             pose: PoseAt::Auto,
             background: Rgb([0x40, 0x40, 0x48]),
             wire: false,
+            orbit: None,
+            passes: Passes::default(),
         }
     }
 }

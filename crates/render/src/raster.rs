@@ -78,6 +78,16 @@ impl Target {
         self.colour.resize(n, [r, g, b, 255]);
     }
 
+    /// Samples per row.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Sample rows.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
     /// The whole target as one band.
     #[cfg(test)]
     pub fn whole(&mut self) -> Band<'_> {
@@ -161,6 +171,60 @@ impl Target {
                 .for_each(|(line, rows)| resolve_row(line, rows, f, sw));
         }
         RgbaImage::from_raw(w, h, out).unwrap_or_else(|| RgbaImage::new(w, h))
+    }
+}
+
+impl Target {
+    /// Each output pixel's distance (`distance(key)` of its nearest covered sample among
+    /// `factor`×`factor`), 0 where none is covered.
+    pub fn resolve_depth(
+        &self,
+        factor: u32,
+        distance: impl Fn(f32) -> f32 + Sync,
+    ) -> crate::DepthImage {
+        let (w, h) = (self.width / factor, self.height / factor);
+        let mut out = vec![0f32; w as usize * h as usize];
+        if w > 0 {
+            let (f, sw) = (factor as usize, self.width as usize);
+            out.par_chunks_mut(w as usize)
+                .zip(self.depth.par_chunks(f * sw))
+                .for_each(|(line, rows)| {
+                    for (x, out) in line.iter_mut().enumerate() {
+                        let nearest = rows
+                            .chunks_exact(sw)
+                            .flat_map(|row| &row[x * f..x * f + f])
+                            .fold(f32::NEG_INFINITY, |a, &b| a.max(b));
+                        if nearest > f32::NEG_INFINITY {
+                            let d = distance(nearest);
+                            *out = if d.is_finite() { d.max(0.0) } else { 0.0 };
+                        }
+                    }
+                });
+        }
+        image::ImageBuffer::from_raw(w, h, out).unwrap_or_else(|| image::ImageBuffer::new(w, h))
+    }
+
+    /// Each output pixel's covered share of its `factor`×`factor` samples, 0–255.
+    pub fn resolve_mask(&self, factor: u32) -> image::GrayImage {
+        let (w, h) = (self.width / factor, self.height / factor);
+        let mut out = vec![0u8; w as usize * h as usize];
+        if w > 0 {
+            let (f, sw) = (factor as usize, self.width as usize);
+            let n = (f * f) as u32;
+            out.par_chunks_mut(w as usize)
+                .zip(self.depth.par_chunks(f * sw))
+                .for_each(|(line, rows)| {
+                    for (x, out) in line.iter_mut().enumerate() {
+                        let covered = rows
+                            .chunks_exact(sw)
+                            .flat_map(|row| &row[x * f..x * f + f])
+                            .filter(|&&d| d > f32::NEG_INFINITY)
+                            .count() as u32;
+                        *out = ((covered * 255 + n / 2) / n) as u8;
+                    }
+                });
+        }
+        image::GrayImage::from_raw(w, h, out).unwrap_or_else(|| image::GrayImage::new(w, h))
     }
 }
 

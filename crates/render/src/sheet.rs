@@ -50,6 +50,11 @@ pub fn render_sheet(
     textures: &dyn TextureSource,
 ) -> Result<Picture, RenderError> {
     options.check_size()?;
+    // A sheet is one colour picture: extra passes are not drawn for its cells.
+    let options = &RenderOptions {
+        passes: crate::Passes::default(),
+        ..*options
+    };
     let (columns, rows) = sheet_grid(frames);
     let pixels = u64::from(columns * options.width) * u64::from(rows * options.height);
     if frames == 0 || frames > 4096 || pixels > MAX_SHEET_PIXELS {
@@ -121,7 +126,14 @@ pub fn render_sheet(
             }
         }
     }
-    Ok(Picture { image, report })
+    Ok(Picture {
+        image,
+        report,
+        depth: None,
+        normal: None,
+        mask: None,
+        camera: None,
+    })
 }
 
 #[cfg(test)]

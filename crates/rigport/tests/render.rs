@@ -9,7 +9,7 @@
 use rigport::document::Document;
 use rigport::picture::{PictureRequest, render_png};
 use rigport_model_core::glam::DVec2;
-use rigport_model_core::{Mesh, Model, ReadOptions};
+use rigport_model_core::{Mesh, Model, ReadOptions, UpAxis};
 use rigport_render::image::{self, RgbaImage};
 use rigport_render::{NoTextures, RenderError, RenderOptions, Rgb, View, render};
 use rigport_test_support::fixtures::{READABLE, file_name, readable_fixtures};
@@ -141,10 +141,16 @@ fn read_model(path: &Path) -> Option<Model> {
 const MAGENTA: Rgb = Rgb([255, 0, 255]);
 
 /// Which pixels of a `width`×`height` front view the posed triangles cover, computed
-/// independently of the renderer: fit the XY bounds of the drawable vertices into 90 % of
-/// the picture (centred, +Y up), mark every 2×2 sub-sample centre inside a triangle, and call
-/// a pixel covered when any of its sub-samples is.
-fn projected_coverage(meshes: &[Mesh], width: u32, height: u32) -> Vec<bool> {
+/// independently of the renderer: turn a Z-up model's positions upright (`(x, y, z) →
+/// (x, z, −y)`, written out here rather than taken from the library), fit the XY bounds of
+/// the drawable vertices into 90 % of the picture (centred, +Y up), mark every 2×2
+/// sub-sample centre inside a triangle, and call a pixel covered when any of its
+/// sub-samples is.
+fn projected_coverage(meshes: &[Mesh], up: UpAxis, width: u32, height: u32) -> Vec<bool> {
+    let upright = |p: rigport_model_core::glam::DVec3| match up {
+        UpAxis::Z => rigport_model_core::glam::DVec3::new(p.x, p.z, -p.y),
+        UpAxis::Y => p,
+    };
     let (w2, h2) = (f64::from(width * 2), f64::from(height * 2));
     let drawable = |m: &Mesh, t: &[u32; 3]| {
         t.iter().all(|&i| {
@@ -157,7 +163,7 @@ fn projected_coverage(meshes: &[Mesh], width: u32, height: u32) -> Vec<bool> {
     for m in meshes {
         for t in m.triangles.iter().filter(|t| drawable(m, t)) {
             for &i in t {
-                let p = m.vertices[i as usize].position.as_dvec3().truncate();
+                let p = upright(m.vertices[i as usize].position.as_dvec3()).truncate();
                 lo = lo.min(p);
                 hi = hi.max(p);
             }
@@ -180,7 +186,7 @@ fn projected_coverage(meshes: &[Mesh], width: u32, height: u32) -> Vec<bool> {
     for m in meshes {
         for t in m.triangles.iter().filter(|t| drawable(m, t)) {
             let [a, b, c] = t.map(|i| {
-                let p = m.vertices[i as usize].position.as_dvec3();
+                let p = upright(m.vertices[i as usize].position.as_dvec3());
                 DVec2::new(
                     w2 / 2.0 + (p.x - centre.x) * scale,
                     h2 / 2.0 - (p.y - centre.y) * scale,
@@ -249,32 +255,94 @@ fn corpus_front_silhouettes_match_the_projected_triangles() {
             } else {
                 rigport_anim::posed_meshes(&model, 0, 0.0).unwrap().0
             };
-            let expected = projected_coverage(&posed, 128, 96);
+            let expected = projected_coverage(&posed, model.up, 128, 96);
             let actual: Vec<bool> = picture
                 .image
                 .pixels()
                 .map(|p| p.0[..3] != MAGENTA.0[..])
                 .collect();
-            let both = expected
-                .iter()
-                .zip(&actual)
-                .filter(|(e, a)| **e && **a)
-                .count();
-            let either = expected
-                .iter()
-                .zip(&actual)
-                .filter(|(e, a)| **e || **a)
-                .count();
-            // A model of degenerate triangles only covers nothing, in both.
-            let iou = if either == 0 {
-                1.0
-            } else {
-                both as f64 / either as f64
-            };
+            let iou = iou(&expected, &actual);
             println!("{}: IoU {iou:.4}", file_name(&path));
             assert!(iou >= 0.95, "{}: IoU {iou}", path.display());
             checked += 1;
         }
     }
     assert!(checked >= 30, "only {checked} corpus models drawn");
+}
+
+/// Intersection over union of two masks; 1 when both are empty (a model of degenerate
+/// triangles only covers nothing, in both).
+fn iou(expected: &[bool], actual: &[bool]) -> f64 {
+    let both = expected
+        .iter()
+        .zip(actual)
+        .filter(|(e, a)| **e && **a)
+        .count();
+    let either = expected
+        .iter()
+        .zip(actual)
+        .filter(|(e, a)| **e || **a)
+        .count();
+    if either == 0 {
+        1.0
+    } else {
+        both as f64 / either as f64
+    }
+}
+
+/// `rigport render --view front` of every IQE and IQM corpus model (Z-up files) through
+/// the facade, as the command draws it, against the silhouette of its triangles turned
+/// upright by hand; and the same model's triangles projected as stored (lying down) do not
+/// match, so the comparison can tell the two apart.
+#[test]
+fn z_up_models_are_drawn_upright_in_the_front_view() {
+    let Some(files) = rigport_test_support::corpus::corpus_files(&["iqe", "iqm"]) else {
+        return;
+    };
+    let request = PictureRequest {
+        options: RenderOptions {
+            width: 128,
+            height: 128,
+            view: View::Front,
+            background: MAGENTA,
+            ..RenderOptions::default()
+        },
+        ..PictureRequest::default()
+    };
+    let (mut checked, mut told_apart) = (0, 0);
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok((png, _)) = render_png(&bytes, path.parent().unwrap(), &request) else {
+            continue;
+        };
+        let model = read_model(&path).unwrap();
+        assert_eq!(model.up, UpAxis::Z, "{}", path.display());
+        let posed = if model.animations.is_empty() {
+            model.meshes.clone()
+        } else {
+            rigport_anim::posed_meshes(&model, 0, 0.0).unwrap().0
+        };
+        let actual: Vec<bool> = image::load_from_memory(&png)
+            .unwrap()
+            .into_rgba8()
+            .pixels()
+            .map(|p| p.0[..3] != MAGENTA.0[..])
+            .collect();
+        let upright = iou(&projected_coverage(&posed, UpAxis::Z, 128, 128), &actual);
+        let lying = iou(&projected_coverage(&posed, UpAxis::Y, 128, 128), &actual);
+        println!(
+            "{}: IoU upright {upright:.4}, as stored {lying:.4}",
+            file_name(&path)
+        );
+        assert!(upright >= 0.9, "{}: IoU {upright}", path.display());
+        if lying < 0.9 {
+            told_apart += 1;
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} Z-up corpus models drawn");
+    assert!(
+        told_apart * 2 >= checked,
+        "the stored projection matched too often ({told_apart} of {checked} told apart)"
+    );
 }

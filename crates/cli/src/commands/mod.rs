@@ -3,6 +3,7 @@
 pub mod convert;
 pub mod info;
 pub mod render;
+pub mod render_library;
 pub mod validate;
 
 use std::path::{Path, PathBuf};

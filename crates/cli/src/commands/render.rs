@@ -1,10 +1,11 @@
-//! `rigport render`: one picture, or one per model in parallel with `-o DIR`.
+//! `rigport render`: one picture, or one per model in parallel with `-o DIR`; with
+//! `--orbit`, `--animate` or `--metadata`, a folder per model and a manifest line per input.
 
 use super::Status;
 use crate::args::RenderArgs;
 use crate::batch;
 use crate::output::{check_target, write_atomic};
-use rigport::picture::{PictureRequest, RenderOptions, render_png};
+use rigport::picture::{PictureRequest, Prepared, RenderOptions, render_png};
 use rigport::pipeline::PoseRequest;
 use rigport_model_core::{ReadOptions, Report};
 use std::path::Path;
@@ -22,6 +23,7 @@ pub fn run(args: &RenderArgs) -> Status {
             view: args.view,
             background: args.background,
             wire: args.wire,
+            passes: args.passes,
             ..RenderOptions::default()
         },
         pose: PoseRequest {
@@ -32,6 +34,9 @@ pub fn run(args: &RenderArgs) -> Status {
         sheet: args.sheet,
     };
     match &args.out_dir {
+        Some(dir) if args.orbit.is_some() || args.animate || args.metadata => {
+            super::render_library::run(args, dir, &request)
+        }
         Some(dir) => run_batch(args, dir, &request),
         None => run_single(args, &request),
     }
@@ -45,7 +50,7 @@ fn run_single(args: &RenderArgs, request: &PictureRequest) -> Status {
         Ok(paths) => paths,
         Err(status) => return status,
     };
-    match render_file(input, output, args.force, request) {
+    match render_file(input, output, args.force, request, args.animate, args.fps) {
         Ok(report) => {
             println!("wrote {}", output.display());
             for notice in &report.notices {
@@ -63,7 +68,7 @@ fn run_single(args: &RenderArgs, request: &PictureRequest) -> Status {
 fn run_batch(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status {
     let outcomes =
         batch::run_into_dir(&args.paths, dir, "png", "render", false, |input, output| {
-            render_file(input, output, args.force, request)
+            render_file(input, output, args.force, request, args.animate, args.fps)
                 .map(|report| (vec![output.to_path_buf()], batch::warning_count(&report)))
         });
     let outcomes = match outcomes {
@@ -87,11 +92,24 @@ pub fn render_file(
     output: &Path,
     force: bool,
     request: &PictureRequest,
+    animate: bool,
+    fps: Option<f32>,
 ) -> Result<Report, String> {
     check_target(output, &[input], force).map_err(|e| e.to_string())?;
     let bytes = std::fs::read(input).map_err(|e| format!("cannot read: {e}"))?;
-    let (png, report) =
-        render_png(&bytes, &batch::input_dir(input), request).map_err(|e| e.to_string())?;
+    let (png, report) = if animate {
+        let prepared = Prepared::read(&bytes, &batch::input_dir(input), &request.read)
+            .map_err(|e| e.to_string())?;
+        drop(bytes);
+        let animated = prepared
+            .animation(request, fps)
+            .map_err(|e| e.to_string())?;
+        let mut report = prepared.report.clone();
+        report.extend(animated.report);
+        (animated.png, report)
+    } else {
+        render_png(&bytes, &batch::input_dir(input), request).map_err(|e| e.to_string())?
+    };
     write_atomic(output, &png).map_err(|e| e.to_string())?;
     Ok(report)
 }

@@ -1,0 +1,226 @@
+//! `rigport render INPUTS... -o DIR` with `--orbit`, `--animate` or `--metadata`: a folder
+//! `DIR/<name>/` per model, drawn in parallel, and `DIR/manifest.jsonl`, one line per input
+//! appended as each finishes, so an interrupted run can `--resume`.
+
+use super::Status;
+use crate::args::RenderArgs;
+use crate::batch;
+use crate::output::{check_target, write_atomic};
+use rigport::picture::{PictureRequest, Prepared};
+use serde_json::{Value, json};
+use std::collections::{HashMap, HashSet};
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The manifest's file name in the output folder.
+pub const MANIFEST: &str = "manifest.jsonl";
+
+/// Runs the library layout.
+pub fn run(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status {
+    let inputs = match batch::collect_inputs(&args.paths) {
+        Ok(inputs) => inputs,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Status::Failure;
+        }
+    };
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        eprintln!("error: {}: {e}", dir.display());
+        return Status::Failure;
+    }
+    let manifest_path = dir.join(MANIFEST);
+    let done = if args.resume {
+        completed(&manifest_path, dir)
+    } else {
+        HashSet::new()
+    };
+    let manifest = OpenOptions::new()
+        .create(true)
+        .write(true)
+        .append(args.resume)
+        .truncate(!args.resume)
+        .open(&manifest_path);
+    let manifest = match manifest {
+        Ok(file) => Mutex::new(file),
+        Err(e) => {
+            eprintln!("error: {}: {e}", manifest_path.display());
+            return Status::Failure;
+        }
+    };
+
+    // The first input (in sorted order) with a given name owns its folder.
+    let mut owners: HashMap<String, &Path> = HashMap::new();
+    for input in &inputs {
+        owners.entry(model_name(input)).or_insert(input);
+    }
+    let todo: Vec<PathBuf> = inputs
+        .iter()
+        .filter(|input| !done.contains(&input.display().to_string()))
+        .cloned()
+        .collect();
+    let skipped = inputs.len() - todo.len();
+    let outcomes = batch::run_parallel(&todo, false, |input| {
+        let name = model_name(input);
+        let result = match owners.get(&name) {
+            Some(owner) if *owner != input => Err(format!(
+                "{} is also the folder of {}; render one of them separately",
+                dir.join(&name).display(),
+                owner.display()
+            )),
+            _ => draw_model(args, request, input, &dir.join(&name)),
+        };
+        let line = match &result {
+            Ok((outputs, warnings)) => json!({
+                "input": input.display().to_string(),
+                "name": name,
+                "status": "ok",
+                "outputs": outputs
+                    .iter()
+                    .map(|p| p.strip_prefix(dir).unwrap_or(p).display().to_string())
+                    .collect::<Vec<_>>(),
+                "warnings": warnings,
+            }),
+            Err(message) => json!({
+                "input": input.display().to_string(),
+                "name": name,
+                "status": "failed",
+                "error": message,
+            }),
+        };
+        let written = manifest
+            .lock()
+            .map_err(|_| "manifest lock poisoned".to_owned())
+            .and_then(|mut file| {
+                writeln!(file, "{line}")
+                    .and_then(|()| file.flush())
+                    .map_err(|e| format!("{}: {e}", manifest_path.display()))
+            });
+        match (result, written) {
+            (Ok(ok), Ok(())) => Ok((vec![dir.join(&name)], ok.1)),
+            (Err(e), _) | (Ok(_), Err(e)) => Err(e),
+        }
+    });
+    if skipped > 0 {
+        eprintln!("{skipped} already done (--resume)");
+    }
+    eprint!("{}", batch::summary(&outcomes));
+    if batch::any_failed(&outcomes) {
+        Status::Failure
+    } else {
+        Status::Success
+    }
+}
+
+/// A model's folder name: its file stem.
+fn model_name(input: &Path) -> String {
+    input
+        .file_stem()
+        .unwrap_or(input.as_os_str())
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Inputs the manifest at `path` lists as ok whose outputs (relative to `dir`) all exist.
+/// Lines that do not parse (an interrupted write) are ignored.
+fn completed(path: &Path, dir: &Path) -> HashSet<String> {
+    let mut done = HashSet::new();
+    let Ok(file) = File::open(path) else {
+        return done;
+    };
+    for line in BufReader::new(file).lines().map_while(Result::ok) {
+        let Ok(value) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        let (Some(input), Some(status)) = (value["input"].as_str(), value["status"].as_str())
+        else {
+            continue;
+        };
+        let complete = status == "ok"
+            && value["outputs"].as_array().is_some_and(|outputs| {
+                outputs
+                    .iter()
+                    .all(|o| o.as_str().is_some_and(|o| dir.join(o).is_file()))
+            });
+        if complete {
+            done.insert(input.to_owned());
+        } else {
+            done.remove(input);
+        }
+    }
+    done
+}
+
+/// Reads one model and writes everything asked for into `folder`; returns the files
+/// written and the number of warnings.
+fn draw_model(
+    args: &RenderArgs,
+    request: &PictureRequest,
+    input: &Path,
+    folder: &Path,
+) -> Result<(Vec<PathBuf>, usize), String> {
+    let bytes = crate::input::read(input, true).map_err(|e| format!("cannot read: {e}"))?;
+    let prepared = Prepared::read(bytes.as_ref(), &batch::input_dir(input), &request.read)
+        .map_err(|e| e.to_string())?;
+    drop(bytes);
+    let mut report = prepared.report.clone();
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    if let Some(views) = args.orbit {
+        let orbit = prepared
+            .orbit(request, views, args.elevation)
+            .map_err(|e| e.to_string())?;
+        report.extend(orbit.report);
+        let digits = views.saturating_sub(1).max(1).to_string().len().max(2);
+        for (i, view) in orbit.views.into_iter().enumerate() {
+            let stem = format!("view_{i:0digits$}");
+            files.push((folder.join(format!("{stem}.png")), view.color));
+            for (pass, png) in [
+                ("depth", view.depth),
+                ("normal", view.normal),
+                ("mask", view.mask),
+            ] {
+                if let Some(png) = png {
+                    files.push((folder.join(format!("{stem}_{pass}.png")), png));
+                }
+            }
+        }
+        let json = serde_json::to_vec_pretty(&orbit.transforms).map_err(|e| e.to_string())?;
+        files.push((folder.join("transforms.json"), json));
+    }
+    if args.animate {
+        let animated = prepared
+            .animation(request, args.fps)
+            .map_err(|e| e.to_string())?;
+        report.extend(animated.report);
+        files.push((folder.join("animation.png"), animated.png));
+    }
+    if args.orbit.is_none() && !args.animate {
+        let (picture, picture_report) = prepared.picture(request).map_err(|e| e.to_string())?;
+        report.extend(picture_report);
+        let png = rigport::picture::encode_png(&picture.image).map_err(|e| e.to_string())?;
+        files.push((folder.join("picture.png"), png));
+    }
+    if args.metadata {
+        let mut metadata = prepared.metadata(&input.display().to_string());
+        metadata["render_warnings"] = report
+            .notices
+            .iter()
+            .map(|n| Value::from(n.to_string()))
+            .collect();
+        let json = serde_json::to_vec_pretty(&metadata).map_err(|e| e.to_string())?;
+        files.push((folder.join("metadata.json"), json));
+    }
+    // A resumed run replaces what an interrupted one left behind.
+    let force = args.force || args.resume;
+    for (path, _) in &files {
+        check_target(path, &[input], force).map_err(|e| e.to_string())?;
+    }
+    for (path, bytes) in &files {
+        write_atomic(path, bytes).map_err(|e| e.to_string())?;
+    }
+    Ok((
+        files.into_iter().map(|(path, _)| path).collect(),
+        batch::warning_count(&report),
+    ))
+}

@@ -1,0 +1,86 @@
+//! Several cameras of one pose: the model's textures are loaded and its pose sampled for
+//! each camera from one prepared scene, and the cameras are drawn on rayon's pool.
+
+use crate::draw::{Picture, Scene, parallel_bands};
+use crate::raster::Target;
+use crate::texture::TextureSource;
+use crate::{Orbit, RenderError, RenderOptions};
+use rayon::prelude::*;
+use rigport_model_core::Model;
+
+/// Most pixels the views of one [`render_views`] call may hold together (each view's
+/// pictures are kept until all are drawn): 2^28, e.g. 1024 views of 512×512.
+pub const MAX_VIEWS_PIXELS: u64 = 1 << 28;
+
+/// Draws `model` from each orbit camera in `orbits` (everything else as `options` says,
+/// `options.orbit` ignored), in that order; each picture has its own camera pose and
+/// the passes `options.passes` asks for. Texture warnings are in the first picture's
+/// report only (they are the model's, not a camera's). More than [`MAX_VIEWS_PIXELS`]
+/// pixels in all is an error.
+///
+/// ```
+/// use rigport_model_core::{Mesh, Model, Vertex};
+/// use rigport_model_core::glam::Vec3;
+/// use rigport_render::{NoTextures, Orbit, Passes, RenderOptions, render_views};
+///
+/// let mut mesh = Mesh::new("triangle");
+/// for p in [Vec3::ZERO, Vec3::X, Vec3::Y] {
+///     mesh.vertices.push(Vertex { position: p, normal: Vec3::Z, ..Vertex::default() });
+/// }
+/// mesh.triangles.push([0, 1, 2]);
+/// let model = Model { meshes: vec![mesh], ..Model::default() };
+/// let options = RenderOptions {
+///     width: 32,
+///     height: 32,
+///     passes: Passes { depth: true, normal: true, mask: true },
+///     ..RenderOptions::default()
+/// };
+/// let pictures = render_views(&model, &options, &Orbit::ring(4, 20.0), &NoTextures)?;
+/// assert_eq!(pictures.len(), 4);
+/// assert!(pictures.iter().all(|p| p.mask.is_some() && p.camera.is_some()));
+/// # Ok::<(), rigport_render::RenderError>(())
+/// ```
+pub fn render_views(
+    model: &Model,
+    options: &RenderOptions,
+    orbits: &[Orbit],
+    textures: &dyn TextureSource,
+) -> Result<Vec<Picture>, RenderError> {
+    options.check_size()?;
+    let pixels = orbits.len() as u64 * u64::from(options.width) * u64::from(options.height);
+    if pixels > MAX_VIEWS_PIXELS {
+        return Err(RenderError::TooManyViews {
+            views: orbits.len(),
+            width: options.width,
+            height: options.height,
+        });
+    }
+    let scene = Scene::new(model, textures)?;
+    let pose = options.pose;
+    // Views are drawn in parallel, each worker reusing one target; a view is split into
+    // bands of rows only when there are fewer views than cores.
+    let bands = if orbits.len() >= rayon::current_num_threads() {
+        1
+    } else {
+        parallel_bands()
+    };
+    let mut pictures = orbits
+        .par_iter()
+        .map_init(
+            || Target::new(0, 0, [0; 3]),
+            |target, &orbit| {
+                let options = RenderOptions {
+                    orbit: Some(orbit),
+                    ..*options
+                };
+                scene.draw_into(&options, pose, target, bands)
+            },
+        )
+        .collect::<Result<Vec<Picture>, RenderError>>()?;
+    if let Some(first) = pictures.first_mut() {
+        let mut report = scene.report.clone();
+        report.notices.append(&mut first.report.notices);
+        first.report = report;
+    }
+    Ok(pictures)
+}
