@@ -46,6 +46,7 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
                 # set the file's rate first, so its frames land on Blender's whole frames.
                 set_scene_fps(self.report, context.scene, cli.first_fps(summary))
                 made = import_glb(context, glb)
+                retime_actions(context.scene, made)
         except cli.RigportError as err:
             self.report({"ERROR"}, str(err))
             return {"CANCELLED"}
@@ -140,6 +141,48 @@ def set_scene_fps(report: reporting.Reporter, scene: bpy.types.Scene, fps: Optio
     render.fps = whole
     render.fps_base = base
     report({"INFO"}, f"scene frame rate set to the file's {fps:g} fps")
+
+
+def retime_actions(scene: bpy.types.Scene, objects: list[bpy.types.Object]) -> None:
+    """Puts the imported keys on the scene's true frame rate when it is not a whole one.
+
+    Blender's glTF importer turns seconds into frames at `render.fps` alone, ignoring
+    `fps_base`; at a fractional rate (the file's 30.1034 as 30 / 0.99656) the file's frame k
+    would land on frame 0.99656 k. Scaling every key's frame (and handle) by 1 / fps_base
+    puts it back on frame k, and the stashed NLA strips are made again to span their
+    actions' new ranges.
+    """
+    factor = 1.0 / scene.render.fps_base
+    if abs(factor - 1.0) < 1e-9:
+        return
+    actions = set()
+    for obj in objects:
+        data = obj.animation_data
+        if data is None:
+            continue
+        if data.action is not None:
+            actions.add(data.action)
+        actions.update(s.action for t in data.nla_tracks for s in t.strips if s.action is not None)
+    for action in actions:
+        for curve in action.fcurves:
+            for point in curve.keyframe_points:
+                point.co.x *= factor
+                point.handle_left.x *= factor
+                point.handle_right.x *= factor
+            curve.update()
+    for obj in objects:
+        data = obj.animation_data
+        if data is None:
+            continue
+        for track in data.nla_tracks:
+            locked, track.lock = track.lock, False
+            for strip in list(track.strips):
+                if strip.action not in actions:
+                    continue
+                name, start, action = strip.name, strip.frame_start, strip.action
+                track.strips.remove(strip)
+                track.strips.new(name, int(round(start)), action)
+            track.lock = locked
 
 
 def fit_scene_range(context: bpy.types.Context, actions: list[bpy.types.Action]) -> None:

@@ -244,3 +244,67 @@ def file_points(path: str, fmt: str) -> Optional[list]:
     if fmt == "ms3d-ascii":
         return ms3d_ascii_points(data.decode("latin-1"))
     return None
+
+
+#: MilkShape's frame rate where a file stores none (ASCII files), and IQE's and IQM's
+#: where an animation declares none (or 0, as Red Eclipse's files do).
+DEFAULT_FPS = 24.0
+
+
+def iqm_fps(data: bytes) -> Optional[float]:
+    """The frame rate of an IQM file's first animation (None without animations)."""
+    fields = struct.unpack_from("<27I", data, 16)
+    num_anims, ofs_anims = fields[17], fields[18]
+    if num_anims == 0:
+        return None
+    (rate,) = struct.unpack_from("<f", data, ofs_anims + 12)
+    return rate if rate > 0 else DEFAULT_FPS
+
+
+def iqe_fps(text: str) -> Optional[float]:
+    """The `framerate` of an IQE file's first animation (None without `animation`)."""
+    animations = 0
+    for line in text.splitlines():
+        parts = line.split()
+        if not parts:
+            continue
+        if parts[0] == "animation":
+            animations += 1
+            if animations > 1:
+                break
+        elif parts[0] == "framerate" and animations == 1 and len(parts) > 1:
+            rate = float(parts[1])
+            return rate if rate > 0 else DEFAULT_FPS
+    return DEFAULT_FPS if animations else None
+
+
+def ms3d_fps(data: bytes) -> float:
+    """A binary MilkShape 3D file's `fAnimationFPS` (after vertices, triangles, groups, materials)."""
+    (vertices,) = struct.unpack_from("<H", data, 14)
+    at = 16 + 15 * vertices
+    (triangles,) = struct.unpack_from("<H", data, at)
+    at += 2 + 70 * triangles
+    (groups,) = struct.unpack_from("<H", data, at)
+    at += 2
+    for _ in range(groups):
+        (count,) = struct.unpack_from("<H", data, at + 33)
+        at += 33 + 2 + 2 * count + 1
+    (materials,) = struct.unpack_from("<H", data, at)
+    at += 2 + 361 * materials
+    (rate,) = struct.unpack_from("<f", data, at)
+    return rate
+
+
+def file_fps(path: str, fmt: str) -> Optional[float]:
+    """The frame rate the file gives its first animation, read without rigport."""
+    with open(path, "rb") as source:
+        data = source.read()
+    if fmt == "iqm":
+        return iqm_fps(data)
+    if fmt == "iqe":
+        return iqe_fps(data.decode("utf-8", errors="replace"))
+    if fmt == "ms3d":
+        return ms3d_fps(data)
+    if fmt == "ms3d-ascii":
+        return DEFAULT_FPS  # MilkShape ASCII stores no frame rate
+    return None

@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-CHECKS = ("import", "pose", "export")
+CHECKS = ("import", "box", "fps", "pose", "export", "round_trip")
 CORPUS_DIRS = ("ms3d", "ms3d-ascii", "iqe", "iqm", "gltf")
 MODEL_EXTENSIONS = (".ms3d", ".txt", ".iqe", ".iqm", ".gltf", ".glb")
 #: Longest one file's Blender run may take before it counts as hung (seconds).
@@ -127,18 +127,20 @@ def detail(result: dict, name: str) -> str:
 
 
 def row(result: dict, corpus: str | None) -> list[str]:
-    """One table row: file, then Blender/rigport triangles, bones, actions, posed error, export."""
+    """One table row: file, Blender/rigport triangles, bones, actions, then the box, frame
+    rate, posed error, export and round-trip marks."""
     path = result["file"]
     name = os.path.relpath(path, corpus) if corpus and path.startswith(corpus) else path
     info = result.get("info", {})
     got = result.get("blender", {})
     if not got:
         why = detail(result, "import") if status(result, "import") != "skip" else detail(result, "pose")
-        return [name, status(result, "import"), "", "", "", "", why[:60]]
+        return [name, status(result, "import"), "", "", "", "", "", "", "", why[:60]]
     tris = f"{got['triangles']}/{info['triangles']}"
     if got.get("dropped"):
         tris += f" (-{got['dropped']})"
     pose = detail(result, "pose").split(" error ")[-1].split(" of ")[0] if status(result, "pose") != "skip" else "-"
+    fps = detail(result, "fps").split(" fps")[0].replace("scene ", "") if status(result, "fps") != "skip" else "-"
     export = status(result, "export")
     if export != "skip":
         export += " " + detail(result, "export").split(":")[0]
@@ -148,14 +150,17 @@ def row(result: dict, corpus: str | None) -> list[str]:
         tris,
         f"{got['bones']}/{info['joints']}",
         f"{got['actions']}/{info['animations']}",
+        status(result, "box"),
+        f"{status(result, 'fps')} {fps}",
         f"{status(result, 'pose')} {pose}",
         export,
+        status(result, "round_trip"),
     ]
 
 
 def print_table(results: list[dict], corpus: str | None) -> None:
     """The per-file table (Blender/rigport counts), then every failure's detail."""
-    header = ["file", "import", "triangles", "bones", "actions", "posed error", "export"]
+    header = ["file", "import", "triangles", "bones", "actions", "box", "fps", "posed error", "export", "round trip"]
     rows = [header] + [row(r, corpus) for r in results if "blender" in r or r["file"] != "(add-on behaviour)"]
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     for line in rows:
