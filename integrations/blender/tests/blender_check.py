@@ -288,11 +288,12 @@ def export_check(binary: str, info: dict, in_blender: int, work: str, mode: str,
     return check("export", ok, f"{extension}: {written.get('triangles')} triangles, {in_blender} in Blender"), target
 
 
-def round_trip_check(source: str, fmt: str, written: str, first_box: Optional[tuple]) -> dict:
+def round_trip_check(source: str, fmt: str, info: dict, written: str, first_box: Optional[tuple]) -> dict:
     """Export then import through the add-on turns nothing.
 
-    The written file (same format as the source) has the source's own box, and importing it
-    into an emptied scene gives Blender the box the first import gave.
+    The written file (same format as the source) has the source's own box and frame rate
+    (rounded to a whole rate), and importing it into an emptied scene gives Blender the box
+    the first import gave.
     """
     if not written:
         return skip("round_trip", "nothing exported")
@@ -302,6 +303,14 @@ def round_trip_check(source: str, fmt: str, written: str, first_box: Optional[tu
     again = geometry.box(geometry.file_points(written, fmt))
     size = geometry.box_size(first_box)
     in_file = geometry.box_distance(original, again) / size if size > 0 else 0.0
+    rates = ""
+    if info.get("animations"):
+        # Blender's glTF exporter samples at the scene's whole rate (it ignores fps_base).
+        source_fps, written_fps = geometry.file_fps(source, fmt), geometry.file_fps(written, fmt)
+        expected_fps = float(round(source_fps)) if source_fps is not None else None
+        rates = f"; frame rate {source_fps:g} -> {written_fps:g}" if source_fps and written_fps else ""
+        if written_fps is None or expected_fps is None or abs(written_fps - expected_fps) > 1e-4 * expected_fps:
+            return check("round_trip", False, f"the written file's frame rate is {written_fps}, not {expected_fps}")
     for obj in list(bpy.data.objects):
         bpy.data.objects.remove(obj)
     try:
@@ -316,7 +325,8 @@ def round_trip_check(source: str, fmt: str, written: str, first_box: Optional[tu
     return check(
         "round_trip",
         ok,
-        f"written file's box differs by {in_file:.1e}, re-imported Blender box by {in_blender:.1e} of size {size:.4g}",
+        f"written file's box differs by {in_file:.1e}, re-imported Blender box by {in_blender:.1e} "
+        f"of size {size:.4g}{rates}",
     )
 
 
@@ -394,7 +404,7 @@ def run(source: str, work: str, mode: str) -> dict:
     bpy.context.scene.frame_set(bpy.context.scene.frame_start)
     exported, written = export_check(binary, info, triangles, work, mode, stem)
     result["checks"].append(exported)
-    result["checks"].append(round_trip_check(source, fmt, written, first_box))
+    result["checks"].append(round_trip_check(source, fmt, info, written, first_box))
     return result
 
 

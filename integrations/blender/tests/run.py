@@ -223,7 +223,53 @@ def addon_checks(blender: str, work: str, env: dict) -> dict:
         with open(result_path, encoding="utf-8") as text:
             checks = json.load(text)["checks"]
     checks.append(zip_check(blender, work, env))
+    checks.append(merged_faces_check(blender, work, env))
     return {"file": "(add-on behaviour)", "checks": checks}
+
+
+#: An IQE quad (2 triangles) with two repeats of its first triangle (one reversed) and a
+#: triangle that uses one vertex twice: 5 triangles, of which Blender keeps 2.
+REPEATED_FACES_IQE = """# Inter-Quake Export
+mesh "quad"
+vp 0 0 0
+vp 1 0 0
+vp 1 1 0
+vp 0 1 0
+fm 0 1 2
+fm 0 2 3
+fm 0 1 2
+fm 2 1 0
+fm 0 0 1
+"""
+
+#: What Blender runs for the check above: the add-on imports the file given after `--`.
+IMPORT_EXPR = (
+    "import sys, bpy; sys.path.insert(0, sys.argv[sys.argv.index('--') + 1]); import rigport_io; "
+    "bpy.ops.wm.read_factory_settings(use_empty=True); rigport_io.register(); "
+    "bpy.ops.import_scene.rigport(filepath=sys.argv[sys.argv.index('--') + 2]); "
+    "print('BLENDER TRIANGLES', sum(len(p.vertices) - 2 for o in bpy.data.objects if o.type == 'MESH' "
+    "for p in o.data.polygons))"
+)
+
+
+def merged_faces_check(blender: str, work: str, env: dict) -> dict:
+    """The import report says how many triangles Blender merged (a face repeating another's
+    vertex set) and how many it dropped (one vertex used twice), apart."""
+    source = os.path.join(work, "repeated_faces.iqe")
+    with open(source, "w", encoding="utf-8") as out:
+        out.write(REPEATED_FACES_IQE)
+    command = [blender, "-b", "--factory-startup", "--python-exit-code", "1", "--python-expr", IMPORT_EXPR]
+    command += ["--", os.path.dirname(HERE), source]
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=FILE_TIMEOUT, env=env, check=False)
+    except subprocess.TimeoutExpired:
+        return {"check": "merged_faces", "status": "fail", "detail": "timed out"}
+    text = proc.stdout + proc.stderr
+    wanted = ("BLENDER TRIANGLES 2", "Blender merged 2 of 5 triangles", "Blender dropped 1 of 5 triangles that use one vertex twice")
+    missing = [w for w in wanted if w not in text]
+    if missing:
+        return {"check": "merged_faces", "status": "fail", "detail": f"missing {missing}: {text[-400:]}"}
+    return {"check": "merged_faces", "status": "pass", "detail": "2 repeated triangles reported merged, 1 degenerate dropped"}
 
 
 def zip_check(blender: str, work: str, env: dict) -> dict:

@@ -18,7 +18,7 @@ pub fn run(args: &InfoArgs) -> Status {
         } else {
             Ok(None)
         };
-        match summarize(path, &options).and_then(|summary| Ok((summary, details?))) {
+        match summarize(path, &options).and_then(|summary| details.map(|d| (summary, d))) {
             Ok((summary, Some(details))) => {
                 let mut json = to_json(path, &summary);
                 json["anim_details"] = details;
