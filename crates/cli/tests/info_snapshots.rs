@@ -67,7 +67,11 @@ fn anim_details_give_each_animation_its_rate_and_length() {
         "--anim-details",
         "fixtures/iqe/animation_only.iqe",
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let details = value["anim_details"].as_array().expect("anim_details list");
     assert_eq!(details.len(), 2, "{value}");
@@ -75,8 +79,14 @@ fn anim_details_give_each_animation_its_rate_and_length() {
     let expected = [("walk", 10.0, 0.3), ("no rate", 24.0, 0.0)];
     for (detail, (name, fps, duration)) in details.iter().zip(expected) {
         assert_eq!(detail["name"], name);
-        assert!((detail["fps"].as_f64().unwrap() - fps).abs() < 1e-6, "{detail}");
-        assert!((detail["duration"].as_f64().unwrap() - duration).abs() < 1e-6, "{detail}");
+        assert!(
+            (detail["fps"].as_f64().unwrap() - fps).abs() < 1e-6,
+            "{detail}"
+        );
+        assert!(
+            (detail["duration"].as_f64().unwrap() - duration).abs() < 1e-6,
+            "{detail}"
+        );
     }
     // Without the flag the JSON keeps its shape.
     let plain = rigport(&["info", "--json", "fixtures/iqe/animation_only.iqe"]);

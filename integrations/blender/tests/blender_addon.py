@@ -2,8 +2,8 @@
 
     blender -b --factory-startup --python blender_addon.py -- RESULT.json WORKDIR
 
-Binary lookup order and its message, menu entries, the numpy alias, and that a failed
-export leaves no partial file (and keeps an existing one).
+Binary lookup order and its message, menu entries, the numpy alias, that a failed
+export leaves no partial file (and keeps an existing one), and the frame-rate lookup.
 """
 
 from __future__ import annotations
@@ -120,6 +120,24 @@ def no_partial_file(work: str) -> str:
     return "failed export leaves no file and keeps an old one; unknown extension refused"
 
 
+def frame_rate_lookup(work: str) -> str:
+    """`info --anim-details` gives the first animation's rate; a rigport without the flag
+    is asked again without it, and the import then keeps the scene's rate."""
+    fake = fake_binary(
+        os.path.join(work, "old"),
+        "rigport",
+        'case "$*" in *--anim-details*) echo "error: unexpected argument \'--anim-details\' found" >&2; exit 2;; esac\n'
+        "echo '{\"format\": \"iqe\", \"triangles\": 1}'",
+    )
+    summary = cli.info(fake, os.path.join(work, "any.iqe"), anim_details=True)
+    assert summary == {"format": "iqe", "triangles": 1}, summary
+    assert cli.first_fps(summary) is None
+    assert cli.first_fps({"anim_details": [{"fps": 15.0}, {"fps": 60.0}]}) == 15.0
+    assert cli.first_fps({"anim_details": [{"fps": 0}]}) is None
+    assert cli.first_fps({"anim_details": []}) is None
+    return "the first animation's rate; an older rigport without --anim-details still answers"
+
+
 def main() -> None:
     """Runs every check, writing one JSON result with a line per check."""
     args = sys.argv[sys.argv.index("--") + 1 :]
@@ -127,7 +145,7 @@ def main() -> None:
     bpy.ops.wm.read_factory_settings(use_empty=True)
     rigport_io.register()
     checks = []
-    for check in (lookup_order, menus, numpy_alias, no_partial_file):
+    for check in (lookup_order, menus, numpy_alias, no_partial_file, frame_rate_lookup):
         try:
             checks.append({"check": check.__name__, "status": "pass", "detail": check(work)})
         except Exception:  # noqa: BLE001 - any failure is this check's failure, reported in full
