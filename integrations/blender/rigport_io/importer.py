@@ -12,7 +12,7 @@ import bpy
 from bpy.props import StringProperty
 from bpy_extras.io_utils import ImportHelper
 
-from . import cli, compat, faces, naming, reporting
+from . import cli, compat, faces, naming, reporting, rotations
 from .preferences import binary_preference
 
 
@@ -47,10 +47,17 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
                 set_scene_fps(self.report, context.scene, cli.first_fps(summary))
                 made = import_glb(context, glb)
                 retime_actions(context.scene, made)
+                keys = rotations.add_whole_frame_keys(actions_of(made))
         except cli.RigportError as err:
             self.report({"ERROR"}, str(err))
             return {"CANCELLED"}
         report_dropped_faces(self.report, summary.get("triangles"), counts, made)
+        if keys:
+            self.report(
+                {"INFO"},
+                f"added {keys} rotation keys at whole frames where Blender's per-component "
+                "blend of quaternions strays from the file's constant-speed turn between keys",
+            )
         naming.rename_objects(stem, made)
         actions = naming.rename_actions(stem, made)
         fit_scene_range(context, actions)
@@ -143,6 +150,19 @@ def set_scene_fps(report: reporting.Reporter, scene: bpy.types.Scene, fps: Optio
     report({"INFO"}, f"scene frame rate set to the file's {fps:g} fps")
 
 
+def actions_of(objects: list[bpy.types.Object]) -> set:
+    """Every action the objects use: active, or stashed on an NLA track."""
+    actions = set()
+    for obj in objects:
+        data = obj.animation_data
+        if data is None:
+            continue
+        if data.action is not None:
+            actions.add(data.action)
+        actions.update(s.action for t in data.nla_tracks for s in t.strips if s.action is not None)
+    return actions
+
+
 def retime_actions(scene: bpy.types.Scene, objects: list[bpy.types.Object]) -> None:
     """Puts the imported keys on the scene's true frame rate when it is not a whole one.
 
@@ -155,14 +175,7 @@ def retime_actions(scene: bpy.types.Scene, objects: list[bpy.types.Object]) -> N
     factor = 1.0 / scene.render.fps_base
     if abs(factor - 1.0) < 1e-9:
         return
-    actions = set()
-    for obj in objects:
-        data = obj.animation_data
-        if data is None:
-            continue
-        if data.action is not None:
-            actions.add(data.action)
-        actions.update(s.action for t in data.nla_tracks for s in t.strips if s.action is not None)
+    actions = actions_of(objects)
     for action in actions:
         for curve in action.fcurves:
             for point in curve.keyframe_points:

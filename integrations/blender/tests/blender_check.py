@@ -35,8 +35,9 @@ import geometry  # noqa: E402
 #: Allowed posed distance, relative to the posed model's bounding-box diagonal.
 POSE_TOLERANCE = 1e-3
 
-#: Whole frames of the first animation at which the pose is compared (at most; plus two).
-POSE_FRAMES = 5
+#: Whole frames of the first animation at which the pose is compared (every one up to this
+#: many, else this many spread over it).
+POSE_FRAMES = 60
 
 #: Allowed difference of a bounding-box corner, relative to the box's diagonal (float noise).
 BOX_TOLERANCE = 1e-5
@@ -118,15 +119,14 @@ def active_range(objects: list) -> Optional[tuple]:
 
 
 def whole_frames(first: int, last: int) -> list:
-    """POSE_FRAMES whole frames spread over [first, last], both ends and the frame after the
-    first (often between two keys of a sparse MilkShape animation) included."""
-    if last <= first:
-        return [first]
-    picks = {first, last, first + 1}
-    picks |= {first + round((last - first) * k / (POSE_FRAMES - 1)) for k in range(1, POSE_FRAMES - 1)}
-    # A frame off the even spacing, so not only multiples of a key interval are seen.
-    picks.add(first + (last - first) * 2 // 7 + 1)
-    return sorted(f for f in picks if first <= f <= last)
+    """Every whole frame of [first, last] when there are at most POSE_FRAMES, else
+    POSE_FRAMES of them spread evenly (both ends included, most between the keys of a sparse
+    animation), plus the frame after the first."""
+    if last - first + 1 <= POSE_FRAMES:
+        return list(range(first, last + 1))
+    picks = {first + round((last - first) * k / (POSE_FRAMES - 1)) for k in range(POSE_FRAMES)}
+    picks.add(first + 1)
+    return sorted(picks)
 
 
 def scene_fps() -> float:
@@ -177,7 +177,7 @@ def posed_obj(binary: str, source: str, path: str, seconds: Optional[float]) -> 
 
 
 def pose_check(binary: str, source: str, info: dict, objects: list, work: str) -> dict:
-    """The evaluated meshes equal rigport's posed OBJ at whole frames of the first animation.
+    """The evaluated meshes equal rigport's posed OBJ at the whole frames of the first animation.
 
     Frame f is `f / fps` seconds at the scene's rate (the file's, set by the add-on); with
     no animation the bind pose is compared.
