@@ -101,11 +101,13 @@ def run_file(blender: str, source: str, work: str, mode: str, env: dict) -> dict
         log = proc.stdout[-600:] + proc.stderr[-600:]
     except subprocess.TimeoutExpired:
         log = f"timed out after {FILE_TIMEOUT} s"
+    result = {"file": source, "checks": [{"check": "import", "status": "fail", "detail": "no result: " + log}]}
     if os.path.isfile(result_path):
         with open(result_path, encoding="utf-8") as text:
-            result = json.load(text)
-    else:
-        result = {"file": source, "checks": [{"check": "import", "status": "fail", "detail": "no result: " + log}]}
+            try:
+                result = json.load(text)
+            except ValueError as err:
+                result["checks"][0]["detail"] = f"unreadable result ({err}): {log}"
     shutil.rmtree(folder, ignore_errors=True)
     return result
 
