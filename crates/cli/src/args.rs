@@ -98,6 +98,11 @@ pub struct InfoArgs {
     /// One JSON object per file per line instead of text.
     #[arg(long)]
     pub json: bool,
+    /// With `--json`: add `anim_details`, one `{"name", "fps", "duration"}` per animation as
+    /// `convert` reads them (frames per second, seconds), so a front door can set its
+    /// frame rate to the file's. Builds the model, so slower than the counts alone.
+    #[arg(long, requires = "json")]
+    pub anim_details: bool,
     /// Reading options.
     #[command(flatten)]
     pub read: ReadArgs,

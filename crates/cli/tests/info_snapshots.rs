@@ -56,3 +56,55 @@ fn json_counts_agree_with_the_text_summary() {
     }
     assert!(value["warnings"].is_array());
 }
+
+#[test]
+fn anim_details_give_each_animation_its_rate_and_length() {
+    // animation_only.iqe: "walk", framerate 10, 3 looping frames (0.3 s: a looping animation
+    // of N frames lasts N / fps); "no rate", one frame, IQE's default 24 fps.
+    let out = rigport(&[
+        "info",
+        "--json",
+        "--anim-details",
+        "fixtures/iqe/animation_only.iqe",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let details = value["anim_details"].as_array().expect("anim_details list");
+    assert_eq!(details.len(), 2, "{value}");
+    assert_eq!(value["animations"], 2);
+    let expected = [("walk", 10.0, 0.3), ("no rate", 24.0, 0.0)];
+    for (detail, (name, fps, duration)) in details.iter().zip(expected) {
+        assert_eq!(detail["name"], name);
+        assert!(
+            (detail["fps"].as_f64().unwrap() - fps).abs() < 1e-6,
+            "{detail}"
+        );
+        assert!(
+            (detail["duration"].as_f64().unwrap() - duration).abs() < 1e-6,
+            "{detail}"
+        );
+    }
+    // Without the flag the JSON keeps its shape.
+    let plain = rigport(&["info", "--json", "fixtures/iqe/animation_only.iqe"]);
+    let plain: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
+    assert!(plain.get("anim_details").is_none(), "{plain}");
+}
+
+#[test]
+fn anim_details_need_json_and_fail_like_info() {
+    let out = rigport(&["info", "--anim-details", "fixtures/iqe/animation_only.iqe"]);
+    assert_eq!(out.status.code(), Some(2), "a usage error without --json");
+    let out = rigport(&[
+        "info",
+        "--json",
+        "--anim-details",
+        "fixtures/iqe/fail_header.iqe",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(value["error"].is_string(), "{value}");
+}

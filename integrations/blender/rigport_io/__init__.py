@@ -23,12 +23,12 @@ if "bpy" in locals():
     # Script reload (F8 / reload_scripts): pick up edited submodules.
     import importlib
 
-    for _module in (cli, compat, naming, reporting, preferences, importer, exporter):  # noqa: F821
+    for _module in (cli, compat, faces, naming, reporting, rotations, preferences, importer, exporter):  # noqa: F821
         importlib.reload(_module)
 
 import bpy
 
-from . import cli, compat, exporter, importer, naming, preferences, reporting
+from . import cli, compat, exporter, faces, importer, naming, preferences, reporting, rotations
 
 _CLASSES = (preferences.RigportPreferences, importer.ImportRigport, exporter.ExportRigport)
 

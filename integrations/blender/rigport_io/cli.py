@@ -7,6 +7,7 @@ test runner) with a plain Python interpreter.
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -149,9 +150,38 @@ def convert(
     return parse_conversion(proc.stdout)
 
 
-def info(binary: str, path: str) -> dict:
-    """The `rigport info --json` summary of one file; raises RigportError when rigport refuses it."""
-    proc = _run(binary, ["info", "--json", path])
+def info(binary: str, path: str, anim_details: bool = False) -> dict:
+    """The `rigport info --json` summary of one file; raises RigportError when rigport refuses it.
+
+    With `anim_details`, also asks for `anim_details` (each animation's name, frame rate and
+    length); a rigport too old for that flag is asked again without it, and the summary then
+    has no `anim_details` key.
+    """
+    if anim_details:
+        proc = _run(binary, ["info", "--json", "--anim-details", path])
+        if proc.returncode == USAGE_ERROR and "--anim-details" in proc.stderr:
+            return info(binary, path)
+        return _info_json(proc)
+    return _info_json(_run(binary, ["info", "--json", path]))
+
+
+#: The exit status of a command line rigport does not understand (clap's usage error).
+USAGE_ERROR = 2
+
+
+def first_fps(summary: dict) -> Optional[float]:
+    """The frame rate of the first animation in an `info --anim-details` summary, if valid."""
+    details = summary.get("anim_details")
+    if not isinstance(details, list) or not details or not isinstance(details[0], dict):
+        return None
+    fps = details[0].get("fps")
+    if isinstance(fps, (int, float)) and math.isfinite(fps) and fps > 0:
+        return float(fps)
+    return None
+
+
+def _info_json(proc: subprocess.CompletedProcess) -> dict:
+    """The JSON object an `info --json` run printed; raises RigportError on its error."""
     for line in proc.stdout.splitlines():
         try:
             doc = json.loads(line)

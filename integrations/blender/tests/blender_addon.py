@@ -2,8 +2,9 @@
 
     blender -b --factory-startup --python blender_addon.py -- RESULT.json WORKDIR
 
-Binary lookup order and its message, menu entries, the numpy alias, and that a failed
-export leaves no partial file (and keeps an existing one).
+Binary lookup order and its message, menu entries, the numpy alias, that a failed
+export leaves no partial file (and keeps an existing one), the frame-rate lookup and the
+rotation keys added at whole frames.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import rigport_io  # noqa: E402
-from rigport_io import cli, compat  # noqa: E402
+from rigport_io import cli, compat, rotations  # noqa: E402
 
 
 def fake_binary(folder: str, name: str, body: str) -> str:
@@ -120,6 +121,42 @@ def no_partial_file(work: str) -> str:
     return "failed export leaves no file and keeps an old one; unknown extension refused"
 
 
+def frame_rate_lookup(work: str) -> str:
+    """`info --anim-details` gives the first animation's rate; a rigport without the flag
+    is asked again without it, and the import then keeps the scene's rate."""
+    fake = fake_binary(
+        os.path.join(work, "old"),
+        "rigport",
+        'case "$*" in *--anim-details*) echo "error: unexpected argument \'--anim-details\' found" >&2; exit 2;; esac\n'
+        "echo '{\"format\": \"iqe\", \"triangles\": 1}'",
+    )
+    summary = cli.info(fake, os.path.join(work, "any.iqe"), anim_details=True)
+    assert summary == {"format": "iqe", "triangles": 1}, summary
+    assert cli.first_fps(summary) is None
+    assert cli.first_fps({"anim_details": [{"fps": 15.0}, {"fps": 60.0}]}) == 15.0
+    assert cli.first_fps({"anim_details": [{"fps": 0}]}) is None
+    assert cli.first_fps({"anim_details": []}) is None
+    return "the first animation's rate; an older rigport without --anim-details still answers"
+
+
+def rotation_keys(work: str) -> str:
+    """A half turn about Z over 4 frames gets keys at frames 1-3 on the constant-speed path
+    (22.5, 45 and 67.5 degree quaternion angles); a tiny turn, or keys a frame apart, none."""
+    import math
+
+    half_turn = [(1.0, 0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)]
+    frames, values, added = rotations.whole_frame_keys([0.0, 4.0], half_turn)
+    assert added == 3 and frames == [0.0, 1.0, 2.0, 3.0, 4.0], (frames, added)
+    for frame, value in zip(frames[1:4], values[1:4]):
+        angle = math.radians(22.5 * frame)
+        expected = (math.cos(angle), 0.0, 0.0, math.sin(angle))
+        assert all(abs(a - b) < 1e-12 for a, b in zip(value, expected)), (frame, value)
+    tiny = [(1.0, 0.0, 0.0, 0.0), (math.cos(1e-4), 0.0, 0.0, math.sin(1e-4))]
+    assert rotations.whole_frame_keys([0.0, 4.0], tiny)[2] == 0, "a tiny turn needs no keys"
+    assert rotations.whole_frame_keys([0.0, 1.0], half_turn)[2] == 0, "no whole frame between"
+    return "spherical keys where the per-component blend strays, none elsewhere"
+
+
 def main() -> None:
     """Runs every check, writing one JSON result with a line per check."""
     args = sys.argv[sys.argv.index("--") + 1 :]
@@ -127,7 +164,7 @@ def main() -> None:
     bpy.ops.wm.read_factory_settings(use_empty=True)
     rigport_io.register()
     checks = []
-    for check in (lookup_order, menus, numpy_alias, no_partial_file):
+    for check in (lookup_order, menus, numpy_alias, no_partial_file, frame_rate_lookup, rotation_keys):
         try:
             checks.append({"check": check.__name__, "status": "pass", "detail": check(work)})
         except Exception:  # noqa: BLE001 - any failure is this check's failure, reported in full

@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-CHECKS = ("import", "pose", "export")
+CHECKS = ("import", "box", "fps", "pose", "export", "round_trip")
 CORPUS_DIRS = ("ms3d", "ms3d-ascii", "iqe", "iqm", "gltf")
 MODEL_EXTENSIONS = (".ms3d", ".txt", ".iqe", ".iqm", ".gltf", ".glb")
 #: Longest one file's Blender run may take before it counts as hung (seconds).
@@ -101,11 +101,13 @@ def run_file(blender: str, source: str, work: str, mode: str, env: dict) -> dict
         log = proc.stdout[-600:] + proc.stderr[-600:]
     except subprocess.TimeoutExpired:
         log = f"timed out after {FILE_TIMEOUT} s"
+    result = {"file": source, "checks": [{"check": "import", "status": "fail", "detail": "no result: " + log}]}
     if os.path.isfile(result_path):
         with open(result_path, encoding="utf-8") as text:
-            result = json.load(text)
-    else:
-        result = {"file": source, "checks": [{"check": "import", "status": "fail", "detail": "no result: " + log}]}
+            try:
+                result = json.load(text)
+            except ValueError as err:
+                result["checks"][0]["detail"] = f"unreadable result ({err}): {log}"
     shutil.rmtree(folder, ignore_errors=True)
     return result
 
@@ -127,18 +129,20 @@ def detail(result: dict, name: str) -> str:
 
 
 def row(result: dict, corpus: str | None) -> list[str]:
-    """One table row: file, then Blender/rigport triangles, bones, actions, posed error, export."""
+    """One table row: file, Blender/rigport triangles, bones, actions, then the box, frame
+    rate, posed error, export and round-trip marks."""
     path = result["file"]
     name = os.path.relpath(path, corpus) if corpus and path.startswith(corpus) else path
     info = result.get("info", {})
     got = result.get("blender", {})
     if not got:
         why = detail(result, "import") if status(result, "import") != "skip" else detail(result, "pose")
-        return [name, status(result, "import"), "", "", "", "", why[:60]]
+        return [name, status(result, "import"), "", "", "", "", "", "", "", why[:60]]
     tris = f"{got['triangles']}/{info['triangles']}"
     if got.get("dropped"):
         tris += f" (-{got['dropped']})"
     pose = detail(result, "pose").split(" error ")[-1].split(" of ")[0] if status(result, "pose") != "skip" else "-"
+    fps = detail(result, "fps").split(" fps")[0].replace("scene ", "") if status(result, "fps") != "skip" else "-"
     export = status(result, "export")
     if export != "skip":
         export += " " + detail(result, "export").split(":")[0]
@@ -148,14 +152,17 @@ def row(result: dict, corpus: str | None) -> list[str]:
         tris,
         f"{got['bones']}/{info['joints']}",
         f"{got['actions']}/{info['animations']}",
+        status(result, "box"),
+        f"{status(result, 'fps')} {fps}",
         f"{status(result, 'pose')} {pose}",
         export,
+        status(result, "round_trip"),
     ]
 
 
 def print_table(results: list[dict], corpus: str | None) -> None:
     """The per-file table (Blender/rigport counts), then every failure's detail."""
-    header = ["file", "import", "triangles", "bones", "actions", "posed error", "export"]
+    header = ["file", "import", "triangles", "bones", "actions", "box", "fps", "posed error", "export", "round trip"]
     rows = [header] + [row(r, corpus) for r in results if "blender" in r or r["file"] != "(add-on behaviour)"]
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     for line in rows:
@@ -218,7 +225,53 @@ def addon_checks(blender: str, work: str, env: dict) -> dict:
         with open(result_path, encoding="utf-8") as text:
             checks = json.load(text)["checks"]
     checks.append(zip_check(blender, work, env))
+    checks.append(merged_faces_check(blender, work, env))
     return {"file": "(add-on behaviour)", "checks": checks}
+
+
+#: An IQE quad (2 triangles) with two repeats of its first triangle (one reversed) and a
+#: triangle that uses one vertex twice: 5 triangles, of which Blender keeps 2.
+REPEATED_FACES_IQE = """# Inter-Quake Export
+mesh "quad"
+vp 0 0 0
+vp 1 0 0
+vp 1 1 0
+vp 0 1 0
+fm 0 1 2
+fm 0 2 3
+fm 0 1 2
+fm 2 1 0
+fm 0 0 1
+"""
+
+#: What Blender runs for the check above: the add-on imports the file given after `--`.
+IMPORT_EXPR = (
+    "import sys, bpy; sys.path.insert(0, sys.argv[sys.argv.index('--') + 1]); import rigport_io; "
+    "bpy.ops.wm.read_factory_settings(use_empty=True); rigport_io.register(); "
+    "bpy.ops.import_scene.rigport(filepath=sys.argv[sys.argv.index('--') + 2]); "
+    "print('BLENDER TRIANGLES', sum(len(p.vertices) - 2 for o in bpy.data.objects if o.type == 'MESH' "
+    "for p in o.data.polygons))"
+)
+
+
+def merged_faces_check(blender: str, work: str, env: dict) -> dict:
+    """The import report says how many triangles Blender merged (a face repeating another's
+    vertex set) and how many it dropped (one vertex used twice), apart."""
+    source = os.path.join(work, "repeated_faces.iqe")
+    with open(source, "w", encoding="utf-8") as out:
+        out.write(REPEATED_FACES_IQE)
+    command = [blender, "-b", "--factory-startup", "--python-exit-code", "1", "--python-expr", IMPORT_EXPR]
+    command += ["--", os.path.dirname(HERE), source]
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=FILE_TIMEOUT, env=env, check=False)
+    except subprocess.TimeoutExpired:
+        return {"check": "merged_faces", "status": "fail", "detail": "timed out"}
+    text = proc.stdout + proc.stderr
+    wanted = ("BLENDER TRIANGLES 2", "Blender merged 2 of 5 triangles", "Blender dropped 1 of 5 triangles that use one vertex twice")
+    missing = [w for w in wanted if w not in text]
+    if missing:
+        return {"check": "merged_faces", "status": "fail", "detail": f"missing {missing}: {text[-400:]}"}
+    return {"check": "merged_faces", "status": "pass", "detail": "2 repeated triangles reported merged, 1 degenerate dropped"}
 
 
 def zip_check(blender: str, work: str, env: dict) -> dict:

@@ -13,9 +13,19 @@ pub fn run(args: &InfoArgs) -> Status {
     };
     let mut status = Status::Success;
     for path in &args.files {
-        match summarize(path, &options) {
-            Ok(summary) if args.json => println!("{}", to_json(path, &summary)),
-            Ok(summary) => print!("{}", to_text(path, &summary)),
+        let details = if args.anim_details {
+            anim_details(path, &options).map(Some)
+        } else {
+            Ok(None)
+        };
+        match summarize(path, &options).and_then(|summary| details.map(|d| (summary, d))) {
+            Ok((summary, Some(details))) => {
+                let mut json = to_json(path, &summary);
+                json["anim_details"] = details;
+                println!("{json}");
+            }
+            Ok((summary, None)) if args.json => println!("{}", to_json(path, &summary)),
+            Ok((summary, None)) => print!("{}", to_text(path, &summary)),
             Err(message) => {
                 status = Status::Failure;
                 if args.json {
@@ -33,6 +43,21 @@ pub fn run(args: &InfoArgs) -> Status {
 pub fn summarize(path: &Path, options: &ReadOptions) -> Result<FileSummary, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
     rigport::info::summarize(&bytes, path.parent(), options).map_err(|e| e.to_string())
+}
+
+/// `--anim-details`: each animation of the model `convert` reads, with its frame rate and
+/// length in seconds.
+pub fn anim_details(path: &Path, options: &ReadOptions) -> Result<serde_json::Value, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+    let (document, _) = rigport::Document::sniff_and_read_in(&bytes, options, path.parent())
+        .map_err(|e| e.to_string())?;
+    let (model, _) = document.to_model().map_err(|e| e.to_string())?;
+    let animations = model
+        .animations
+        .iter()
+        .map(|a| serde_json::json!({ "name": a.name, "fps": a.fps, "duration": a.end_time() }))
+        .collect();
+    Ok(serde_json::Value::Array(animations))
 }
 
 /// The `--json` line for one file.

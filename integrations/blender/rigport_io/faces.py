@@ -1,0 +1,79 @@
+"""Counting the triangles of rigport's temporary .glb that Blender's meshes cannot hold.
+
+Blender's mesh keeps no face that uses one vertex twice (degenerate) and no second face on
+the same set of vertices: its glTF importer drops the first kind and merges the second into
+the face it repeats. Counting both in the .glb before the import lets the add-on say which
+happened. No Blender imports, so it runs under a plain Python too.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from dataclasses import dataclass
+
+#: glTF index component types: struct code and byte size.
+_INDEX_FORMATS = {5121: ("B", 1), 5123: ("H", 2), 5125: ("I", 4)}
+
+#: glTF primitive mode of a triangle list (the default).
+_TRIANGLES = 4
+
+
+@dataclass
+class FaceCounts:
+    """Triangles of a .glb, and how many of them Blender cannot keep as faces of their own."""
+
+    triangles: int = 0
+    degenerate: int = 0
+    repeated: int = 0
+
+
+def count(path: str) -> FaceCounts:
+    """Counts triangles, degenerate ones and repeats of an earlier one in a .glb's meshes.
+
+    A repeat uses the same three vertices (in any order) as an earlier triangle of the same
+    mesh drawn from the same vertex arrays. Raises ValueError for a file that is not a glb
+    this reader understands.
+    """
+    with open(path, "rb") as source:
+        blob = source.read()
+    if len(blob) < 20 or blob[:4] != b"glTF":
+        raise ValueError(f"{path} is not a binary glTF")
+    (json_length,) = struct.unpack_from("<I", blob, 12)
+    doc = json.loads(blob[20 : 20 + json_length].decode("utf-8"))
+    binary = blob[20 + json_length + 8 :]
+    counts = FaceCounts()
+    for mesh in doc.get("meshes", []):
+        seen: set = set()
+        for primitive in mesh.get("primitives", []):
+            if primitive.get("mode", _TRIANGLES) != _TRIANGLES:
+                continue
+            arrays = tuple(sorted(primitive.get("attributes", {}).items()))
+            corners = _triangle_indices(doc, binary, primitive)
+            for start in range(0, len(corners) - 2, 3):
+                triangle = corners[start : start + 3]
+                counts.triangles += 1
+                if len(set(triangle)) < 3:
+                    counts.degenerate += 1
+                    continue
+                key = (arrays, frozenset(triangle))
+                if key in seen:
+                    counts.repeated += 1
+                else:
+                    seen.add(key)
+    return counts
+
+
+def _triangle_indices(doc: dict, binary: bytes, primitive: dict) -> list:
+    """The vertex indices of a primitive (0, 1, 2, ... when it has no index accessor)."""
+    if "indices" not in primitive:
+        position = primitive.get("attributes", {}).get("POSITION")
+        return list(range(doc["accessors"][position]["count"])) if position is not None else []
+    accessor = doc["accessors"][primitive["indices"]]
+    view = doc["bufferViews"][accessor["bufferView"]]
+    code, size = _INDEX_FORMATS[accessor["componentType"]]
+    start = view.get("byteOffset", 0) + accessor.get("byteOffset", 0)
+    stride = view.get("byteStride", size)
+    if stride == size:
+        return list(struct.unpack_from(f"<{accessor['count']}{code}", binary, start))
+    return [struct.unpack_from("<" + code, binary, start + i * stride)[0] for i in range(accessor["count"])]
