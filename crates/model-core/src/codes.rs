@@ -14,6 +14,10 @@ pub const AXES_CONVERTED: &str = "axes-converted";
 /// Warning: A texture a material names was not found beside the model.
 pub const TEXTURE_MISSING: &str = "texture-missing";
 
+/// Warning: A texture a material names was found beside the model but cannot be used (it
+/// cannot be read or decoded, or is larger than [`crate::texture::Limits`] allow).
+pub const TEXTURE_UNUSABLE: &str = "texture-unusable";
+
 /// Info: Names that are not UTF-8 were read as Latin-1.
 pub const LATIN1_NAMES: &str = "latin1-names";
 
@@ -438,6 +442,7 @@ pub const ALL: &[&str] = &[
     BUFFER_LENGTH,
     AXES_CONVERTED,
     TEXTURE_MISSING,
+    TEXTURE_UNUSABLE,
 ];
 
 #[cfg(test)]
