@@ -17,9 +17,10 @@
 use crate::document::Document;
 use crate::error::Error;
 use crate::pipeline::PoseRequest;
+use rigport_model_core::codec::{Companions, Folder};
 use rigport_model_core::{ReadOptions, Report};
 use rigport_render::image::RgbaImage;
-use rigport_render::{FolderTextures, PoseAt, TextureError, TextureSource, render, render_sheet};
+use rigport_render::{BesideTextures, PoseAt, TextureError, TextureSource, render, render_sheet};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -50,8 +51,19 @@ pub fn render_png(
     source_dir: &Path,
     request: &PictureRequest,
 ) -> Result<(Vec<u8>, Report), Error> {
-    let (document, mut report) =
-        Document::sniff_and_read_in(input, &request.read, Some(source_dir))?;
+    render_png_with(input, Some(source_dir), &Folder::new(source_dir), request)
+}
+
+/// [`render_png`] with the textures looked up among `files` (any [`Companions`]: a folder,
+/// the files a web page was given) by the rule of [`rigport_model_core::texture`];
+/// `source_dir`, when known, is where a `.gltf` finds its external buffers.
+pub fn render_png_with(
+    input: &[u8],
+    source_dir: Option<&Path>,
+    files: &(dyn Companions + Sync),
+    request: &PictureRequest,
+) -> Result<(Vec<u8>, Report), Error> {
+    let (document, mut report) = Document::sniff_and_read_in(input, &request.read, source_dir)?;
     let (model, images, to_model_report) =
         document.to_model_with_images(&crate::ModelOptions::default())?;
     drop(document);
@@ -64,7 +76,7 @@ pub fn render_png(
     };
     let textures = Textures {
         embedded: decode_embedded(&images),
-        folder: FolderTextures::new(source_dir),
+        beside: BesideTextures::over(files),
     };
     let picture = match request.sheet {
         Some(frames) => render_sheet(&model, &options, frames, &textures),
@@ -76,16 +88,16 @@ pub fn render_png(
 }
 
 /// The images the source file held (a glTF's), else the files beside it.
-struct Textures {
+struct Textures<'a> {
     embedded: HashMap<String, Arc<RgbaImage>>,
-    folder: FolderTextures,
+    beside: BesideTextures<&'a (dyn Companions + Sync)>,
 }
 
-impl TextureSource for Textures {
+impl TextureSource for Textures<'_> {
     fn load(&self, reference: &str) -> Result<Arc<RgbaImage>, TextureError> {
         match self.embedded.get(reference) {
             Some(image) => Ok(Arc::clone(image)),
-            None => self.folder.load(reference),
+            None => self.beside.load(reference),
         }
     }
 }
