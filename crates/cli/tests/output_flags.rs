@@ -16,11 +16,23 @@ const BAD: &str = "fixtures/ms3d/fail_truncated_core.ms3d";
 /// The arguments of `command` on `input`, writing into `dir` where it writes.
 fn args(command: &str, input: &str, dir: &std::path::Path) -> Vec<String> {
     let mut args = vec![command.to_owned(), input.to_owned()];
-    let stem = std::path::Path::new(input).file_stem().unwrap().to_string_lossy().into_owned();
+    let stem = std::path::Path::new(input)
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
     match command {
-        "convert" => args.push(dir.join(format!("{stem}.iqe")).to_string_lossy().into_owned()),
+        "convert" => args.push(
+            dir.join(format!("{stem}.iqe"))
+                .to_string_lossy()
+                .into_owned(),
+        ),
         "render" => {
-            args.push(dir.join(format!("{stem}.png")).to_string_lossy().into_owned());
+            args.push(
+                dir.join(format!("{stem}.png"))
+                    .to_string_lossy()
+                    .into_owned(),
+            );
             args.extend(["--size".to_owned(), "16x16".to_owned()]);
         }
         _ => {}
@@ -41,7 +53,12 @@ fn every_subcommand_takes_the_three_switches_with_one_meaning() {
     for command in ["info", "convert", "validate", "render"] {
         // Default: something on standard output, exit 0.
         let plain = run(command, GOOD, None);
-        assert_eq!(plain.status.code(), Some(0), "{command}: {}", text(&plain.stderr));
+        assert_eq!(
+            plain.status.code(),
+            Some(0),
+            "{command}: {}",
+            text(&plain.stderr)
+        );
         assert!(!plain.stdout.is_empty(), "{command} printed nothing");
 
         // Quiet: nothing at all for a good file; the error (only) for a bad one, exit 1.
@@ -54,9 +71,16 @@ fn every_subcommand_takes_the_three_switches_with_one_meaning() {
             text(&quiet.stderr)
         );
         let quiet_bad = run(command, BAD, Some("--quiet"));
-        assert_eq!(quiet_bad.status.code(), Some(1), "{command} -q on bad input");
+        assert_eq!(
+            quiet_bad.status.code(),
+            Some(1),
+            "{command} -q on bad input"
+        );
         let said = format!("{}{}", text(&quiet_bad.stdout), text(&quiet_bad.stderr));
-        assert!(said.contains("byte"), "{command} -q: the error is said: {said}");
+        assert!(
+            said.contains("byte"),
+            "{command} -q: the error is said: {said}"
+        );
         assert!(!said.contains("warning"), "{command} -q: {said}");
 
         // Verbose: at least what the default says.
@@ -72,7 +96,10 @@ fn every_subcommand_takes_the_three_switches_with_one_meaning() {
             let json = run(command, input, Some("--json"));
             assert_eq!(json.status.code(), Some(code), "{command} --json {input}");
             let lines = text(&json.stdout);
-            assert!(!lines.trim().is_empty(), "{command} --json {input}: no output");
+            assert!(
+                !lines.trim().is_empty(),
+                "{command} --json {input}: no output"
+            );
             for line in lines.lines() {
                 let value: serde_json::Value = serde_json::from_str(line)
                     .unwrap_or_else(|e| panic!("{command} --json: {e}: {line}"));
@@ -111,9 +138,19 @@ fn render_reports_what_changes_the_picture_not_conversion_losses() {
     // An unknown animation changes the picture: an error, exit 1.
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("x.png");
-    let run = rigport(&["render", GOOD, png.to_str().unwrap(), "--anim", "no-such-animation"]);
+    let run = rigport(&[
+        "render",
+        GOOD,
+        png.to_str().unwrap(),
+        "--anim",
+        "no-such-animation",
+    ]);
     assert_eq!(run.status.code(), Some(1));
-    assert!(text(&run.stderr).contains("no-such-animation"), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stderr).contains("no-such-animation"),
+        "{}",
+        text(&run.stderr)
+    );
 }
 
 #[test]

@@ -21,7 +21,14 @@ fn s(path: &Path) -> String {
 fn textured_cube(material: &str) -> String {
     let mut iqe = format!("# Inter-Quake Export\nmesh cube\nmaterial \"{material}\"\n");
     // Each face: a fixed axis and sign, and the two axes it spans.
-    let faces: [(usize, f32); 6] = [(0, 1.0), (0, -1.0), (1, 1.0), (1, -1.0), (2, 1.0), (2, -1.0)];
+    let faces: [(usize, f32); 6] = [
+        (0, 1.0),
+        (0, -1.0),
+        (1, 1.0),
+        (1, -1.0),
+        (2, 1.0),
+        (2, -1.0),
+    ];
     for (axis, sign) in faces {
         let (a, b) = ((axis + 1) % 3, (axis + 2) % 3);
         for (u, v) in [(0.0f32, 0.0f32), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)] {
@@ -73,7 +80,12 @@ fn render_draws_the_texture_beside_the_model_and_warns_when_it_is_missing() {
     checker().save(with.join("skin.PNG")).unwrap();
 
     let textured = render(&with.join("cube.iqe"), &dir.path().join("textured.png"));
-    assert_eq!(textured.status.code(), Some(0), "{}", text(&textured.stderr));
+    assert_eq!(
+        textured.status.code(),
+        Some(0),
+        "{}",
+        text(&textured.stderr)
+    );
     assert!(
         !text(&textured.stdout).contains("texture-"),
         "{}",
@@ -87,15 +99,23 @@ fn render_draws_the_texture_beside_the_model_and_warns_when_it_is_missing() {
         "{said}"
     );
 
-    let a = image::open(dir.path().join("textured.png")).unwrap().to_rgba8();
-    let b = image::open(dir.path().join("plain.png")).unwrap().to_rgba8();
+    let a = image::open(dir.path().join("textured.png"))
+        .unwrap()
+        .to_rgba8();
+    let b = image::open(dir.path().join("plain.png"))
+        .unwrap()
+        .to_rgba8();
     let differing = a
         .pixels()
         .zip(b.pixels())
         .filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > 24))
         .count();
     let share = differing as f64 / (64.0 * 64.0);
-    assert!(share >= 0.2, "only {:.1} % of the pixels differ", share * 100.0);
+    assert!(
+        share >= 0.2,
+        "only {:.1} % of the pixels differ",
+        share * 100.0
+    );
     // The textured picture shows both colours of the checkerboard.
     let reddish = a.pixels().filter(|p| p.0[0] > 2 * p.0[2].max(20)).count();
     let bluish = a.pixels().filter(|p| p.0[2] > 2 * p.0[0].max(20)).count();
@@ -111,7 +131,12 @@ fn convert_embeds_an_image_of_another_type_and_warns_about_missing_ones() {
         .save_with_format(dir.path().join("Body.tga"), image::ImageFormat::Tga)
         .unwrap();
     let glb = dir.path().join("body.glb");
-    let run = rigport(&["convert", &s(&dir.path().join("body.iqe")), &s(&glb), "--json"]);
+    let run = rigport(&[
+        "convert",
+        &s(&dir.path().join("body.iqe")),
+        &s(&glb),
+        "--json",
+    ]);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
     let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
     assert!(
@@ -125,7 +150,11 @@ fn convert_embeds_an_image_of_another_type_and_warns_about_missing_ones() {
     let bytes = std::fs::read(&glb).unwrap();
     let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
     let json: serde_json::Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
-    assert_eq!(json["images"][0]["mimeType"], "image/png", "{}", json["images"]);
+    assert_eq!(
+        json["images"][0]["mimeType"], "image/png",
+        "{}",
+        json["images"]
+    );
     assert_eq!(json["images"][0]["name"], "Body.tga");
     assert!(json["images"][0]["bufferView"].is_u64());
 
@@ -153,12 +182,18 @@ fn info_lists_textures_found_and_missing() {
     assert_eq!(run.status.code(), Some(0));
     let value: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
     assert_eq!(value["textures"]["found"], serde_json::json!([]));
-    assert_eq!(value["textures"]["missing"], serde_json::json!([r".\body.JPG"]));
+    assert_eq!(
+        value["textures"]["missing"],
+        serde_json::json!([r".\body.JPG"])
+    );
     assert_eq!(value["triangles"], 12, "every earlier field is kept");
     let text_run = rigport(&["info", &s(&model)]);
     let said = text(&text_run.stdout);
     assert!(said.contains("0 found, 1 missing"), "{said}");
-    assert!(said.contains(r"warning: texture `.\body.JPG` not found"), "{said}");
+    assert!(
+        said.contains(r"warning: texture `.\body.JPG` not found"),
+        "{said}"
+    );
 
     checker().save(dir.path().join("Body.bmp")).unwrap();
     let run = rigport(&["info", "--json", &s(&model)]);

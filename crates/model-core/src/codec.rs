@@ -329,7 +329,11 @@ impl Companions for Folder {
         };
         let mut names: Vec<String> = entries
             .filter_map(Result::ok)
-            .filter(|entry| entry.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()))
+            .filter(|entry| {
+                entry
+                    .file_type()
+                    .is_ok_and(|t| t.is_file() || t.is_symlink())
+            })
             .filter(|entry| entry.path().is_file())
             .filter_map(|entry| entry.file_name().into_string().ok())
             .collect();

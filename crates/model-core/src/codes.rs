@@ -18,6 +18,10 @@ pub const TEXTURE_MISSING: &str = "texture-missing";
 /// cannot be read or decoded, or is larger than [`crate::texture::Limits`] allow).
 pub const TEXTURE_UNUSABLE: &str = "texture-unusable";
 
+/// Loss: A material's texture was not written because a mesh using the material has no
+/// texture coordinates (glTF requires them wherever a texture is bound).
+pub const TEXTURE_WITHOUT_UVS: &str = "texture-without-uvs";
+
 /// Info: Names that are not UTF-8 were read as Latin-1.
 pub const LATIN1_NAMES: &str = "latin1-names";
 
@@ -443,6 +447,7 @@ pub const ALL: &[&str] = &[
     AXES_CONVERTED,
     TEXTURE_MISSING,
     TEXTURE_UNUSABLE,
+    TEXTURE_WITHOUT_UVS,
 ];
 
 #[cfg(test)]

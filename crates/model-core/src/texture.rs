@@ -278,7 +278,14 @@ mod tests {
         );
         assert_eq!(
             candidates("rifle"),
-            ["rifle", "rifle.png", "rifle.jpg", "rifle.jpeg", "rifle.tga", "rifle.bmp"]
+            [
+                "rifle",
+                "rifle.png",
+                "rifle.jpg",
+                "rifle.jpeg",
+                "rifle.tga",
+                "rifle.bmp"
+            ]
         );
         assert_eq!(candidates("skin.DDS")[1], "skin.png");
         // Not an image extension: kept as part of the stem.
@@ -304,8 +311,18 @@ mod tests {
 
     #[test]
     fn the_rule_over_files_in_memory() {
-        let files = files(&["nskinbr.JPG", "Body.tga", "body.bmp", "b.png", "B.PNG", "é.png"]);
-        assert_eq!(find(&files, r".\nskinbr.jpg").as_deref(), Some("nskinbr.JPG"));
+        let files = files(&[
+            "nskinbr.JPG",
+            "Body.tga",
+            "body.bmp",
+            "b.png",
+            "B.PNG",
+            "é.png",
+        ]);
+        assert_eq!(
+            find(&files, r".\nskinbr.jpg").as_deref(),
+            Some("nskinbr.JPG")
+        );
         // The named type first, then the others in order: tga before bmp.
         assert_eq!(find(&files, "C:/x/Body.jpg").as_deref(), Some("Body.tga"));
         assert_eq!(find(&files, "BODY.BMP").as_deref(), Some("body.bmp"));
@@ -323,17 +340,27 @@ mod tests {
     fn loading_checks_the_size_before_reading() {
         let files = files(&["skin.png"]);
         let found = load(&files, "SKIN.png", &Limits::default()).unwrap();
-        assert_eq!((found.name.as_str(), &*found.bytes), ("skin.png", &b"skin.png"[..]));
+        assert_eq!(
+            (found.name.as_str(), &*found.bytes),
+            ("skin.png", &b"skin.png"[..])
+        );
         let tight = Limits {
             max_bytes: 4,
             ..Limits::default()
         };
         assert!(matches!(
             load(&files, "skin.png", &tight),
-            Err(LoadError::TooLarge { size: 8, max: 4, .. })
+            Err(LoadError::TooLarge {
+                size: 8,
+                max: 4,
+                ..
+            })
         ));
         let missing = load(&files, r".\gone.bmp", &Limits::default()).unwrap_err();
-        assert_eq!(missing.to_string(), r"texture `.\gone.bmp` not found beside the model");
+        assert_eq!(
+            missing.to_string(),
+            r"texture `.\gone.bmp` not found beside the model"
+        );
     }
 
     #[test]

@@ -91,7 +91,9 @@ impl<C: Companions> BesideTextures<C> {
     fn decode(&self, reference: &str) -> Result<Arc<RgbaImage>, TextureError> {
         let found = match texture::load(&self.files, reference, &self.limits) {
             Ok(found) => found,
-            Err(LoadError::NotFound(_)) => return Err(TextureError::NotFound(reference.to_owned())),
+            Err(LoadError::NotFound(_)) => {
+                return Err(TextureError::NotFound(reference.to_owned()));
+            }
             Err(other) => {
                 return Err(TextureError::Decode {
                     reference: reference.to_owned(),
@@ -231,7 +233,10 @@ mod tests {
             .unwrap();
         let files = HashMap::from([("Skin.BMP".to_owned(), bmp.into_inner())]);
         let source = BesideTextures::over(files);
-        assert_eq!(source.load(r".\skin.jpg").unwrap().get_pixel(1, 1).0, [200, 100, 0, 255]);
+        assert_eq!(
+            source.load(r".\skin.jpg").unwrap().get_pixel(1, 1).0,
+            [200, 100, 0, 255]
+        );
         assert_eq!(
             source.load("gone.png").unwrap_err().to_string(),
             "texture `gone.png` not found beside the model"

@@ -78,9 +78,9 @@ pub fn inspect(
     let textures = match document.to_model_with_images(&crate::ModelOptions::default()) {
         Ok((model, images, _)) => TextureList::of(&model, &images, files),
         Err(e) => {
-            summary
-                .warnings
-                .push(format!("textures not listed: the model cannot be built: {e}"));
+            summary.warnings.push(format!(
+                "textures not listed: the model cannot be built: {e}"
+            ));
             TextureList::default()
         }
     };

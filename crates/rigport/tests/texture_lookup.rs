@@ -42,8 +42,13 @@ fn glb_export_finds_images_among_files_in_memory() {
         beside: Some(Beside::new(files)),
         ..Settings::default()
     };
-    let out = convert(&square("C:/art/Body.jpg"), Path::new("o.glb"), Format::Glb, &settings)
-        .unwrap();
+    let out = convert(
+        &square("C:/art/Body.jpg"),
+        Path::new("o.glb"),
+        Format::Glb,
+        &settings,
+    )
+    .unwrap();
     let json = glb_json(&out.files[0].1);
     assert_eq!(json["images"][0]["name"], "body.TGA");
     assert_eq!(json["images"][0]["mimeType"], "image/png");
@@ -59,7 +64,11 @@ fn glb_export_finds_images_among_files_in_memory() {
         let out = convert(&square("C:/art/Body.jpg"), &output, target, &empty).unwrap();
         let missing: Vec<_> = out.report.with_code(codes::TEXTURE_MISSING).collect();
         assert_eq!(missing.len(), 1, "{target:?}: {:?}", out.report);
-        assert!(missing[0].message.contains("C:/art/Body.jpg"), "{}", missing[0].message);
+        assert!(
+            missing[0].message.contains("C:/art/Body.jpg"),
+            "{}",
+            missing[0].message
+        );
     }
 }
 
@@ -77,7 +86,11 @@ fn pictures_and_info_use_the_same_rule() {
     };
     let files = BTreeMap::from([("Body.tga".to_owned(), tga())]);
     let (with, report) = render_png_with(&square("Body.jpg"), None, &files, &request).unwrap();
-    assert_eq!(report.with_code(codes::TEXTURE_MISSING).count(), 0, "{report:?}");
+    assert_eq!(
+        report.with_code(codes::TEXTURE_MISSING).count(),
+        0,
+        "{report:?}"
+    );
     let none = BTreeMap::new();
     let (without, report) = render_png_with(&square("Body.jpg"), None, &none, &request).unwrap();
     let missing: Vec<_> = report.with_code(codes::TEXTURE_MISSING).collect();
@@ -87,7 +100,10 @@ fn pictures_and_info_use_the_same_rule() {
 
     let options = rigport::ReadOptions::default();
     let info = rigport::info::inspect(&square("Body.jpg"), None, Some(&files), &options).unwrap();
-    assert_eq!(info.textures.found, [("Body.jpg".to_owned(), "Body.tga".to_owned())]);
+    assert_eq!(
+        info.textures.found,
+        [("Body.jpg".to_owned(), "Body.tga".to_owned())]
+    );
     let info = rigport::info::inspect(&square("Body.jpg"), None, Some(&none), &options).unwrap();
     assert_eq!(info.textures.missing, ["Body.jpg"]);
     assert!(info.summary.warnings.iter().any(|w| w.contains("Body.jpg")));

@@ -15,7 +15,9 @@ pub fn notices_json(report: &Report) -> Vec<Value> {
     report
         .notices
         .iter()
-        .map(|n| json!({ "severity": n.severity.to_string(), "code": n.code, "message": n.message }))
+        .map(
+            |n| json!({ "severity": n.severity.to_string(), "code": n.code, "message": n.message }),
+        )
         .collect()
 }
 
