@@ -117,8 +117,9 @@ fn render_draws_the_texture_beside_the_model_and_warns_when_it_is_missing() {
         share * 100.0
     );
     // The textured picture shows both colours of the checkerboard.
-    let reddish = a.pixels().filter(|p| p.0[0] > 2 * p.0[2].max(20)).count();
-    let bluish = a.pixels().filter(|p| p.0[2] > 2 * p.0[0].max(20)).count();
+    let dominant = |a: u8, b: u8| u16::from(a) > 2 * u16::from(b.max(20));
+    let reddish = a.pixels().filter(|p| dominant(p.0[0], p.0[2])).count();
+    let bluish = a.pixels().filter(|p| dominant(p.0[2], p.0[0])).count();
     assert!(reddish > 50 && bluish > 50, "red {reddish}, blue {bluish}");
 }
 
