@@ -320,7 +320,7 @@ impl Companions for Folder {
 
     fn size(&self, name: &str) -> Option<u64> {
         let metadata = std::fs::metadata(self.path_of(name)?).ok()?;
-        metadata.is_file().then(|| metadata.len())
+        metadata.is_file().then_some(metadata.len())
     }
 
     fn names(&self) -> Vec<String> {
