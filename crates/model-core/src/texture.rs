@@ -9,7 +9,7 @@
 //! `models/weapons/rifle/rifle`). Every consumer that needs the pixels (glTF texture
 //! embedding, the renderer, `rigport info`, the Python and web doors) resolves a reference
 //! with the one rule here, over the files beside the model as a
-//! [`Companions`] (a folder on disk is [`Folder`](crate::codec::Folder), the files a web
+//! [`Companions`] (a folder on disk is [`Folder`], the files a web
 //! page was given are a map), so a texture found by one is found by all:
 //!
 //! 1. a plain relative reference (no drive, no root, no `..`) naming a file among the
