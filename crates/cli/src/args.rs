@@ -89,15 +89,56 @@ pub struct ReadArgs {
     pub strict: bool,
 }
 
+/// How much a command prints: the same three switches, with the same meaning, on every
+/// subcommand. Errors always go to standard error; the exit code never depends on them.
+#[derive(Debug, Args, Clone, Copy, Default)]
+pub struct OutputArgs {
+    /// Print errors only.
+    #[arg(short, long, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Print every note, not only the warnings.
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// Machine-readable output: one JSON object per file per line on standard output
+    /// (a file that fails gives an object with an `error` field). Overrides -q and -v.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl OutputArgs {
+    /// The detail these switches ask for (`--json` first, then `-q`, then `-v`).
+    pub fn detail(&self) -> Detail {
+        match (self.json, self.quiet, self.verbose) {
+            (true, _, _) => Detail::Json,
+            (_, true, _) => Detail::Quiet,
+            (_, _, true) => Detail::Verbose,
+            _ => Detail::Default,
+        }
+    }
+}
+
+/// How much of what a command found it prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// One JSON object per file (`--json`).
+    Json,
+    /// Errors only (`-q`).
+    Quiet,
+    /// Results and warnings, with a count of what `-v` would add.
+    Default,
+    /// Everything (`-v`).
+    Verbose,
+}
+
 /// `rigport info`.
 #[derive(Debug, Args)]
 pub struct InfoArgs {
     /// Files to inspect.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// One JSON object per file per line instead of text.
-    #[arg(long)]
-    pub json: bool,
+    /// Output detail.
+    #[command(flatten)]
+    pub output: OutputArgs,
     /// With `--json`: add `anim_details`, one `{"name", "fps", "duration"}` per animation as
     /// `convert` reads them (frames per second, seconds), so a front door can set its
     /// frame rate to the file's. Builds the model, so slower than the counts alone.
@@ -157,15 +198,10 @@ pub struct ConvertArgs {
     /// with an `axes-converted` note.
     #[arg(long)]
     pub keep_axes: bool,
-    /// Print the conversion report as JSON.
-    #[arg(long)]
-    pub json: bool,
-    /// List every loss and note of the report, not only the warnings and a count.
-    #[arg(short, long, conflicts_with = "quiet")]
-    pub verbose: bool,
-    /// Print errors only.
-    #[arg(short, long)]
-    pub quiet: bool,
+    /// Output detail: `--json` prints the conversion report as JSON, `-v` every loss and
+    /// note of the report, not only the warnings and a count.
+    #[command(flatten)]
+    pub output: OutputArgs,
     /// Read every input into memory instead of mapping files of 1 MiB or more. A mapped
     /// file that another program truncates or rewrites during the conversion can make it
     /// fail or stop with a bus error; a copy cannot.
@@ -182,9 +218,10 @@ pub struct ValidateArgs {
     /// Files to check.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// One JSON object per file per line instead of text.
-    #[arg(long)]
-    pub json: bool,
+    /// Output detail: `-q` lists only files with errors and their errors; `-v` adds the
+    /// notes (limits of other formats and the like) to the errors and warnings.
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 /// `rigport render`.
@@ -250,6 +287,10 @@ pub struct RenderArgs {
     /// redraw the others, replacing partial outputs (needs -o DIR).
     #[arg(long, requires = "out_dir")]
     pub resume: bool,
+    /// Output detail: by default only what changes the picture (a texture not found, triangles
+    /// not drawn, damaged input); `-v` adds every note and conversion loss.
+    #[command(flatten)]
+    pub output: OutputArgs,
     /// Reading options.
     #[command(flatten)]
     pub read: ReadArgs,

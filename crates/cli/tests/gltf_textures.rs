@@ -325,7 +325,7 @@ fn a_missing_texture_is_a_warning_naming_it_and_its_uri_is_kept() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|n| n["code"] == "gltf-texture-missing")
+        .filter(|n| n["code"] == "texture-missing")
         .collect();
     assert_eq!(missing.len(), 1, "{report:#}");
     assert_eq!(missing[0]["severity"], "warning");

@@ -52,7 +52,9 @@
 
 use crate::{FileSummary, Model, ReadOptions, Report, UpAxis};
 use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::path::{Component, Path, PathBuf};
 
 /// What a format is: the facts a registry, a file dialog or `--to` needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -200,11 +202,49 @@ pub trait Companions {
     fn names(&self) -> Vec<String> {
         Vec::new()
     }
+    /// The size in bytes of the file called `name`, if there is one, so a caller can refuse
+    /// a file larger than its limits before reading it. By default the file is read to
+    /// measure it; sources that know sizes (a folder, files in memory) answer directly.
+    fn size(&self, name: &str) -> Option<u64> {
+        self.get(name).map(|bytes| bytes.len() as u64)
+    }
     /// The folder on disk the companions are in, when they are files of one (formats whose
     /// files name companions by relative path, such as a `.gltf`'s `textures/skin.png`,
     /// read them from there).
-    fn folder(&self) -> Option<&std::path::Path> {
+    fn folder(&self) -> Option<&Path> {
         None
+    }
+}
+
+/// A borrowed source answers as the source does.
+impl<T: Companions + ?Sized> Companions for &T {
+    fn get(&self, name: &str) -> Option<Cow<'_, [u8]>> {
+        (**self).get(name)
+    }
+    fn names(&self) -> Vec<String> {
+        (**self).names()
+    }
+    fn size(&self, name: &str) -> Option<u64> {
+        (**self).size(name)
+    }
+    fn folder(&self) -> Option<&Path> {
+        (**self).folder()
+    }
+}
+
+/// A shared source answers as the source does.
+impl<T: Companions + ?Sized> Companions for std::sync::Arc<T> {
+    fn get(&self, name: &str) -> Option<Cow<'_, [u8]>> {
+        (**self).get(name)
+    }
+    fn names(&self) -> Vec<String> {
+        (**self).names()
+    }
+    fn size(&self, name: &str) -> Option<u64> {
+        (**self).size(name)
+    }
+    fn folder(&self) -> Option<&Path> {
+        (**self).folder()
     }
 }
 
@@ -216,44 +256,132 @@ impl Companions for NoCompanions {
     fn get(&self, _: &str) -> Option<Cow<'_, [u8]>> {
         None
     }
+    fn size(&self, _: &str) -> Option<u64> {
+        None
+    }
 }
 
-/// The files in a folder on disk, beside the main file.
-#[derive(Clone, Debug)]
+/// Files given in memory by name (the files a web page was handed, say). A name may hold a
+/// relative path (`textures/skin.png`) when the caller keeps folders.
+impl<S: std::hash::BuildHasher> Companions for HashMap<String, Vec<u8>, S> {
+    fn get(&self, name: &str) -> Option<Cow<'_, [u8]>> {
+        self.get(name).map(|bytes| Cow::Borrowed(bytes.as_slice()))
+    }
+    fn size(&self, name: &str) -> Option<u64> {
+        self.get(name).map(|bytes| bytes.len() as u64)
+    }
+    fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.keys().cloned().collect();
+        names.sort();
+        names
+    }
+}
+
+/// Files given in memory by name, in name order.
+impl Companions for BTreeMap<String, Vec<u8>> {
+    fn get(&self, name: &str) -> Option<Cow<'_, [u8]>> {
+        self.get(name).map(|bytes| Cow::Borrowed(bytes.as_slice()))
+    }
+    fn size(&self, name: &str) -> Option<u64> {
+        self.get(name).map(|bytes| bytes.len() as u64)
+    }
+    fn names(&self) -> Vec<String> {
+        self.keys().cloned().collect()
+    }
+}
+
+/// The files in a folder on disk: the companions of a model read from that folder.
+///
+/// A name is a file name, or a relative path below the folder with `/` or `\` between its
+/// parts; names with a drive, a root or a `..` part name nothing (a model's references must
+/// not reach outside its folder). [`Companions::names`] lists the folder's files (not its
+/// subfolders), sorted.
+///
+/// ```
+/// use rigport_model_core::codec::{Companions, Folder};
+///
+/// let dir = std::env::temp_dir().join(format!("rigport-folder-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::write(dir.join("skin.png"), b"png").unwrap();
+/// let folder = Folder::new(&dir);
+/// assert_eq!(folder.get("skin.png").as_deref(), Some(&b"png"[..]));
+/// assert_eq!(folder.size(r".\skin.png"), Some(3));
+/// assert!(folder.get("../skin.png").is_none());
+/// assert_eq!(folder.names(), ["skin.png"]);
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Folder {
-    dir: std::path::PathBuf,
+    dir: PathBuf,
 }
 
 impl Folder {
-    /// The files of `dir`.
-    pub fn new(dir: impl Into<std::path::PathBuf>) -> Self {
-        Self { dir: dir.into() }
+    /// The files in folder `dir` (`""` is the current folder).
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        let dir = dir.into();
+        let dir = if dir.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            dir
+        };
+        Self { dir }
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The path of the file `name` names inside the folder, if the name stays inside it.
+    pub fn path_of(&self, name: &str) -> Option<PathBuf> {
+        let normalised = name.trim().replace('\\', "/");
+        let relative = Path::new(&normalised);
+        let inside = !normalised.is_empty()
+            && !normalised.contains(':')
+            && relative
+                .components()
+                .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+            && relative
+                .components()
+                .any(|c| matches!(c, Component::Normal(_)));
+        inside.then(|| self.dir.join(relative))
     }
 }
 
 impl Companions for Folder {
     fn get(&self, name: &str) -> Option<Cow<'_, [u8]>> {
-        // A name, never a path: nothing outside the folder is read.
-        if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+        let path = self.path_of(name)?;
+        if !path.is_file() {
             return None;
         }
-        std::fs::read(self.dir.join(name)).ok().map(Cow::Owned)
+        std::fs::read(path).ok().map(Cow::Owned)
+    }
+
+    fn size(&self, name: &str) -> Option<u64> {
+        let metadata = std::fs::metadata(self.path_of(name)?).ok()?;
+        metadata.is_file().then_some(metadata.len())
+    }
+
+    fn folder(&self) -> Option<&Path> {
+        Some(&self.dir)
     }
 
     fn names(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(&self.dir)
-            .into_iter()
-            .flatten()
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        let mut names: Vec<String> = entries
             .filter_map(Result::ok)
+            .filter(|entry| {
+                entry
+                    .file_type()
+                    .is_ok_and(|t| t.is_file() || t.is_symlink())
+            })
             .filter(|entry| entry.path().is_file())
             .filter_map(|entry| entry.file_name().into_string().ok())
             .collect();
         names.sort();
         names
-    }
-
-    fn folder(&self) -> Option<&std::path::Path> {
-        Some(&self.dir)
     }
 }
 

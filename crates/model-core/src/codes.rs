@@ -16,6 +16,13 @@ pub const TEXTURE_MISSING: &str = "texture-missing";
 
 /// Loss: Images held inside a file are not part of the neutral model its codec read.
 pub const IMAGES_NOT_CARRIED: &str = "images-not-carried";
+/// Warning: A texture a material names was found beside the model but cannot be used (it
+/// cannot be read or decoded, or is larger than [`crate::texture::Limits`] allow).
+pub const TEXTURE_UNUSABLE: &str = "texture-unusable";
+
+/// Loss: A material's texture was not written because a mesh using the material has no
+/// texture coordinates (glTF requires them wherever a texture is bound).
+pub const TEXTURE_WITHOUT_UVS: &str = "texture-without-uvs";
 
 /// Info: Names that are not UTF-8 were read as Latin-1.
 pub const LATIN1_NAMES: &str = "latin1-names";
@@ -447,6 +454,8 @@ pub const ALL: &[&str] = &[
     AXES_CONVERTED,
     TEXTURE_MISSING,
     IMAGES_NOT_CARRIED,
+    TEXTURE_UNUSABLE,
+    TEXTURE_WITHOUT_UVS,
 ];
 
 #[cfg(test)]

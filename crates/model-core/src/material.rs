@@ -49,4 +49,40 @@ impl Material {
             ..Self::default()
         }
     }
+
+    /// A default material whose one string is both its name and its texture reference: the
+    /// convention of formats that store only a material string and whose engines load that
+    /// string as the image (IQE, IQM: the IQM SDK's `mrfixit.iqm` names `Body.jpg`; MD5
+    /// shaders). A blank name names no texture.
+    ///
+    /// ```
+    /// use rigport_model_core::Material;
+    ///
+    /// assert_eq!(Material::named_as_texture("Body.jpg").texture.as_deref(), Some("Body.jpg"));
+    /// assert_eq!(Material::named_as_texture(" ").texture, None);
+    /// ```
+    pub fn named_as_texture(name: impl Into<String>) -> Self {
+        let name = name.into();
+        let texture = (!name.trim().is_empty()).then(|| name.clone());
+        Self {
+            name,
+            texture,
+            ..Self::default()
+        }
+    }
+
+    /// Whether this material holds nothing beyond what a format storing one string per
+    /// material keeps ([`Material::named_as_texture`]): default properties, and no texture
+    /// or the name as texture.
+    pub fn is_only_a_name(&self) -> bool {
+        let texture_is_name = match self.texture.as_deref() {
+            None => true,
+            Some(texture) => texture == self.name,
+        };
+        texture_is_name
+            && Material {
+                texture: None,
+                ..self.clone()
+            } == Material::named(self.name.clone())
+    }
 }

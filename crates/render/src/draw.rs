@@ -8,7 +8,7 @@ use crate::{PoseAt, RenderError, RenderOptions};
 use glam::{Vec3, Vec4};
 use image::{GrayImage, RgbImage, RgbaImage};
 use rayon::prelude::*;
-use rigport_model_core::{Material, Mesh, Model, Report, Vertex};
+use rigport_model_core::{Material, Mesh, Model, Report, Vertex, codes};
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -123,8 +123,12 @@ impl<'a> Scene<'a> {
         }
         for (_, result, count) in &loaded {
             if let Err(e) = result {
+                let code = match e {
+                    TextureError::NotFound(_) => codes::TEXTURE_MISSING,
+                    TextureError::Decode { .. } => codes::TEXTURE_UNUSABLE,
+                };
                 report.warn(
-                    "texture-unavailable",
+                    code,
                     format!("{e} (named by {count} material(s)); drawn with their colours"),
                 );
             }

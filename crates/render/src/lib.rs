@@ -19,8 +19,11 @@
 //!   an optional wire overlay of the triangles' edges.
 //! * [`encode_png`] writes a picture as a PNG quickly (fast deflate, adaptive filters).
 //! * Files stay outside the rasterizer: images come from a [`TextureSource`];
-//!   [`FolderTextures`] finds them beside the model with
-//!   [`find_beside`](rigport_model_core::texture::find_beside).
+//!   [`BesideTextures`] finds them among the files beside the model (a folder on disk,
+//!   [`FolderTextures`], or files in memory) with
+//!   [`texture::find`](rigport_model_core::texture::find), the rule glTF embedding uses, and
+//!   decodes them within the shared [`texture::Limits`](rigport_model_core::texture::Limits).
+//!   A texture not found is a `texture-missing` warning naming it.
 //! * No model makes it panic or hang: triangles with indices out of range or positions
 //!   that are not finite are skipped (and counted in the report), and every triangle's
 //!   work is bounded by the picture's size.
@@ -68,7 +71,7 @@ pub use options::{
     MAX_SHEET_PIXELS, MAX_SIDE, Orbit, Passes, PoseAt, RenderOptions, Rgb, View, parse_size,
 };
 pub use sheet::{render_sheet, sheet_grid, sheet_times};
-pub use texture::{FolderTextures, NoTextures, TextureError, TextureSource};
+pub use texture::{BesideTextures, FolderTextures, NoTextures, TextureError, TextureSource};
 pub use views::{MAX_VIEWS_PIXELS, render_views};
 
 /// Re-export of the image crate used in the public API ([`image::RgbaImage`]).

@@ -3,7 +3,8 @@
 //! is the source for a model read from disk.
 
 use image::RgbaImage;
-use rigport_model_core::texture::find_beside;
+use rigport_model_core::codec::{Companions, Folder};
+use rigport_model_core::texture::{self, Limits, LoadError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -12,7 +13,7 @@ use std::sync::{Arc, Mutex};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TextureError {
     /// No file matches the reference.
-    #[error("texture `{0}` not found")]
+    #[error("texture `{0}` not found beside the model")]
     NotFound(String),
     /// The file exists but could not be decoded.
     #[error("texture `{reference}` ({path}) cannot be decoded: {reason}")]
@@ -51,62 +52,90 @@ impl TextureSource for HashMap<String, Arc<RgbaImage>> {
     }
 }
 
-/// Largest texture side decoded; a header asking for more is refused before allocating.
-const MAX_TEXTURE_SIDE: u32 = 16384;
-/// Most bytes one texture's decoder may allocate.
-const MAX_TEXTURE_BYTES: u64 = 512 << 20;
-
-/// Textures found beside a model by [`find_beside`] (the one lookup rule rigport has) and
-/// decoded with the `image` crate (PNG, JPEG, BMP, TGA), each file once.
+/// Textures found among the files beside a model ([`Companions`]: a folder on disk, files in
+/// memory) by [`rigport_model_core::texture::find`] (the one lookup rule rigport has, shared
+/// with glTF embedding) and decoded with the `image` crate (PNG, JPEG, BMP, TGA) within the
+/// shared [`Limits`], each reference once.
 #[derive(Debug)]
-pub struct FolderTextures {
-    dir: PathBuf,
+pub struct BesideTextures<C> {
+    files: C,
+    limits: Limits,
     cache: Mutex<HashMap<String, Result<Arc<RgbaImage>, TextureError>>>,
 }
+
+/// Textures beside a model in a folder on disk.
+pub type FolderTextures = BesideTextures<Folder>;
 
 impl FolderTextures {
     /// Textures beside a model in folder `dir`.
     pub fn new(dir: impl Into<PathBuf>) -> Self {
-        Self {
-            dir: dir.into(),
-            cache: Mutex::new(HashMap::new()),
-        }
+        Self::over(Folder::new(dir))
     }
 
     /// The folder searched.
     pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
-    fn decode(&self, reference: &str) -> Result<Arc<RgbaImage>, TextureError> {
-        let path = find_beside(&self.dir, reference)
-            .ok_or_else(|| TextureError::NotFound(reference.to_owned()))?;
-        let fail = |reason: String| TextureError::Decode {
-            reference: reference.to_owned(),
-            path: path.display().to_string(),
-            reason,
-        };
-        let mut reader = image::ImageReader::open(&path)
-            .map_err(|e| fail(e.to_string()))?
-            .with_guessed_format()
-            .map_err(|e| fail(e.to_string()))?;
-        if reader.format().is_none() {
-            // TGA has no signature: fall back to the extension.
-            if let Ok(format) = image::ImageFormat::from_path(&path) {
-                reader.set_format(format);
-            }
-        }
-        let mut limits = image::Limits::default();
-        limits.max_image_width = Some(MAX_TEXTURE_SIDE);
-        limits.max_image_height = Some(MAX_TEXTURE_SIDE);
-        limits.max_alloc = Some(MAX_TEXTURE_BYTES);
-        reader.limits(limits);
-        let image = reader.decode().map_err(|e| fail(e.to_string()))?;
-        Ok(Arc::new(image.into_rgba8()))
+        self.files.dir()
     }
 }
 
-impl TextureSource for FolderTextures {
+impl<C: Companions> BesideTextures<C> {
+    /// Textures among `files`, with the default [`Limits`].
+    pub fn over(files: C) -> Self {
+        Self {
+            files,
+            limits: Limits::default(),
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn decode(&self, reference: &str) -> Result<Arc<RgbaImage>, TextureError> {
+        let found = match texture::load(&self.files, reference, &self.limits) {
+            Ok(found) => found,
+            Err(LoadError::NotFound(_)) => {
+                return Err(TextureError::NotFound(reference.to_owned()));
+            }
+            Err(other) => {
+                return Err(TextureError::Decode {
+                    reference: reference.to_owned(),
+                    path: match &other {
+                        LoadError::TooLarge { name, .. } | LoadError::Unreadable { name, .. } => {
+                            name.clone()
+                        }
+                        _ => String::new(),
+                    },
+                    reason: other.to_string(),
+                });
+            }
+        };
+        decode(&found.name, &found.bytes, &self.limits)
+            .map(Arc::new)
+            .map_err(|reason| TextureError::Decode {
+                reference: reference.to_owned(),
+                path: found.name.clone(),
+                reason,
+            })
+    }
+}
+
+/// Decodes an image file's bytes (PNG, JPEG, BMP or TGA, judged by content, then by the
+/// name's extension for TGA, which has no signature) within `limits`.
+fn decode(name: &str, bytes: &[u8], limits: &Limits) -> Result<RgbaImage, String> {
+    let format = image::guess_format(bytes)
+        .ok()
+        .or_else(|| image::ImageFormat::from_path(name).ok())
+        .filter(|format| format.reading_enabled())
+        .ok_or_else(|| "not an image format rigport can read (PNG, JPEG, BMP, TGA)".to_owned())?;
+    let mut reader = image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
+    let mut caps = image::Limits::default();
+    caps.max_image_width = Some(limits.max_side);
+    caps.max_image_height = Some(limits.max_side);
+    caps.max_alloc = Some(limits.max_bytes);
+    reader.limits(caps);
+    let image = reader.decode().map_err(|e| e.to_string())?;
+    Ok(image.into_rgba8())
+}
+
+impl<C: Companions + Sync> TextureSource for BesideTextures<C> {
     fn load(&self, reference: &str) -> Result<Arc<RgbaImage>, TextureError> {
         let cached = self
             .cache
@@ -189,6 +218,28 @@ mod tests {
             source.load(r".\broken.png"),
             Err(TextureError::Decode { .. })
         ));
+        // The named type missing, another one beside: found by its stem.
+        let tga = dir.join("Body.tga");
+        image.save(&tga).unwrap();
+        assert_eq!(source.load("Body.jpg").unwrap().dimensions(), (3, 2));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn files_in_memory_answer_as_a_folder_does() {
+        let mut bmp = std::io::Cursor::new(Vec::new());
+        RgbaImage::from_pixel(2, 2, image::Rgba([200, 100, 0, 255]))
+            .write_to(&mut bmp, image::ImageFormat::Bmp)
+            .unwrap();
+        let files = HashMap::from([("Skin.BMP".to_owned(), bmp.into_inner())]);
+        let source = BesideTextures::over(files);
+        assert_eq!(
+            source.load(r".\skin.jpg").unwrap().get_pixel(1, 1).0,
+            [200, 100, 0, 255]
+        );
+        assert_eq!(
+            source.load("gone.png").unwrap_err().to_string(),
+            "texture `gone.png` not found beside the model"
+        );
     }
 }

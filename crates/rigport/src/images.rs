@@ -1,10 +1,89 @@
-//! Images a model carries inside its source file (a glTF's embedded or data-URI textures):
-//! written beside the output as PNG files for the formats that name image files, or handed
-//! to the glTF exporter in memory to embed.
+//! Texture images: the files beside a source model ([`Beside`], any
+//! [`Companions`]: a folder on disk, the files a web page was given), which of a model's
+//! textures are found there ([`TextureList`], by the one rule of
+//! [`rigport_model_core::texture`]), and the images a model carries inside its source file
+//! (a glTF's embedded or data-URI textures): written beside the output as PNG files for the
+//! formats that name image files, or handed to the glTF exporter in memory to embed.
 
 use crate::document::Image;
-use rigport_model_core::{Model, Report, codes};
+use rigport_model_core::codec::{Companions, Folder};
+use rigport_model_core::{Model, Report, codes, texture};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The files beside a source model, shared by a conversion's steps (and by the threads of a
+/// batch): where texture images are looked for.
+#[derive(Clone)]
+pub struct Beside(pub Arc<dyn Companions + Send + Sync>);
+
+impl Beside {
+    /// The files in folder `dir` on disk.
+    pub fn folder(dir: impl Into<PathBuf>) -> Self {
+        Self(Arc::new(Folder::new(dir)))
+    }
+
+    /// Any source of files.
+    pub fn new(files: impl Companions + Send + Sync + 'static) -> Self {
+        Self(Arc::new(files))
+    }
+}
+
+impl std::fmt::Debug for Beside {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Beside").finish_non_exhaustive()
+    }
+}
+
+impl Companions for Beside {
+    fn get(&self, name: &str) -> Option<std::borrow::Cow<'_, [u8]>> {
+        self.0.get(name)
+    }
+    fn names(&self) -> Vec<String> {
+        self.0.names()
+    }
+    fn size(&self, name: &str) -> Option<u64> {
+        self.0.size(name)
+    }
+}
+
+/// Which of a model's texture references resolve to an image.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextureList {
+    /// References found, each with the file (or the source's own image) it resolved to.
+    pub found: Vec<(String, String)>,
+    /// References no file matches.
+    pub missing: Vec<String>,
+}
+
+impl TextureList {
+    /// Resolves every distinct texture reference of `model`: an image the source file held
+    /// (`images`, by the name its materials use) first, else a file among `files` by
+    /// [`texture::find`].
+    pub fn of(model: &Model, images: &[Image], files: &dyn Companions) -> Self {
+        let mut list = Self::default();
+        for reference in texture::references(model) {
+            let held = images.iter().find(|image| image.file_name == reference);
+            match held
+                .map(|image| image.file_name.clone())
+                .or_else(|| texture::find(files, reference))
+            {
+                Some(name) => list.found.push((reference.to_owned(), name)),
+                None => list.missing.push(reference.to_owned()),
+            }
+        }
+        list
+    }
+
+    /// One `texture-missing` warning per missing reference, naming it.
+    pub fn warn_missing(&self, report: &mut Report) {
+        for reference in &self.missing {
+            report.warn(
+                codes::TEXTURE_MISSING,
+                format!("texture `{reference}` not found beside the model"),
+            );
+        }
+    }
+}
 
 /// Renames the images so they cannot clash with another output's in the same folder
 /// (`{output stem}_{image name}`), points the model's materials at the new names, and
@@ -78,7 +157,7 @@ pub struct MemoryImages<'a> {
     /// The images the source file held.
     pub images: &'a [Image],
     /// Files beside the source, for references the images do not cover.
-    pub folder: Option<rigport_gltf::export::FolderImages>,
+    pub folder: Option<rigport_gltf::export::BesideImages<Beside>>,
 }
 
 #[cfg(feature = "gltf")]

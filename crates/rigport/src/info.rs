@@ -1,6 +1,7 @@
 //! What `rigport info` says about a file, in one place for every front door (the CLI, the
-//! Python package, the web page): [`summarize`] reads a file and [`to_json`] gives the
-//! object `rigport info --json` prints.
+//! Python package, the web page): [`inspect`] reads a file (its summary and which of its
+//! textures are found beside it) and [`info_json`] gives the object `rigport info --json`
+//! prints; [`summarize`] and [`to_json`] are the same without the textures.
 //!
 //! ```
 //! use rigport::info::{summarize, to_json};
@@ -11,10 +12,20 @@
 //! let json = to_json("tri.iqe", &summary);
 //! assert_eq!(json["format"], "iqe");
 //! assert_eq!(json["triangles"], 1);
+//!
+//! // An IQE material names its texture: found whatever its case, or missing.
+//! let iqe = b"# Inter-Quake Export\nmesh tri\nmaterial Skin.png\nvp 0 0 0\nfm 0 0 0\n";
+//! let files = std::collections::BTreeMap::from([("skin.PNG".to_owned(), Vec::new())]);
+//! let info = rigport::info::inspect(iqe, None, Some(&files), &ReadOptions::default()).unwrap();
+//! assert_eq!(rigport::info::info_json("tri.iqe", &info)["textures"]["found"][0], "skin.PNG");
+//! let info = rigport::info::inspect(iqe, None, None, &ReadOptions::default()).unwrap();
+//! assert_eq!(info.textures.missing, ["Skin.png"]);
 //! ```
 
+use crate::images::TextureList;
 use crate::{Document, Error};
-use rigport_model_core::{FileSummary, ReadOptions};
+use rigport_model_core::codec::{Companions, Folder, NoCompanions};
+use rigport_model_core::{FileSummary, ReadOptions, Report};
 use serde_json::json;
 use std::path::Path;
 
@@ -31,6 +42,68 @@ pub fn summarize(
         .warnings
         .extend(report.notices.iter().map(|n| n.message.clone()));
     Ok(summary)
+}
+
+/// What `rigport info` says about one file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Info {
+    /// Counts, details and warnings (a `texture-missing` warning per texture not found
+    /// among them).
+    pub summary: FileSummary,
+    /// The model's texture references, found beside it or missing.
+    pub textures: TextureList,
+}
+
+/// Reads one file's content, summarizes it and looks its textures up among `files` (by
+/// default the files in `dir`, the folder the file is in, where a `.gltf` also finds its
+/// buffers; with neither, every texture not held in the file is missing). A file that
+/// reads but does not convert to a model keeps its summary, with the reason as a warning.
+pub fn inspect(
+    bytes: &[u8],
+    dir: Option<&Path>,
+    files: Option<&dyn Companions>,
+    options: &ReadOptions,
+) -> Result<Info, Error> {
+    let (document, report) = Document::sniff_and_read_in(bytes, options, dir)?;
+    let mut summary = document.summary();
+    summary
+        .warnings
+        .extend(report.notices.iter().map(|n| n.message.clone()));
+    let folder = dir.map(Folder::new);
+    let files: &dyn Companions = match (files, &folder) {
+        (Some(files), _) => files,
+        (None, Some(folder)) => folder,
+        (None, None) => &NoCompanions,
+    };
+    let textures = match document.to_model_with_images(&crate::ModelOptions::default()) {
+        Ok((model, images, _)) => TextureList::of(&model, &images, files),
+        Err(e) => {
+            summary.warnings.push(format!(
+                "textures not listed: the model cannot be built: {e}"
+            ));
+            TextureList::default()
+        }
+    };
+    let mut missing = Report::default();
+    textures.warn_missing(&mut missing);
+    summary
+        .warnings
+        .extend(missing.notices.into_iter().map(|n| n.message));
+    Ok(Info { summary, textures })
+}
+
+/// The `rigport info --json` object for one file: [`to_json`]'s fields and `textures`,
+/// `{"found": [file names], "missing": [references as written]}`.
+pub fn info_json(file: &str, info: &Info) -> serde_json::Value {
+    let mut value = to_json(file, &info.summary);
+    let found: Vec<&str> = info
+        .textures
+        .found
+        .iter()
+        .map(|(_, name)| name.as_str())
+        .collect();
+    value["textures"] = json!({ "found": found, "missing": info.textures.missing });
+    value
 }
 
 /// The `rigport info --json` object for one file, `file` being how the file is named.

@@ -66,6 +66,7 @@ pub mod document;
 mod error;
 mod format;
 mod images;
+pub use images::TextureList;
 pub mod info;
 #[cfg(feature = "render")]
 pub mod picture;

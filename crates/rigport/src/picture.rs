@@ -26,7 +26,10 @@ use crate::error::Error;
 use crate::pipeline::PoseRequest;
 use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis};
 use rigport_render::image::RgbaImage;
-use rigport_render::{FolderTextures, PoseAt, TextureError, TextureSource, render, render_sheet};
+use rigport_model_core::codec::Companions;
+use rigport_render::{
+    BesideTextures, FolderTextures, PoseAt, TextureError, TextureSource, render, render_sheet,
+};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::path::Path;
@@ -67,6 +70,53 @@ pub fn render_png(
     let mut all = prepared.report.clone();
     all.notices.append(&mut report.notices);
     Ok((png, all))
+}
+
+/// [`render_png`] with the textures looked up among `files` (any [`Companions`]: a folder,
+/// the files a web page was given) by the rule of [`rigport_model_core::texture`];
+/// `source_dir`, when known, is where a `.gltf` finds its external buffers.
+pub fn render_png_with(
+    input: &[u8],
+    source_dir: Option<&Path>,
+    files: &(dyn Companions + Sync),
+    request: &PictureRequest,
+) -> Result<(Vec<u8>, Report), Error> {
+    let (document, mut report) = Document::sniff_and_read_in(input, &request.read, source_dir)?;
+    let (model, images, to_model_report) =
+        document.to_model_with_images(&crate::ModelOptions::default())?;
+    drop(document);
+    report.extend(to_model_report);
+    let mut options = request.options;
+    options.pose = match rigport_obj::resolve(&model, &request.pose)? {
+        Some((index, time)) => PoseAt::Animation { index, time },
+        None => PoseAt::Auto,
+    };
+    let textures = AmongFiles {
+        embedded: decode_embedded(&images),
+        beside: BesideTextures::over(files),
+    };
+    let picture = match request.sheet {
+        Some(frames) => render_sheet(&model, &options, frames, &textures),
+        None => render(&model, &options, &textures),
+    }?;
+    report.extend(picture.report);
+    let png = rigport_render::encode_png(&picture.image).map_err(Error::Png)?;
+    Ok((png, report))
+}
+
+/// The images the source file held (a glTF's), else the files given beside it.
+struct AmongFiles<'a> {
+    embedded: HashMap<String, Arc<RgbaImage>>,
+    beside: BesideTextures<&'a (dyn Companions + Sync)>,
+}
+
+impl TextureSource for AmongFiles<'_> {
+    fn load(&self, reference: &str) -> Result<Arc<RgbaImage>, TextureError> {
+        match self.embedded.get(reference) {
+            Some(image) => Ok(Arc::clone(image)),
+            None => self.beside.load(reference),
+        }
+    }
 }
 
 /// A file read once and ready to be drawn many ways: its model, its `info` summary, its

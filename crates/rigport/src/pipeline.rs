@@ -9,6 +9,7 @@ use crate::document::{Document, Image, ModelOptions};
 use crate::error::Error;
 use crate::error::FormatError;
 use crate::format::Format;
+pub use crate::images::Beside;
 use rigport_model_core::{Model, ReadOptions, Report};
 use std::path::{Path, PathBuf};
 
@@ -49,6 +50,10 @@ pub struct Settings {
     /// read from, and where glTF export looks for texture images to embed (`None`: a glTF
     /// naming external files cannot be read, and textures stay URIs).
     pub source_dir: Option<PathBuf>,
+    /// The files beside the source model, where texture images are looked for (by the rule
+    /// of [`rigport_model_core::texture`]): any [`Companions`](rigport_model_core::codec::Companions),
+    /// such as the files a web page was given. `None`: the files in [`Settings::source_dir`].
+    pub beside: Option<Beside>,
     /// Frames per second at which animations the target cannot hold as they are (glTF
     /// CUBICSPLINE into IQE, IQM, MilkShape) are resampled (`--fps`, default 30).
     pub fps: f32,
@@ -75,6 +80,7 @@ impl Default for Settings {
             read: ReadOptions::default(),
             pose: PoseRequest::default(),
             source_dir: None,
+            beside: None,
             fps: ModelOptions::default().fps,
             keep_texture_uris: false,
             animations: Vec::new(),
@@ -85,26 +91,30 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The glTF export options these settings ask for.
+    /// The files beside the source: [`Settings::beside`], else the folder
+    /// [`Settings::source_dir`], else none.
+    pub fn beside_files(&self) -> Option<Beside> {
+        self.beside
+            .clone()
+            .or_else(|| self.source_dir.as_ref().map(Beside::folder))
+    }
+
+    /// The glTF export options these settings ask for (images come from
+    /// [`Settings::image_source`], never from a folder of the options).
     #[cfg(feature = "gltf")]
     fn gltf_options(&self) -> rigport_gltf::export::ExportOptions {
-        let mut options = rigport_gltf::export::ExportOptions::default()
-            .with_embed_textures(!self.keep_texture_uris);
-        options.source_dir = self.source_dir.clone();
-        options
+        rigport_gltf::export::ExportOptions::default().with_embed_textures(!self.keep_texture_uris)
     }
 
     /// Where glTF export finds texture images: the source's own images first, then the
-    /// files beside the source.
+    /// files beside the source; `None` when there are neither.
     #[cfg(feature = "gltf")]
-    fn image_source<'a>(&self, images: &'a [Image]) -> crate::images::MemoryImages<'a> {
-        crate::images::MemoryImages {
-            images,
-            folder: self
-                .source_dir
-                .as_ref()
-                .map(rigport_gltf::export::FolderImages::new),
-        }
+    fn image_source<'a>(&self, images: &'a [Image]) -> Option<crate::images::MemoryImages<'a>> {
+        let folder = self
+            .beside_files()
+            .map(rigport_gltf::export::BesideImages::over);
+        (folder.is_some() || !images.is_empty())
+            .then_some(crate::images::MemoryImages { images, folder })
     }
 }
 
@@ -288,6 +298,11 @@ fn convert_model(
         concat_animations(&mut model, target, &mut report);
     }
     if !gltf_target {
+        // glTF export looks for (and warns about) the images itself; the other targets
+        // name image files, which are warned about here when they are not beside the source.
+        if let Some(files) = settings.beside_files() {
+            crate::images::TextureList::of(&model, images, &files).warn_missing(&mut report);
+        }
         beside = crate::images::beside_output(&mut model, images, output, &mut report);
         if matches!(target, Format::Iqe | Format::Iqm) {
             crate::images::name_materials_after_textures(&mut model, &beside, &mut report);
@@ -397,9 +412,9 @@ fn write_model(
             use rigport_gltf::export::{to_glb, to_glb_with_images};
             let options = settings.gltf_options();
             // Only a glTF source carries images in memory; the others keep the folder rule.
-            let (bytes, r) = match images.is_empty() {
-                true => to_glb(model, &options)?,
-                false => to_glb_with_images(model, &options, &settings.image_source(images))?,
+            let (bytes, r) = match settings.image_source(images) {
+                None => to_glb(model, &options)?,
+                Some(source) => to_glb_with_images(model, &options, &source)?,
             };
             report.extend(r);
             single(bytes)
@@ -409,12 +424,9 @@ fn write_model(
             use rigport_gltf::export::{bin_file_name_for, to_gltf, to_gltf_with_images};
             let bin_name = bin_file_name_for(output);
             let options = settings.gltf_options().with_pretty(true);
-            let (separate, r) = match images.is_empty() {
-                true => to_gltf(model, &bin_name, &options)?,
-                false => {
-                    let source = settings.image_source(images);
-                    to_gltf_with_images(model, &bin_name, &options, &source)?
-                }
+            let (separate, r) = match settings.image_source(images) {
+                None => to_gltf(model, &bin_name, &options)?,
+                Some(source) => to_gltf_with_images(model, &bin_name, &options, &source)?,
             };
             report.extend(r);
             let mut files = single(separate.json.into_bytes());

@@ -1,7 +1,7 @@
 //! `rigport convert`: one file, or many in parallel with `-o DIR`.
 
 use super::Status;
-use crate::args::ConvertArgs;
+use crate::args::{ConvertArgs, Detail};
 use crate::batch;
 use crate::output::{check_target, write_atomic};
 use rigport::Format;
@@ -41,6 +41,7 @@ pub fn run(args: &ConvertArgs) -> Status {
         concat_animations: args.concat_animations,
         keep_axes: args.keep_axes,
         source_dir: None,
+        beside: None,
         fps: args.fps,
     };
     let posing = args.time.is_some() || args.frame.is_some() || args.anim.is_some();
@@ -77,16 +78,13 @@ fn run_single(args: &ConvertArgs, settings: &Settings) -> Status {
     };
     match convert_file(input, output, target, args.force, !args.no_mmap, settings) {
         Ok((written, report)) => {
-            let detail = Detail::from_args(args);
+            let detail = args.output.detail();
             print_report(input, &written, &report, detail);
             Status::Success
         }
         Err(message) => {
-            if args.json {
-                println!(
-                    "{}",
-                    json!({ "input": input.display().to_string(), "error": message })
-                );
+            if args.output.json {
+                println!("{}", super::error_json(input, &message));
             }
             eprintln!("{}: {message}", input.display());
             Status::Failure
@@ -99,7 +97,7 @@ fn run_batch(args: &ConvertArgs, dir: &Path, settings: &Settings) -> Status {
         eprintln!("error: batch conversion (-o DIR) needs --to FORMAT");
         return Status::Usage;
     };
-    let detail = Detail::from_args(args);
+    let detail = args.output.detail();
     let outcomes = batch::run_into_dir(
         &args.paths,
         dir,
@@ -107,15 +105,8 @@ fn run_batch(args: &ConvertArgs, dir: &Path, settings: &Settings) -> Status {
         "convert",
         detail == Detail::Quiet,
         |input, output| {
-            convert_file(input, output, target, args.force, !args.no_mmap, settings).map(
-                |(written, report)| {
-                    if detail == Detail::Verbose {
-                        // One block per file, so parallel runs do not interleave lines.
-                        eprint!("{}", notice_lines(input, &report));
-                    }
-                    (written, batch::warning_count(&report))
-                },
-            )
+            let result = convert_file(input, output, target, args.force, !args.no_mmap, settings);
+            batch_outcome(input, result, detail)
         },
     );
     let outcomes = match outcomes {
@@ -165,44 +156,9 @@ pub fn convert_file(
     Ok((files.into_iter().map(|(path, _)| path).collect(), report))
 }
 
-/// How much of a conversion report the command prints.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Detail {
-    /// The report as one JSON object (`--json`).
-    Json,
-    /// Errors only (`--quiet`).
-    Quiet,
-    /// The written paths, the warnings and one line counting losses and notes.
-    Default,
-    /// Every notice (`--verbose`).
-    Verbose,
-}
-
-impl Detail {
-    fn from_args(args: &ConvertArgs) -> Detail {
-        match (args.json, args.quiet, args.verbose) {
-            (true, _, _) => Detail::Json,
-            (_, true, _) => Detail::Quiet,
-            (_, _, true) => Detail::Verbose,
-            _ => Detail::Default,
-        }
-    }
-}
-
 fn print_report(input: &Path, written: &[PathBuf], report: &Report, detail: Detail) {
     match detail {
-        Detail::Json => {
-            let notices: Vec<_> = report
-                .notices
-                .iter()
-                .map(|n| json!({ "severity": n.severity.to_string(), "code": n.code, "message": n.message }))
-                .collect();
-            let outputs: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
-            println!(
-                "{}",
-                json!({ "input": input.display().to_string(), "outputs": outputs, "report": notices })
-            );
-        }
+        Detail::Json => println!("{}", outcome_json(input, written, report)),
         Detail::Quiet => {}
         Detail::Verbose => {
             for path in written {
@@ -225,28 +181,44 @@ fn print_report(input: &Path, written: &[PathBuf], report: &Report, detail: Deta
             {
                 println!("  {notice}");
             }
-            if let Some(line) = count_line(report) {
+            if let Some(line) = super::count_line(report) {
                 println!("  {line}");
             }
         }
     }
 }
 
-/// "12 losses, 1 note: --verbose lists them", or `None` when there are neither.
-fn count_line(report: &Report) -> Option<String> {
-    let plural = |n: usize, one: &str, many: &str| match n {
-        0 => None,
-        1 => Some(format!("1 {one}")),
-        n => Some(format!("{n} {many}")),
-    };
-    let parts: Vec<String> = [
-        plural(report.count(Severity::Loss), "loss", "losses"),
-        plural(report.count(Severity::Info), "note", "notes"),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    (!parts.is_empty()).then(|| format!("{}: --verbose lists them", parts.join(", ")))
+/// What a batch run prints for one input as it finishes, in one write so parallel runs do
+/// not interleave lines: its JSON line (`--json`) or every notice (`-v`); by default and
+/// with `-q` nothing (warnings are counted in the summary). Returns the outcome for the
+/// summary.
+pub fn batch_outcome(
+    input: &Path,
+    result: Result<(Vec<PathBuf>, Report), String>,
+    detail: Detail,
+) -> Result<(Vec<PathBuf>, usize), String> {
+    match result {
+        Ok((written, report)) => {
+            match detail {
+                Detail::Json => println!("{}", outcome_json(input, &written, &report)),
+                Detail::Verbose => eprint!("{}", notice_lines(input, &report)),
+                Detail::Quiet | Detail::Default => {}
+            }
+            Ok((written, batch::warning_count(&report)))
+        }
+        Err(message) => {
+            if detail == Detail::Json {
+                println!("{}", super::error_json(input, &message));
+            }
+            Err(message)
+        }
+    }
+}
+
+/// The `--json` line of one file a command wrote.
+pub fn outcome_json(input: &Path, written: &[PathBuf], report: &Report) -> serde_json::Value {
+    let outputs: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+    json!({ "input": input.display().to_string(), "outputs": outputs, "report": super::notices_json(report) })
 }
 
 /// Every notice of one batch input, under its name.
@@ -256,28 +228,4 @@ fn notice_lines(input: &Path, report: &Report) -> String {
         out.push_str(&format!("  {}: {notice}\n", input.display()));
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_count_line_names_losses_and_notes_in_the_plural_they_need() {
-        let mut report = Report::default();
-        assert_eq!(count_line(&report), None);
-        report.warn("w", "a warning is printed, not counted");
-        assert_eq!(count_line(&report), None);
-        report.loss("a", "x");
-        assert_eq!(
-            count_line(&report).as_deref(),
-            Some("1 loss: --verbose lists them")
-        );
-        report.loss("b", "y");
-        report.info("c", "z");
-        assert_eq!(
-            count_line(&report).as_deref(),
-            Some("2 losses, 1 note: --verbose lists them")
-        );
-    }
 }

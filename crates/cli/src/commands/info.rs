@@ -1,8 +1,9 @@
 //! `rigport info`: what a file holds, as text or one JSON object per line.
 
 use super::Status;
-use crate::args::InfoArgs;
-use rigport_model_core::{FileSummary, ReadOptions};
+use crate::args::{Detail, InfoArgs};
+use rigport::info::Info;
+use rigport_model_core::ReadOptions;
 use std::path::Path;
 
 /// Runs `rigport info`.
@@ -11,6 +12,7 @@ pub fn run(args: &InfoArgs) -> Status {
         strict: args.read.strict,
         ..ReadOptions::default()
     };
+    let detail = args.output.detail();
     let mut status = Status::Success;
     for path in &args.files {
         let details = if args.anim_details {
@@ -18,17 +20,21 @@ pub fn run(args: &InfoArgs) -> Status {
         } else {
             Ok(None)
         };
-        match summarize(path, &options).and_then(|summary| details.map(|d| (summary, d))) {
-            Ok((summary, Some(details))) => {
-                let mut json = to_json(path, &summary);
+        match inspect(path, &options).and_then(|info| details.map(|d| (info, d))) {
+            Ok((info, Some(details))) => {
+                let mut json = to_json(path, &info);
                 json["anim_details"] = details;
                 println!("{json}");
             }
-            Ok((summary, None)) if args.json => println!("{}", to_json(path, &summary)),
-            Ok((summary, None)) => print!("{}", to_text(path, &summary)),
+            Ok((info, None)) => match detail {
+                Detail::Json => println!("{}", to_json(path, &info)),
+                Detail::Quiet => {}
+                Detail::Default => print!("{}", to_text(path, &info, false)),
+                Detail::Verbose => print!("{}", to_text(path, &info, true)),
+            },
             Err(message) => {
                 status = Status::Failure;
-                if args.json {
+                if detail == Detail::Json {
                     let file = path.display().to_string();
                     println!("{}", rigport::info::error_json(&file, &message));
                 }
@@ -39,10 +45,12 @@ pub fn run(args: &InfoArgs) -> Status {
     status
 }
 
-/// Reads one file and summarizes it, with the read's warnings appended.
-pub fn summarize(path: &Path, options: &ReadOptions) -> Result<FileSummary, String> {
+/// Reads one file: its summary, with the read's warnings appended, and its textures looked
+/// up beside it.
+pub fn inspect(path: &Path, options: &ReadOptions) -> Result<Info, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
-    rigport::info::summarize(&bytes, path.parent(), options).map_err(|e| e.to_string())
+    let dir = crate::batch::input_dir(path);
+    rigport::info::inspect(&bytes, Some(&dir), None, options).map_err(|e| e.to_string())
 }
 
 /// `--anim-details`: each animation of the model `convert` reads, with its frame rate and
@@ -61,13 +69,15 @@ pub fn anim_details(path: &Path, options: &ReadOptions) -> Result<serde_json::Va
 }
 
 /// The `--json` line for one file.
-pub fn to_json(path: &Path, s: &FileSummary) -> serde_json::Value {
-    rigport::info::to_json(&path.display().to_string(), s)
+pub fn to_json(path: &Path, info: &Info) -> serde_json::Value {
+    rigport::info::info_json(&path.display().to_string(), info)
 }
 
-/// The human-readable summary of one file.
-pub fn to_text(path: &Path, s: &FileSummary) -> String {
+/// The human-readable summary of one file; `verbose` lists each texture reference and the
+/// file it resolved to.
+pub fn to_text(path: &Path, info: &Info, verbose: bool) -> String {
     use std::fmt::Write as _;
+    let s = &info.summary;
     let mut out = String::new();
     let _ = writeln!(out, "{} ({})", path.display(), s.format);
     let counts = [
@@ -84,6 +94,23 @@ pub fn to_text(path: &Path, s: &FileSummary) -> String {
     }
     for (key, value) in &s.details {
         let _ = writeln!(out, "  {key:<16} {value}");
+    }
+    let textures = &info.textures;
+    if verbose {
+        for (reference, file) in &textures.found {
+            let _ = writeln!(out, "  {:<16} {reference} -> {file}", "texture");
+        }
+        for reference in &textures.missing {
+            let _ = writeln!(out, "  {:<16} {reference} (missing)", "texture");
+        }
+    } else if !textures.found.is_empty() || !textures.missing.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {:<16} {} found, {} missing",
+            "textures",
+            textures.found.len(),
+            textures.missing.len()
+        );
     }
     for warning in &s.warnings {
         let _ = writeln!(out, "  warning: {warning}");

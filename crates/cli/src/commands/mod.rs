@@ -6,7 +6,47 @@ pub mod render;
 pub mod render_library;
 pub mod validate;
 
+use rigport_model_core::{Report, Severity};
+use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
+
+/// A report's notices as JSON objects (`severity`, `code`, `message`), the shape every
+/// command's `--json` uses.
+pub fn notices_json(report: &Report) -> Vec<Value> {
+    report
+        .notices
+        .iter()
+        .map(
+            |n| json!({ "severity": n.severity.to_string(), "code": n.code, "message": n.message }),
+        )
+        .collect()
+}
+
+/// The `--json` line of a file a command failed on.
+pub fn error_json(input: &Path, message: &str) -> Value {
+    json!({ "input": input.display().to_string(), "error": message })
+}
+
+/// "12 losses, 1 note: --verbose lists them", or `None` when there are neither.
+pub fn count_line(report: &Report) -> Option<String> {
+    let parts: Vec<String> = [
+        plural(report.count(Severity::Loss), "loss", "losses"),
+        plural(report.count(Severity::Info), "note", "notes"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    (!parts.is_empty()).then(|| format!("{}: --verbose lists them", parts.join(", ")))
+}
+
+/// `n` things in the number they need, `None` for none.
+pub fn plural(n: usize, one: &str, many: &str) -> Option<String> {
+    match n {
+        0 => None,
+        1 => Some(format!("1 {one}")),
+        n => Some(format!("{n} {many}")),
+    }
+}
 
 /// The `IN OUT` of a single-file run, or, after printing `usage` with the number of paths
 /// given, the usage status.
@@ -41,5 +81,29 @@ impl From<Status> for std::process::ExitCode {
             Status::Failure => 1,
             Status::Usage => 2,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_count_line_names_losses_and_notes_in_the_plural_they_need() {
+        let mut report = Report::default();
+        assert_eq!(count_line(&report), None);
+        report.warn("w", "a warning is printed, not counted");
+        assert_eq!(count_line(&report), None);
+        report.loss("a", "x");
+        assert_eq!(
+            count_line(&report).as_deref(),
+            Some("1 loss: --verbose lists them")
+        );
+        report.loss("b", "y");
+        report.info("c", "z");
+        assert_eq!(
+            count_line(&report).as_deref(),
+            Some("2 losses, 1 note: --verbose lists them")
+        );
     }
 }

@@ -2,12 +2,12 @@
 //! `--orbit`, `--animate` or `--metadata`, a folder per model and a manifest line per input.
 
 use super::Status;
-use crate::args::RenderArgs;
+use crate::args::{Detail, RenderArgs};
 use crate::batch;
 use crate::output::{check_target, write_atomic};
 use rigport::picture::{PictureRequest, Prepared, RenderOptions, render_png};
 use rigport::pipeline::PoseRequest;
-use rigport_model_core::{ReadOptions, Report};
+use rigport_model_core::{Notice, ReadOptions, Report, Severity};
 use std::path::Path;
 
 /// Runs `rigport render`.
@@ -50,27 +50,67 @@ fn run_single(args: &RenderArgs, request: &PictureRequest) -> Status {
         Ok(paths) => paths,
         Err(status) => return status,
     };
+    let detail = args.output.detail();
     match render_file(input, output, args.force, request, args.animate, args.fps) {
         Ok(report) => {
-            println!("wrote {}", output.display());
-            for notice in &report.notices {
-                println!("  {notice}");
-            }
+            print_report(input, output, &report, detail);
             Status::Success
         }
         Err(message) => {
+            if detail == Detail::Json {
+                println!("{}", super::error_json(input, &message));
+            }
             eprintln!("{}: {message}", input.display());
             Status::Failure
         }
     }
 }
 
+/// Whether a notice changes the picture: the renderer's own (a texture not found or not
+/// decoded, triangles not drawn) and the reader's warnings about damaged input. Losses and
+/// notes of the conversion to the model do not: a picture is not a conversion.
+fn changes_the_picture(notice: &Notice) -> bool {
+    notice.severity == Severity::Warning
+}
+
+fn print_report(input: &Path, output: &Path, report: &Report, detail: Detail) {
+    match detail {
+        Detail::Json => println!(
+            "{}",
+            super::convert::outcome_json(input, &[output.to_path_buf()], report)
+        ),
+        Detail::Quiet => {}
+        Detail::Default | Detail::Verbose => {
+            println!("wrote {}", output.display());
+            for notice in report
+                .notices
+                .iter()
+                .filter(|n| detail == Detail::Verbose || changes_the_picture(n))
+            {
+                println!("  {notice}");
+            }
+        }
+    }
+}
+
 fn run_batch(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status {
-    let outcomes =
-        batch::run_into_dir(&args.paths, dir, "png", "render", false, |input, output| {
-            render_file(input, output, args.force, request, args.animate, args.fps)
-                .map(|report| (vec![output.to_path_buf()], batch::warning_count(&report)))
-        });
+    let detail = args.output.detail();
+    let outcomes = batch::run_into_dir(
+        &args.paths,
+        dir,
+        "png",
+        "render",
+        detail == Detail::Quiet,
+        |input, output| {
+            let result = render_file(input, output, args.force, request, args.animate, args.fps).map(|mut report| {
+                if detail != Detail::Verbose && detail != Detail::Json {
+                    report.notices.retain(changes_the_picture);
+                }
+                (vec![output.to_path_buf()], report)
+            });
+            super::convert::batch_outcome(input, result, detail)
+        },
+    );
     let outcomes = match outcomes {
         Ok(outcomes) => outcomes,
         Err(message) => {
@@ -78,7 +118,12 @@ fn run_batch(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status 
             return Status::Failure;
         }
     };
-    eprint!("{}", batch::summary(&outcomes));
+    let summary = batch::summary(&outcomes);
+    match detail {
+        // Errors only: the failure lines, not the counts.
+        Detail::Quiet => summary.lines().skip(1).for_each(|line| eprintln!("{line}")),
+        _ => eprint!("{summary}"),
+    }
     if batch::any_failed(&outcomes) {
         Status::Failure
     } else {

@@ -1,7 +1,7 @@
 //! `rigport validate`: a strict read plus model-level checks, with locations.
 
 use super::Status;
-use crate::args::ValidateArgs;
+use crate::args::{Detail, ValidateArgs};
 use rigport::Format;
 use rigport::checks::{Finding, FindingSeverity, validate};
 use serde_json::json;
@@ -9,6 +9,7 @@ use std::path::Path;
 
 /// Runs `rigport validate`: exit 1 if any file has an error; warnings alone exit 0.
 pub fn run(args: &ValidateArgs) -> Status {
+    let detail = args.output.detail();
     let mut status = Status::Success;
     for path in &args.files {
         let (format, findings) = validate_file(path);
@@ -19,7 +20,7 @@ pub fn run(args: &ValidateArgs) -> Status {
         if errors > 0 {
             status = Status::Failure;
         }
-        if args.json {
+        if detail == Detail::Json {
             let list: Vec<_> = findings
                 .iter()
                 .map(|f| json!({ "severity": f.severity.as_str(), "code": f.code, "message": f.message }))
@@ -28,20 +29,37 @@ pub fn run(args: &ValidateArgs) -> Status {
                 "{}",
                 json!({ "file": path.display().to_string(), "format": format, "valid": errors == 0, "findings": list })
             );
-        } else {
-            let verdict = if errors > 0 { "INVALID" } else { "valid" };
+            continue;
+        }
+        if detail == Detail::Quiet && errors == 0 {
+            continue;
+        }
+        let verdict = if errors > 0 { "INVALID" } else { "valid" };
+        println!(
+            "{}: {verdict} ({} findings)",
+            path.display(),
+            findings.len()
+        );
+        let shown = |f: &&Finding| match detail {
+            Detail::Quiet => f.severity == FindingSeverity::Error,
+            Detail::Default => f.severity != FindingSeverity::Info,
+            Detail::Verbose | Detail::Json => true,
+        };
+        for finding in findings.iter().filter(shown) {
+            let indented = finding.message.replace('\n', "\n    ");
             println!(
-                "{}: {verdict} ({} findings)",
-                path.display(),
-                findings.len()
+                "  {}: {indented} [{}]",
+                finding.severity.as_str(),
+                finding.code
             );
-            for finding in &findings {
-                let indented = finding.message.replace('\n', "\n    ");
-                println!(
-                    "  {}: {indented} [{}]",
-                    finding.severity.as_str(),
-                    finding.code
-                );
+        }
+        let notes = findings
+            .iter()
+            .filter(|f| f.severity == FindingSeverity::Info)
+            .count();
+        if detail == Detail::Default {
+            if let Some(notes) = super::plural(notes, "note", "notes") {
+                println!("  {notes}: --verbose lists them");
             }
         }
     }

@@ -3,7 +3,8 @@
 //! how they become something every glTF viewer loads (PNG or JPEG).
 
 use image::ImageFormat;
-use rigport_model_core::texture::find_beside;
+use rigport_model_core::codec::{Companions, Folder};
+use rigport_model_core::texture::{self, Limits, LoadError};
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
@@ -45,49 +46,50 @@ where
     }
 }
 
-/// Most bytes of one texture file read or decoded: far above any real texture, low enough
-/// that a hostile header cannot make the decoder reserve gigabytes.
-const MAX_IMAGE_BYTES: u64 = 256 << 20;
-/// Largest texture side decoded.
-const MAX_IMAGE_SIDE: u32 = 16384;
-
-/// Images beside the source model, found by [`find_beside`] (the one lookup rule rigport
-/// has, shared with the renderer).
+/// Images found among the files beside the source model ([`Companions`]: a folder on disk,
+/// files in memory) by [`rigport_model_core::texture::find`], the one lookup rule rigport has,
+/// shared with the renderer; files larger than the [`Limits`] are refused before reading.
 #[derive(Clone, Debug)]
-pub struct FolderImages {
-    dir: PathBuf,
+pub struct BesideImages<C> {
+    files: C,
+    limits: Limits,
 }
+
+/// Images beside the source model in a folder on disk.
+pub type FolderImages = BesideImages<Folder>;
 
 impl FolderImages {
     /// Images beside a model in folder `dir`.
     pub fn new(dir: impl Into<PathBuf>) -> Self {
-        Self { dir: dir.into() }
+        Self::over(Folder::new(dir))
     }
 
     /// The folder searched.
     pub fn dir(&self) -> &Path {
-        &self.dir
+        self.files.dir()
     }
 }
 
-impl ImageSource for FolderImages {
-    fn load(&self, reference: &str) -> Result<SourceImage, ImageError> {
-        let path = find_beside(&self.dir, reference).ok_or(ImageError::NotFound)?;
-        let unreadable =
-            |e: std::io::Error| ImageError::Unreadable(format!("{}: {e}", path.display()));
-        let size = std::fs::metadata(&path).map_err(unreadable)?.len();
-        if size > MAX_IMAGE_BYTES {
-            return Err(ImageError::Unreadable(format!(
-                "{}: {size} bytes, more than the {MAX_IMAGE_BYTES} a texture may have",
-                path.display()
-            )));
+impl<C: Companions> BesideImages<C> {
+    /// Images among `files`, with the default [`Limits`].
+    pub fn over(files: C) -> Self {
+        Self {
+            files,
+            limits: Limits::default(),
         }
-        let bytes = std::fs::read(&path).map_err(unreadable)?;
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        Ok(SourceImage { name, bytes })
+    }
+}
+
+impl<C: Companions> ImageSource for BesideImages<C> {
+    fn load(&self, reference: &str) -> Result<SourceImage, ImageError> {
+        match texture::load(&self.files, reference, &self.limits) {
+            Ok(found) => Ok(SourceImage {
+                name: found.name,
+                bytes: found.bytes.into_owned(),
+            }),
+            Err(LoadError::NotFound(_)) => Err(ImageError::NotFound),
+            Err(other) => Err(ImageError::Unreadable(other.to_string())),
+        }
     }
 }
 
@@ -155,10 +157,11 @@ pub(super) fn prepare(image: SourceImage) -> Result<Prepared, String> {
         .filter(|format| format.reading_enabled())
         .ok_or_else(|| "not an image format rigport can read (PNG, JPEG, BMP, TGA)".to_owned())?;
     let mut reader = image::ImageReader::with_format(Cursor::new(&bytes), format);
+    let caps = Limits::default();
     let mut limits = image::Limits::default();
-    limits.max_image_width = Some(MAX_IMAGE_SIDE);
-    limits.max_image_height = Some(MAX_IMAGE_SIDE);
-    limits.max_alloc = Some(MAX_IMAGE_BYTES);
+    limits.max_image_width = Some(caps.max_side);
+    limits.max_image_height = Some(caps.max_side);
+    limits.max_alloc = Some(caps.max_bytes);
     reader.limits(limits);
     let decoded = reader
         .decode()

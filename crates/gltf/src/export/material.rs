@@ -10,7 +10,7 @@ use json::material::{
     AlphaMode, EmissiveFactor, PbrBaseColorFactor, PbrMetallicRoughness, StrengthFactor,
 };
 use json::validation::Checked;
-use rigport_model_core::{Material, Model, Report};
+use rigport_model_core::{Material, Model, Report, codes};
 
 /// Writes every material of the model in order, then the double-sided variants the plan
 /// asks for (textures shared by reference).
@@ -22,23 +22,41 @@ pub(super) fn write_materials(
     report: &mut Report,
 ) {
     let mut clamped = 0usize;
-    let mut texture_of = |material: &Material, builder: &mut Builder, report: &mut Report| {
-        material
-            .texture
-            .as_deref()
-            .and_then(|path| textures.texture_for(path, &material.name, builder, report))
+    // glTF needs TEXCOORD_0 on every primitive whose material has a texture: a material that
+    // a mesh without texture coordinates uses is written without its texture.
+    let untextured: Vec<bool> = (0..model.materials.len())
+        .map(|index| {
+            model
+                .meshes
+                .iter()
+                .any(|m| !m.has_uvs && m.material.is_some_and(|id| id.index() == index))
+        })
+        .collect();
+    let mut dropped = Vec::new();
+    let mut texture_of = |index: usize, builder: &mut Builder, report: &mut Report| {
+        let material = &model.materials[index];
+        let path = material.texture.as_deref()?;
+        if untextured[index] {
+            if !dropped.contains(&index) {
+                dropped.push(index);
+            }
+            return None;
+        }
+        textures.texture_for(path, &material.name, builder, report)
     };
-    for (material, &double_sided) in model.materials.iter().zip(&plan.double_sided) {
-        let texture = texture_of(material, builder, report);
+    for (index, (material, &double_sided)) in
+        model.materials.iter().zip(&plan.double_sided).enumerate()
+    {
+        let texture = texture_of(index, builder, report);
         let (mut gltf_material, was_clamped) = convert(material, texture);
         gltf_material.double_sided = double_sided;
         clamped += usize::from(was_clamped);
         builder.root.push(gltf_material);
     }
     for &source in &plan.variants {
-        let gltf_material = match source.and_then(|m| model.materials.get(m)) {
-            Some(material) => {
-                let texture = texture_of(material, builder, report);
+        let gltf_material = match source.and_then(|m| model.materials.get(m).map(|x| (m, x))) {
+            Some((index, material)) => {
+                let texture = texture_of(index, builder, report);
                 let (mut copy, _) = convert(material, texture);
                 copy.name = Some(format!("{} (double-sided)", material.name));
                 copy
@@ -53,6 +71,17 @@ pub(super) fn write_materials(
             double_sided: true,
             ..gltf_material
         });
+    }
+    for index in dropped {
+        let material = &model.materials[index];
+        report.loss(
+            codes::TEXTURE_WITHOUT_UVS,
+            format!(
+                "material `{}`: texture `{}` not written: a mesh using it has no texture coordinates",
+                material.name,
+                material.texture.as_deref().unwrap_or_default()
+            ),
+        );
     }
     if clamped > 0 {
         report.warn(

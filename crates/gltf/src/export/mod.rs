@@ -13,14 +13,15 @@
 //!   below 1), emissive colour, metallic 0, roughness 1. A mesh whose triangles disagree
 //!   with its stored normals in more than 5 % of cases gets a double-sided material (a
 //!   double-sided copy when the material is shared with consistent meshes) and a warning.
-//! * Textures: with [`ExportOptions::source_dir`] set (or an [`ImageSource`] given), each
-//!   material's image is found beside the source model by
-//!   [`rigport_model_core::texture::find_beside`]; PNG and JPEG pass through, BMP and TGA
+//! * Textures: with [`ExportOptions::source_dir`] set (or an [`ImageSource`] given, such as
+//!   [`BesideImages`] over files in memory), each material's image is found beside the
+//!   source model by [`rigport_model_core::texture::find`] (base name, any case, then the
+//!   same stem as PNG, JPEG, TGA or BMP); PNG and JPEG pass through, BMP and TGA
 //!   become PNG, and the image is embedded in the `.glb` (a buffer view with its MIME type)
 //!   or returned as a companion file for the `.gltf` ([`SeparateFiles::images`]). An image
 //!   not found, or [`ExportOptions::embed_textures`] off, leaves the reference as a
 //!   relative, percent-encoded URI (an absolute path keeps only its file name, with a
-//!   warning).
+//!   warning); a texture not found is a `texture-missing` warning naming it.
 //! * Skeleton: joint `i` is node `i` with the bind transform as TRS; one skin whose inverse
 //!   bind matrices come from [`rigport_anim::skeleton::inverse_bind_matrices`] (last row
 //!   exactly `0 0 0 1`). Several roots get a common untransformed parent node.
@@ -53,7 +54,7 @@ use std::path::PathBuf;
 use textures::{Placement, Textures};
 use weights::{WeightStats, influence, is_bound};
 
-pub use images::{FolderImages, ImageError, ImageSource, SourceImage};
+pub use images::{BesideImages, FolderImages, ImageError, ImageSource, SourceImage};
 pub use textures::CompanionImage;
 
 /// Options of [`to_glb`] and [`to_gltf`].

@@ -6,7 +6,7 @@ use super::buffer::Builder;
 use super::images::{ImageError, ImageSource, Prepared, SourceImage, prepare};
 use super::uri::{image_uri, is_core_image, percent_encode};
 use gltf_json as json;
-use rigport_model_core::{Model, Report};
+use rigport_model_core::{Model, Report, codes};
 use std::collections::{HashMap, HashSet};
 
 /// Where the images go.
@@ -238,7 +238,7 @@ fn resolve(
             },
             Err(why) => {
                 report.warn(
-                    "gltf-texture-unusable",
+                    codes::TEXTURE_UNUSABLE,
                     format!(
                         "material `{material_name}`: texture `{stored}` ({name}): {why}; {kept}"
                     ),
@@ -248,14 +248,14 @@ fn resolve(
         },
         Err(ImageError::NotFound) => {
             report.warn(
-                "gltf-texture-missing",
+                codes::TEXTURE_MISSING,
                 format!("material `{material_name}`: texture `{stored}` not found beside the model; {kept}"),
             );
             Resolved::Uri
         }
         Err(ImageError::Unreadable(why)) => {
             report.warn(
-                "gltf-texture-unusable",
+                codes::TEXTURE_UNUSABLE,
                 format!(
                     "material `{material_name}`: texture `{stored}` cannot be read: {why}; {kept}"
                 ),

@@ -10,7 +10,7 @@ use rigport_anim::sample::{Transform, period, sample_animation_track_in};
 use rigport_model_core::codes;
 use rigport_model_core::diagnostic::excerpt;
 use rigport_model_core::glam::{Quat, Vec3};
-use rigport_model_core::{Animation, Key, Material, Model, Report, Track};
+use rigport_model_core::{Animation, Key, Model, Report, Track};
 
 /// Poses (frames × joints) [`from_model`] always allows: twice the largest real animation
 /// seen (66 123 poses), whatever the number of keys.
@@ -69,7 +69,7 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
     let materials_with_more = model
         .materials
         .iter()
-        .filter(|m| **m != Material::named(m.name.clone()))
+        .filter(|m| !m.is_only_a_name())
         .count();
     if materials_with_more > 0 {
         report.loss(

@@ -41,7 +41,7 @@ pub(crate) fn scene_to_model(
         materials: scene
             .materials
             .iter()
-            .map(|name| Material::named(decode_name(name)))
+            .map(|name| Material::named_as_texture(decode_name(name)))
             .collect(),
         up: UpAxis::Z,
         ..Model::default()

@@ -230,7 +230,7 @@ fn add_meshes(file: &File, model: &mut Model, report: &mut Report) -> Result<(),
                 Some(id) => id,
                 None => {
                     material_names.push(record.material);
-                    model.materials.push(Material::named(material));
+                    model.materials.push(Material::named_as_texture(material));
                     material_names.len() - 1
                 }
             };
