@@ -828,6 +828,7 @@ impl ConvertRequest {
             concat_animations: self.concat_animations,
             keep_axes: self.keep_axes,
             source_dir: input.map(input_dir),
+            beside: None,
             fps: self.fps,
         };
         check_target(output, input, self.force)?;

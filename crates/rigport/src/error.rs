@@ -205,6 +205,7 @@ impl FormatError {
                 }
                 ref other => offset(other.offset()),
             },
+            FormatError::Codec(ref e) => e.location,
         }
     }
 }
