@@ -145,6 +145,8 @@ pub struct BonePose {
 }
 
 /// A line group of the `triangles` block.
+// Triangles are nearly every entry; boxing them would cost an allocation each.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum TriangleLine {
     /// A material line and its three vertex lines.
