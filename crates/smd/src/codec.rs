@@ -3,8 +3,7 @@
 use crate::convert::{ConvertOptions, animation_from_model, reference, to_model};
 use crate::file::File;
 use rigport_model_core::codec::{
-    Codec, FormatError, FormatInfo, Location, OutputFile, WriteOptions, Written, file_safe,
-    stem_of,
+    Codec, FormatError, FormatInfo, Location, OutputFile, WriteOptions, Written, file_safe, stem_of,
 };
 use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis, codes};
 
@@ -96,10 +95,7 @@ impl Codec for Smd {
                 bytes: file.to_vec(),
             });
         }
-        report.info(
-            codes::FILES_WRITTEN,
-            format!("wrote {}", listed.join(", ")),
-        );
+        report.info(codes::FILES_WRITTEN, format!("wrote {}", listed.join(", ")));
         Ok(Written { files, report })
     }
 }

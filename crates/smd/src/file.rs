@@ -322,7 +322,51 @@ impl File {
         })
     }
 
-    /// Every comment line, in file order, wherever it is.
+    /// How many lines end with a comment after their fields.
+    pub fn trailing_comment_count(&self) -> usize {
+        let some = |c: &Option<Vec<u8>>| usize::from(c.is_some());
+        self.items
+            .iter()
+            .map(|item| match item {
+                Item::Version(v) => some(&v.comment),
+                Item::Nodes(lines) => lines
+                    .iter()
+                    .map(|l| match l {
+                        NodeLine::Node(n) => some(&n.comment),
+                        NodeLine::Comment(_) => 0,
+                    })
+                    .sum(),
+                Item::Skeleton(lines) => lines
+                    .iter()
+                    .map(|l| match l {
+                        SkeletonLine::Time { comment, .. } => some(comment),
+                        SkeletonLine::Pose(p) => some(&p.comment),
+                        SkeletonLine::Comment(_) => 0,
+                    })
+                    .sum(),
+                Item::Triangles(lines) => lines
+                    .iter()
+                    .map(|l| match l {
+                        TriangleLine::Triangle(t) => {
+                            t.vertices.iter().map(|v| some(&v.comment)).sum()
+                        }
+                        TriangleLine::Comment(_) => 0,
+                    })
+                    .sum(),
+                Item::VertexAnimation(lines) => lines
+                    .iter()
+                    .map(|l| match l {
+                        VertexAnimationLine::Time { comment, .. }
+                        | VertexAnimationLine::Vertex { comment, .. } => some(comment),
+                        VertexAnimationLine::Comment(_) => 0,
+                    })
+                    .sum(),
+                Item::Comment(_) | Item::Unknown(_) => 0,
+            })
+            .sum()
+    }
+
+    /// Every whole-line comment, in file order, wherever it is.
     pub fn comment_lines(&self) -> Vec<&[u8]> {
         let mut out: Vec<&[u8]> = Vec::new();
         for item in &self.items {

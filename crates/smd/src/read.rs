@@ -27,8 +27,14 @@ fn starts_comment(text: &[u8]) -> bool {
 }
 
 pub(crate) fn trim(text: &[u8]) -> &[u8] {
-    let start = text.iter().position(|&b| !is_blank(b)).unwrap_or(text.len());
-    let end = text.iter().rposition(|&b| !is_blank(b)).map_or(start, |p| p + 1);
+    let start = text
+        .iter()
+        .position(|&b| !is_blank(b))
+        .unwrap_or(text.len());
+    let end = text
+        .iter()
+        .rposition(|&b| !is_blank(b))
+        .map_or(start, |p| p + 1);
     &text[start..end.max(start)]
 }
 
@@ -179,7 +185,9 @@ impl<'a> Fields<'a> {
 }
 
 fn trim_end_len(text: &[u8]) -> usize {
-    text.iter().rposition(|&b| !is_blank(b)).map_or(0, |p| p + 1)
+    text.iter()
+        .rposition(|&b| !is_blank(b))
+        .map_or(0, |p| p + 1)
 }
 
 fn parse_int(token: &[u8]) -> Option<i32> {
@@ -276,7 +284,12 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    fn charge(&mut self, span: &Range<usize>, what: &'static str, bytes: usize) -> Result<(), Error> {
+    fn charge(
+        &mut self,
+        span: &Range<usize>,
+        what: &'static str,
+        bytes: usize,
+    ) -> Result<(), Error> {
         self.budget
             .reserve(what, 1, bytes as u64)
             .map_err(|source| Error::Limit {
@@ -285,7 +298,13 @@ impl<'a> Reader<'a> {
             })
     }
 
-    fn check_bone(&mut self, line: &Line<'_>, id: i32, span: Range<usize>, what: &str) -> Result<(), Error> {
+    fn check_bone(
+        &mut self,
+        line: &Line<'_>,
+        id: i32,
+        span: Range<usize>,
+        what: &str,
+    ) -> Result<(), Error> {
         if let Some(ids) = &self.ids {
             if !ids.contains(&id) {
                 self.warn(
@@ -391,7 +410,8 @@ impl<'a> Reader<'a> {
                 }
                 _ if !fields.more() && text.len() == keyword.len() => {
                     // A single word: a block this reader does not know, kept raw.
-                    file.items.push(Item::Unknown(self.unknown(&line, keyword)?));
+                    file.items
+                        .push(Item::Unknown(self.unknown(&line, keyword)?));
                 }
                 _ => {
                     return Err(Error::Unexpected {
@@ -668,7 +688,7 @@ impl<'a> Reader<'a> {
                     return Err(Error::Unexpected {
                         span: next.trimmed_span(),
                         expected: "3 vertex lines after the material line",
-                        found: format!("`end` after {read}"),
+                        found: "end".to_owned(),
                     });
                 }
                 vertices[read] = Some(self.vertex(&next)?);
@@ -805,7 +825,10 @@ pub(crate) fn sniff(bytes: &[u8]) -> bool {
         return false;
     };
     let mut fields = first.fields();
-    if !matches!(fields.token(), Some((b"version", _))) || fields.int("").ok() != Some(1) || fields.more() {
+    if !matches!(fields.token(), Some((b"version", _)))
+        || fields.int("").ok() != Some(1)
+        || fields.more()
+    {
         return false;
     }
     lines.next().is_some_and(|l| {

@@ -135,8 +135,10 @@ pub(crate) fn to_vec(file: &File) -> Vec<u8> {
                         TriangleLine::Triangle(triangle) => {
                             w.line(&triangle.material);
                             for (i, vertex) in triangle.vertices.iter().enumerate() {
-                                for (_, text) in
-                                    triangle.comments.iter().filter(|(at, _)| *at as usize == i + 1)
+                                for (_, text) in triangle
+                                    .comments
+                                    .iter()
+                                    .filter(|(at, _)| *at as usize == i + 1)
                                 {
                                     w.line(text);
                                 }

@@ -83,7 +83,11 @@ fn every_corpus_file_converts_and_writes() {
         assert_eq!(written.files.len(), 1 + model.animations.len(), "{name}");
         for out in &written.files {
             assert!(
-                written.report.notices.iter().any(|n| n.message.contains(&out.name)),
+                written
+                    .report
+                    .notices
+                    .iter()
+                    .any(|n| n.message.contains(&out.name)),
                 "{name}: {} not listed in the report",
                 out.name
             );

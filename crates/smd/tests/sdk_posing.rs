@@ -12,9 +12,9 @@ mod common;
 
 use rigport_anim::Pose;
 use rigport_anim::skin::skin_vertex;
+use rigport_model_core::Model;
 use rigport_model_core::codec::{Codec, WriteOptions};
 use rigport_model_core::glam::{Mat4, Quat, Vec3};
-use rigport_model_core::Model;
 use rigport_smd::{ConvertOptions, File, Smd, add_animation, to_model};
 use std::path::{Path, PathBuf};
 
@@ -184,7 +184,11 @@ fn compare(model: &Model, iqm: &Iqm) -> (f32, usize) {
             let nearest = (0..iqm.positions.len())
                 .map(|k| iqm.positions[k].distance(v.position))
                 .fold(f32::MAX, f32::min);
-            assert!(nearest < 1e-3 * size.max(1.0), "no SDK vertex at {}", v.position);
+            assert!(
+                nearest < 1e-3 * size.max(1.0),
+                "no SDK vertex at {}",
+                v.position
+            );
             (0..iqm.positions.len())
                 .filter(|&k| iqm.positions[k].distance(v.position) <= nearest + 1e-6)
                 .min_by(|&a, &b| weight_gap(a).total_cmp(&weight_gap(b)))
@@ -195,7 +199,9 @@ fn compare(model: &Model, iqm: &Iqm) -> (f32, usize) {
     let mut worst = 0.0f32;
     let mut compared = 0;
     // Every 4th frame, and the last one (short animations would otherwise only check 0).
-    let frames = (0..frame_count).step_by(4).chain(std::iter::once(frame_count - 1));
+    let frames = (0..frame_count)
+        .step_by(4)
+        .chain(std::iter::once(frame_count - 1));
     for frame in frames {
         pose.sample(animation, frame as f32 / animation.fps);
         let skinning = pose.skinning_matrices();
@@ -287,6 +293,8 @@ fn files_rigport_writes_pose_in_the_sdk_as_rigport_means_them() {
     let back = model_of(&paths[0], &paths[1]);
     let (worst, frames) = compare(&model, &iqm);
     let (worst_back, _) = compare(&back, &iqm);
-    println!("written soldier + walk: {frames} frames, worst {worst:.2e}, read back {worst_back:.2e}");
+    println!(
+        "written soldier + walk: {frames} frames, worst {worst:.2e}, read back {worst_back:.2e}"
+    );
     assert!(worst <= 2e-3 && worst_back <= 2e-3, "{worst} {worst_back}");
 }

@@ -6,10 +6,10 @@ use crate::file::{
     BonePose, File, Item, Link, Node, NodeLine, SkeletonLine, Triangle, TriangleLine, Version,
     Vertex as SmdVertex,
 };
+use rigport_anim::Pose;
 use rigport_anim::euler::quat_to_euler;
 use rigport_anim::normalize_animation;
 use rigport_anim::skeleton::parent_first_order;
-use rigport_anim::Pose;
 use rigport_model_core::glam::{Quat, Vec3};
 use rigport_model_core::{JointId, Material, Model, Report, codes};
 use std::collections::HashMap;
@@ -50,9 +50,8 @@ fn bones(model: &Model, report: &mut Report) -> Result<Bones, Error> {
         .map_err(|e| Error::Unrepresentable(format!("the skeleton is not a forest: {e}")))?;
     let mut id_of = vec![0i32; model.skeleton.len()];
     for (id, joint) in order.iter().enumerate() {
-        id_of[joint.index()] = i32::try_from(id).map_err(|_| {
-            Error::Unrepresentable(format!("{} joints", model.skeleton.len()))
-        })?;
+        id_of[joint.index()] = i32::try_from(id)
+            .map_err(|_| Error::Unrepresentable(format!("{} joints", model.skeleton.len())))?;
     }
     let (mut quotes, mut empty) = (0usize, 0usize);
     let nodes = order
@@ -62,7 +61,13 @@ fn bones(model: &Model, report: &mut Report) -> Result<Bones, Error> {
             let mut name: Vec<u8> = j
                 .name
                 .bytes()
-                .map(|b| if b == b'"' || b == b'\n' || b == b'\r' { b'_' } else { b })
+                .map(|b| {
+                    if b == b'"' || b == b'\n' || b == b'\r' {
+                        b'_'
+                    } else {
+                        b
+                    }
+                })
                 .collect();
             if name != j.name.as_bytes() {
                 quotes += 1;
@@ -150,7 +155,13 @@ fn material_line(model: &Model, mesh: &rigport_model_core::Mesh, report: &mut Ch
     let fixed: String = chosen
         .trim()
         .chars()
-        .map(|c| if c.is_whitespace() || c.is_control() { '_' } else { c })
+        .map(|c| {
+            if c.is_whitespace() || c.is_control() {
+                '_'
+            } else {
+                c
+            }
+        })
         .collect();
     if fixed != chosen {
         report.blanks += 1;
@@ -226,7 +237,11 @@ pub(crate) fn reference(model: &Model, _options: &ConvertOptions) -> Result<(Fil
         if !j.scale.abs_diff_eq(Vec3::ONE, 1e-6) {
             scaled += 1;
         }
-        skeleton.push(pose_line(bones.id_of[joint.index()], j.translation, j.rotation));
+        skeleton.push(pose_line(
+            bones.id_of[joint.index()],
+            j.translation,
+            j.rotation,
+        ));
     }
     if scaled > 0 {
         report.loss(
@@ -310,7 +325,9 @@ pub(crate) fn reference(model: &Model, _options: &ConvertOptions) -> Result<(Fil
     if unused > 0 {
         report.loss(
             codes::UNUSED_VERTICES,
-            format!("{unused} vertices no triangle uses are not written (SMD stores triangle corners)"),
+            format!(
+                "{unused} vertices no triangle uses are not written (SMD stores triangle corners)"
+            ),
         );
     }
     if colours > 0 {
@@ -337,7 +354,10 @@ pub(crate) fn reference(model: &Model, _options: &ConvertOptions) -> Result<(Fil
     if changes.blanks > 0 {
         report.loss(
             codes::NAMES_CHANGED,
-            format!("{} material line(s) held blanks; they became `_`", changes.blanks),
+            format!(
+                "{} material line(s) held blanks; they became `_`",
+                changes.blanks
+            ),
         );
     }
     let with_properties = model.materials.iter().filter(|m| has_properties(m)).count();
@@ -453,18 +473,22 @@ pub fn animation_from_model(
     {
         report.loss(
             codes::SCALE_KEYS,
-            format!("animation `{}` scales joints; SMD stores no scale", source.name),
+            format!(
+                "animation `{}` scales joints; SMD stores no scale",
+                source.name
+            ),
         );
     }
 
     let mut skeleton = Vec::new();
-    let mut pose = if bones.placeholder {
-        None
-    } else {
-        Some(Pose::new(&model.skeleton).map_err(|e| {
-            Error::Unrepresentable(format!("the skeleton is not a forest: {e}"))
-        })?)
-    };
+    let mut pose =
+        if bones.placeholder {
+            None
+        } else {
+            Some(Pose::new(&model.skeleton).map_err(|e| {
+                Error::Unrepresentable(format!("the skeleton is not a forest: {e}"))
+            })?)
+        };
     for frame in 0..frames {
         skeleton.push(SkeletonLine::Time {
             time: i32::try_from(frame)

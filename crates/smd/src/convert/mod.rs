@@ -5,8 +5,8 @@
 mod from_model;
 mod to_model;
 
-pub use from_model::{animation_from_model, from_model};
 pub(crate) use from_model::reference;
+pub use from_model::{animation_from_model, from_model};
 pub use to_model::{add_animation, to_model};
 
 /// Frames per second given to SMD animations, which store none: studiomdl's default for a

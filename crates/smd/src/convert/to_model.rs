@@ -158,11 +158,13 @@ fn carry_comments(file: &File, model: &mut Model, report: &mut Report) {
     if !header.is_empty() {
         model.comment = Some(header.join("\n"));
     }
-    let others = file.comment_lines().len() - header.len();
+    let others = file.comment_lines().len() - header.len() + file.trailing_comment_count();
     if others > 0 {
         report.loss(
             codes::COMMENT_LINES,
-            format!("{others} comment line(s) after the first block are not carried"),
+            format!(
+                "{others} comment(s) after the first block or after a line's fields are not carried"
+            ),
         );
     }
 }
@@ -204,11 +206,12 @@ fn influences(
 ) {
     out.clear();
     let parent = ids.get(&vertex.parent).copied();
-    let add = |out: &mut Vec<(JointId, f32)>, joint: JointId, weight: f32| {
-        match out.iter_mut().find(|(j, _)| *j == joint) {
-            Some((_, w)) => *w += weight,
-            None => out.push((joint, weight)),
-        }
+    let add = |out: &mut Vec<(JointId, f32)>, joint: JointId, weight: f32| match out
+        .iter_mut()
+        .find(|(j, _)| *j == joint)
+    {
+        Some((_, w)) => *w += weight,
+        None => out.push((joint, weight)),
     };
     if let Some(links) = vertex.links.as_deref().filter(|l| !l.is_empty()) {
         for link in links {
@@ -312,7 +315,10 @@ fn add_meshes(file: &File, ids: &HashMap<i32, JointId>, model: &mut Model, repor
             });
         }
         // Counter-clockwise seen from the side the stored normals point to.
-        let [a, b, c] = triangle.vertices.each_ref().map(|v| Vec3::from_array(v.position));
+        let [a, b, c] = triangle
+            .vertices
+            .each_ref()
+            .map(|v| Vec3::from_array(v.position));
         let face = (b - a).cross(c - a);
         let stored: Vec3 = triangle
             .vertices
@@ -328,7 +334,9 @@ fn add_meshes(file: &File, ids: &HashMap<i32, JointId>, model: &mut Model, repor
     if reversed > 0 {
         report.info(
             codes::TRIANGLES_REVERSED,
-            format!("{reversed} triangle(s) turned clockwise against their stored normals were rewound"),
+            format!(
+                "{reversed} triangle(s) turned clockwise against their stored normals were rewound"
+            ),
         );
     }
     if stats.leftover > 0 {
@@ -387,7 +395,12 @@ fn build_animation(
         }
     }
     let joints = model.skeleton.len();
-    let mut current: Vec<Transform> = model.skeleton.joints.iter().map(Transform::of_joint).collect();
+    let mut current: Vec<Transform> = model
+        .skeleton
+        .joints
+        .iter()
+        .map(Transform::of_joint)
+        .collect();
     // The frame each joint's last key is at, if it has any.
     let mut last_key: Vec<Option<usize>> = vec![None; joints];
     let mut tracks: Vec<Track> = (0..joints).map(|j| Track::new(JointId(j as u32))).collect();
@@ -418,15 +431,21 @@ fn build_animation(
                 // Hold the previous value up to the frame before this one.
                 if frame > 0 && last_key[j] != Some(frame - 1) && last_key[j] != Some(frame) {
                     let held = current[j];
-                    track.translations.push(Key::new(time_of(frame - 1), held.translation));
-                    track.rotations.push(Key::new(time_of(frame - 1), held.rotation));
+                    track
+                        .translations
+                        .push(Key::new(time_of(frame - 1), held.translation));
+                    track
+                        .rotations
+                        .push(Key::new(time_of(frame - 1), held.rotation));
                 }
                 if last_key[j] == Some(frame) {
                     // Listed twice in one frame: the later line wins.
                     track.translations.pop();
                     track.rotations.pop();
                 }
-                track.translations.push(Key::new(time_of(frame), translation));
+                track
+                    .translations
+                    .push(Key::new(time_of(frame), translation));
                 track.rotations.push(Key::new(time_of(frame), rotation));
                 current[j].translation = translation;
                 current[j].rotation = rotation;
@@ -484,4 +503,64 @@ pub fn add_animation(
     let animation = build_animation(file, &node_joints, model, name, fps, &mut report);
     model.animations.push(animation);
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f32::consts::FRAC_PI_2;
+
+    fn turns(rotation: [f32; 3], from: Vec3, to: Vec3) {
+        let (_, q) = pose_transform([0.0; 3], rotation);
+        let got = q * from;
+        assert!(
+            (got - to).length() < 1e-6,
+            "{rotation:?}: {from} went to {got}, not {to}"
+        );
+    }
+
+    #[test]
+    fn quarter_turns_by_hand() {
+        // One axis at a time: X takes +Y to +Z, Y takes +Z to +X, Z takes +X to +Y.
+        turns([FRAC_PI_2, 0.0, 0.0], Vec3::Y, Vec3::Z);
+        turns([0.0, FRAC_PI_2, 0.0], Vec3::Z, Vec3::X);
+        turns([0.0, 0.0, FRAC_PI_2], Vec3::X, Vec3::Y);
+        // All three, X first: +X → +X (X) → −Z (Y) → −Z (Z);
+        // +Y → +Z → +X → +Y; +Z → −Y → −Y → +X.
+        let all = [FRAC_PI_2; 3];
+        turns(all, Vec3::X, Vec3::NEG_Z);
+        turns(all, Vec3::Y, Vec3::Y);
+        turns(all, Vec3::Z, Vec3::X);
+        // Y then Z: +Z → +X (Y) → +Y (Z); the reverse order would give +Z → +X.
+        turns([0.0, FRAC_PI_2, FRAC_PI_2], Vec3::Z, Vec3::Y);
+    }
+
+    #[test]
+    fn half_angles_by_hand() {
+        // rz = 0.5: q = (0, 0, sin 0.25, cos 0.25).
+        let (_, q) = pose_transform([0.0; 3], [0.0, 0.0, 0.5]);
+        let expected = Quat::from_xyzw(0.0, 0.0, 0.247_403_96, 0.968_912_4);
+        assert!(q.abs_diff_eq(expected, 1e-6), "{q}");
+        // Angles past ±π (real files have −9.47) wrap like any other.
+        let (_, a) = pose_transform([0.0; 3], [-9.47, 0.0, 0.0]);
+        let (_, b) = pose_transform([0.0; 3], [-9.47 + 4.0 * std::f32::consts::PI, 0.0, 0.0]);
+        assert!(a.dot(b).abs() > 1.0 - 1e-5);
+    }
+
+    #[test]
+    fn the_writer_angles_read_back_as_the_same_rotation() {
+        for angles in [[0.3, -1.2, 2.5], [FRAC_PI_2, 0.1, -0.2], [0.0, 0.0, -3.0]] {
+            let (_, q) = pose_transform([0.0; 3], angles);
+            let written = rigport_anim::euler::quat_to_euler(q).to_array();
+            let (_, back) = pose_transform([0.0; 3], written);
+            assert!(q.dot(back).abs() > 1.0 - 1e-6, "{angles:?} → {written:?}");
+        }
+    }
+
+    #[test]
+    fn mesh_names_stop_at_the_first_dot() {
+        assert_eq!(mesh_name("holygrail.tga"), "holygrail");
+        assert_eq!(mesh_name(".hidden"), ".hidden");
+        assert_eq!(mesh_name("door01a"), "door01a");
+    }
 }
