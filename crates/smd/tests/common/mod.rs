@@ -34,7 +34,7 @@ fn lines(text: &str) -> Vec<(&'static str, usize, &str)> {
     let mut block = "";
     let mut index = 0;
     for raw in text.split('\n') {
-        let line = raw.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\r');
+        let line = raw.trim_matches([' ', '\t', '\r']);
         if line.is_empty() {
             continue;
         }
@@ -101,7 +101,7 @@ impl PartialEq for Field {
 fn fields_of(line: &str, out: &mut Vec<Field>) {
     let mut rest = line;
     loop {
-        rest = rest.trim_start_matches(|c: char| c == ' ' || c == '\t' || c == '\r');
+        rest = rest.trim_start_matches([' ', '\t', '\r']);
         if rest.is_empty() {
             return;
         }
@@ -116,7 +116,7 @@ fn fields_of(line: &str, out: &mut Vec<Field>) {
             continue;
         }
         let end = rest
-            .find(|c: char| c == ' ' || c == '\t' || c == '\r')
+            .find([' ', '\t', '\r'])
             .unwrap_or(rest.len());
         let word = &rest[..end];
         out.push(match word.parse::<f32>() {
