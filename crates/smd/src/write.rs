@@ -9,18 +9,104 @@ use std::io::{self, Write};
 /// Appends one number: six decimals when they give back the same `f32` bits, else the
 /// shortest round-trip digits.
 pub(crate) fn number(out: &mut Vec<u8>, value: f32, scratch: &mut String) {
-    use std::fmt::Write as _;
-    scratch.clear();
-    let _ = write!(scratch, "{value:.6}");
-    if scratch.parse::<f32>().map(f32::to_bits) != Ok(value.to_bits()) {
-        scratch.clear();
-        let _ = write!(scratch, "{value}");
+    match six_decimals(out, value) {
+        Six::Written => {}
+        Six::No => shortest(out, value),
+        Six::Unsure => {
+            use std::fmt::Write as _;
+            scratch.clear();
+            let _ = write!(scratch, "{value:.6}");
+            if scratch.parse::<f32>().map(f32::to_bits) == Ok(value.to_bits()) {
+                out.extend_from_slice(scratch.as_bytes());
+            } else {
+                shortest(out, value);
+            }
+        }
     }
-    out.extend_from_slice(scratch.as_bytes());
+}
+
+/// The shortest digits that read back as `value` (ryu, faster than `Display`).
+fn shortest(out: &mut Vec<u8>, value: f32) {
+    let mut buffer = ryu::Buffer::new();
+    out.extend_from_slice(buffer.format(value).as_bytes());
+}
+
+/// What [`six_decimals`] decided.
+enum Six {
+    /// Six decimals read back as the value: written.
+    Written,
+    /// They certainly do not.
+    No,
+    /// Too close to call (or not a case the fast path handles).
+    Unsure,
+}
+
+/// The fast path of [`number`]: writes `value` with six decimals (ties to even, as `{:.6}`
+/// rounds) when that text certainly reads back as `value`.
+fn six_decimals(out: &mut Vec<u8>, value: f32) -> Six {
+    if !value.is_finite() || value.abs() >= 1.0e9 {
+        return Six::Unsure;
+    }
+    let exact = f64::from(value);
+    // Exact: 24 bits times 1e6 (20 bits) fits in a double's 53.
+    let scaled = (exact * 1e6).round_ties_even();
+    // The decimal `scaled / 1e6` reads back as `value` when it lies within half a unit in
+    // the last place of `value`. `|value|·ε/2` is at least that half unit and less than
+    // twice it; decide only with a clear margin either way.
+    let gap = (scaled - exact * 1e6).abs() / 1e6;
+    let upper = f64::from(value.abs().max(f32::MIN_POSITIVE)) * f64::from(f32::EPSILON) / 2.0;
+    let lower = upper / 2.0;
+    if gap > upper * (1.0 + 1e-6) {
+        return Six::No;
+    }
+    if gap > lower * (1.0 - 1e-6) {
+        return Six::Unsure;
+    }
+    let digits = scaled.abs() as u64;
+    if value.is_sign_negative() {
+        out.push(b'-');
+    }
+    let (whole, fraction) = (digits / 1_000_000, digits % 1_000_000);
+    out.extend_from_slice(itoa_buffer(whole).as_slice());
+    out.push(b'.');
+    let fraction = itoa_buffer(fraction);
+    let fraction = fraction.as_slice();
+    out.extend(std::iter::repeat_n(b'0', 6 - fraction.len()));
+    out.extend_from_slice(fraction);
+    Six::Written
+}
+
+/// Decimal digits of a number, without allocating.
+struct Digits {
+    bytes: [u8; 20],
+    start: usize,
+}
+
+impl Digits {
+    fn as_slice(&self) -> &[u8] {
+        &self.bytes[self.start..]
+    }
+}
+
+fn itoa_buffer(mut n: u64) -> Digits {
+    let mut bytes = [0u8; 20];
+    let mut start = bytes.len();
+    loop {
+        start -= 1;
+        bytes[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    Digits { bytes, start }
 }
 
 fn int(out: &mut Vec<u8>, value: i32) {
-    out.extend_from_slice(value.to_string().as_bytes());
+    if value < 0 {
+        out.push(b'-');
+    }
+    out.extend_from_slice(itoa_buffer(u64::from(value.unsigned_abs())).as_slice());
 }
 
 struct Writer {
@@ -192,4 +278,87 @@ pub(crate) fn to_vec(file: &File) -> Vec<u8> {
 
 pub(crate) fn write<W: Write>(file: &File, mut writer: W) -> io::Result<()> {
     writer.write_all(&to_vec(file))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slow(value: f32) -> String {
+        let six = format!("{value:.6}");
+        if six.parse::<f32>().map(f32::to_bits) == Ok(value.to_bits()) {
+            six
+        } else {
+            let mut b = ryu::Buffer::new();
+            b.format(value).to_owned()
+        }
+    }
+
+    fn written(value: f32) -> String {
+        let mut out = Vec::new();
+        number(&mut out, value, &mut String::new());
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn numbers_read_back_as_the_same_f32() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            1.570796,
+            43.810005,
+            -10.390667,
+            0.000001,
+            1e-7,
+            3e-39,
+            0.0078125,
+            16.0078125,
+            999_999.94,
+            1e9,
+            3.4e38,
+            -2.5e-6,
+            0.1,
+            0.2,
+            0.3,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MIN_POSITIVE,
+        ];
+        // A deterministic spread over magnitudes and bit patterns.
+        let mut bits = 0x3f80_0001u32;
+        for _ in 0..20_000 {
+            bits = bits.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            values.push(f32::from_bits(bits));
+        }
+        for value in values.into_iter().filter(|v| !v.is_nan()) {
+            let text = written(value);
+            let back: f32 = text.parse().unwrap();
+            assert_eq!(
+                back.to_bits(),
+                value.to_bits(),
+                "{value:e} written as {text}"
+            );
+            // Six decimals whenever the slow path would choose them.
+            let slow = slow(value);
+            if slow.contains('.') && slow.split('.').nth(1).unwrap().len() == 6 {
+                assert_eq!(text.len(), slow.len(), "{value:e}: {text} vs {slow}");
+            }
+        }
+        assert_eq!(written(-0.0), "-0.000000");
+        assert_eq!(written(1.570796), "1.570796");
+        assert_eq!(written(0.0078125), "0.0078125");
+        assert_eq!(written(43.810005), "43.810005");
+    }
+
+    #[test]
+    fn integers_by_hand() {
+        let mut out = Vec::new();
+        for v in [0, -1, 7, i32::MIN, i32::MAX] {
+            int(&mut out, v);
+            out.push(b' ');
+        }
+        assert_eq!(out, b"0 -1 7 -2147483648 2147483647 ");
+    }
 }

@@ -115,9 +115,7 @@ fn fields_of(line: &str, out: &mut Vec<Field>) {
             rest = &after[close + 1..];
             continue;
         }
-        let end = rest
-            .find([' ', '\t', '\r'])
-            .unwrap_or(rest.len());
+        let end = rest.find([' ', '\t', '\r']).unwrap_or(rest.len());
         let word = &rest[..end];
         out.push(match word.parse::<f32>() {
             Ok(n) => Field::Number(n),
