@@ -190,13 +190,7 @@ fn trim_end_len(text: &[u8]) -> usize {
         .map_or(0, |p| p + 1)
 }
 
-fn parse_int(token: &[u8]) -> Option<i32> {
-    std::str::from_utf8(token).ok()?.parse().ok()
-}
-
-fn parse_float(token: &[u8]) -> Option<f32> {
-    std::str::from_utf8(token).ok()?.parse().ok()
-}
+use rigport_model_core::number::{parse_f32 as parse_float, parse_i32 as parse_int};
 
 /// The lines of the input.
 struct Lines<'a> {
@@ -251,6 +245,45 @@ fn is_end(line: &Line<'_>) -> bool {
     matches!(fields.token(), Some((b"end", _))) && !fields.more()
 }
 
+/// The bone IDs of a `nodes` block: a table for the usual small IDs, a set for the rest.
+struct BoneIds {
+    small: Vec<bool>,
+    other: HashSet<i32>,
+}
+
+impl BoneIds {
+    /// IDs below this are looked up in the table (its size is bounded by this, not by the
+    /// file).
+    const SMALL: i32 = 4096;
+
+    fn new(ids: impl Iterator<Item = i32>) -> Self {
+        let mut set = BoneIds {
+            small: Vec::new(),
+            other: HashSet::new(),
+        };
+        for id in ids {
+            if (0..Self::SMALL).contains(&id) {
+                let index = id as usize;
+                if set.small.len() <= index {
+                    set.small.resize(index + 1, false);
+                }
+                set.small[index] = true;
+            } else {
+                set.other.insert(id);
+            }
+        }
+        set
+    }
+
+    fn contains(&self, id: i32) -> bool {
+        if (0..Self::SMALL).contains(&id) {
+            self.small.get(id as usize).copied().unwrap_or(false)
+        } else {
+            self.other.contains(&id)
+        }
+    }
+}
+
 struct Reader<'a> {
     src: &'a [u8],
     lines: Lines<'a>,
@@ -259,8 +292,10 @@ struct Reader<'a> {
     report: Report,
     warnings: usize,
     /// Bone IDs of the `nodes` block read so far (`None` before it).
-    ids: Option<HashSet<i32>>,
+    ids: Option<BoneIds>,
     materials: HashSet<Arc<[u8]>>,
+    /// The material of the previous triangle (the next one usually shares it).
+    last_material: Option<Arc<[u8]>>,
 }
 
 impl<'a> Reader<'a> {
@@ -306,7 +341,7 @@ impl<'a> Reader<'a> {
         what: &str,
     ) -> Result<(), Error> {
         if let Some(ids) = &self.ids {
-            if !ids.contains(&id) {
+            if !ids.contains(id) {
                 self.warn(
                     line,
                     span,
@@ -522,7 +557,7 @@ impl<'a> Reader<'a> {
                 )?;
             }
         }
-        self.ids = Some(ids.into_keys().collect());
+        self.ids = Some(BoneIds::new(ids.into_keys()));
         Ok(out)
     }
 
@@ -586,11 +621,20 @@ impl<'a> Reader<'a> {
     }
 
     fn material(&mut self, text: &[u8]) -> Arc<[u8]> {
-        if let Some(found) = self.materials.get(text) {
-            return found.clone();
+        if let Some(last) = &self.last_material {
+            if **last == *text {
+                return last.clone();
+            }
         }
-        let material: Arc<[u8]> = Arc::from(text);
-        self.materials.insert(material.clone());
+        let material = match self.materials.get(text) {
+            Some(found) => found.clone(),
+            None => {
+                let material: Arc<[u8]> = Arc::from(text);
+                self.materials.insert(material.clone());
+                material
+            }
+        };
+        self.last_material = Some(material.clone());
         material
     }
 
@@ -807,6 +851,7 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions) -> Result<(File, Report),
         warnings: 0,
         ids: None,
         materials: HashSet::new(),
+        last_material: None,
     };
     let file = reader.top()?;
     Ok((file, reader.report))
