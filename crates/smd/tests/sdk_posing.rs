@@ -241,7 +241,8 @@ fn check_pair(reference: &str, animation: &str) {
         return;
     };
     let model = model_of(&reference, &animation);
-    let iqm = run_sdk(&sdk, &scratch("pair"), &[&reference, &animation]);
+    let dir = scratch(reference.file_stem().unwrap().to_str().unwrap());
+    let iqm = run_sdk(&sdk, &dir, &[&reference, &animation]);
     let (worst, frames) = compare(&model, &iqm);
     println!(
         "{}: {frames} frames compared, worst {worst:.2e} of the model's size",
