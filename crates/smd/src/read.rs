@@ -291,6 +291,8 @@ struct Reader<'a> {
     budget: Budget,
     report: Report,
     warnings: usize,
+    /// The code of the latest warning (the one the count of unlisted warnings carries).
+    last_code: &'static str,
     /// Bone IDs of the `nodes` block read so far (`None` before it).
     ids: Option<BoneIds>,
     materials: HashSet<Arc<[u8]>>,
@@ -311,6 +313,7 @@ impl<'a> Reader<'a> {
             return Err(Error::Strict { span, message });
         }
         self.warnings += 1;
+        self.last_code = code;
         if self.warnings <= MAX_WARNINGS {
             let column = span.start.saturating_sub(line.start) + 1;
             self.report
@@ -469,7 +472,7 @@ impl<'a> Reader<'a> {
         }
         if self.warnings > MAX_WARNINGS {
             self.report.warn(
-                codes::DAMAGED_TAIL,
+                self.last_code,
                 format!(
                     "{} further warnings not listed",
                     self.warnings - MAX_WARNINGS
@@ -849,6 +852,7 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions) -> Result<(File, Report),
         budget: options.limits.budget(),
         report: Report::default(),
         warnings: 0,
+        last_code: codes::INDEX_OUT_OF_RANGE,
         ids: None,
         materials: HashSet::new(),
         last_material: None,

@@ -462,3 +462,22 @@ fn models_without_joints_get_a_root_bone() {
     assert_eq!(back.skeleton.joints.len(), 1);
     assert_eq!(back.triangle_count(), 1);
 }
+
+#[test]
+fn many_warnings_are_counted_not_listed() {
+    let mut text = String::from(HEAD);
+    text.push_str("triangles\n");
+    for _ in 0..40 {
+        text.push_str("m\n9 0 0 0 0 0 1 0 0\n9 1 0 0 0 0 1 0 0\n9 0 1 0 0 0 1 0 0\n");
+    }
+    text.push_str("end\n");
+    let (_, report) = File::from_slice_with(text.as_bytes(), &ReadOptions::default()).unwrap();
+    assert_eq!(report.notices.len(), 33);
+    assert_eq!(report.notices[32].message, "88 further warnings not listed");
+    assert!(
+        report
+            .notices
+            .iter()
+            .all(|n| n.code == codes::INDEX_OUT_OF_RANGE)
+    );
+}
