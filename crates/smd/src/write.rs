@@ -281,6 +281,8 @@ pub(crate) fn write<W: Write>(file: &File, mut writer: W) -> io::Result<()> {
 }
 
 #[cfg(test)]
+// The values are the digits real files hold, written out on purpose.
+#[allow(clippy::approx_constant, clippy::excessive_precision)]
 mod tests {
     use super::*;
 
