@@ -2,7 +2,7 @@
 # Runs one fuzz target, seeded from the project's fixtures and (read-only) the real-file
 # corpus in $RIGPORT_CORPUS, one job at a time.
 #   fuzz/run.sh TARGET [SECONDS] [extra libFuzzer flags...]
-# TARGET: ms3d_bin | ms3d_ascii | iqe | iqm | gltf | pipeline | sniff. SECONDS defaults to 600.
+# TARGET: ms3d_bin | ms3d_ascii | iqe | iqm | smd | gltf | pipeline | sniff. SECONDS defaults to 600.
 # New inputs go to fuzz/corpus/TARGET, crashes to fuzz/artifacts/TARGET (both git-ignored);
 # minimize a crash with `cargo +nightly fuzz tmin -s none TARGET ARTIFACT` and commit it
 # under fuzz/regressions/TARGET/.
@@ -17,6 +17,7 @@ case "$target" in
     ms3d_ascii) formats=(ms3d-ascii); dict=ms3d_ascii ;;
     iqe) formats=(iqe); dict=iqe ;;
     iqm) formats=(iqm); dict= ;;
+    smd) formats=(smd); dict=smd ;;
     gltf) formats=(gltf); dict=gltf ;;
     pipeline | sniff) formats=(ms3d ms3d-ascii iqe iqm gltf); dict= ;;
     *) echo "unknown target $target" >&2; exit 2 ;;

@@ -344,6 +344,27 @@ pub const IMAGES_WRITTEN: &str = "images-written";
 /// per material and engines load that string as the texture (IQE, IQM).
 pub const MATERIAL_NAMED_AFTER_TEXTURE: &str = "material-named-after-texture";
 
+/// Warning: The file declares a format version the reader was not written for; read as the known one.
+pub const UNSUPPORTED_VERSION: &str = "unsupported-version";
+
+/// Warning: Several joints share one ID number; the first is the one the ID names.
+pub const DUPLICATE_JOINT_IDS: &str = "duplicate-joint-ids";
+
+/// Info: Triangles whose corners turned against their stored normals were rewound counter-clockwise.
+pub const TRIANGLES_REVERSED: &str = "triangles-reversed";
+
+/// Loss: Mesh names cannot be stored (the target groups triangles by material).
+pub const MESH_NAMES: &str = "mesh-names";
+
+/// Loss: The frame rate cannot be stored; readers assume their own default.
+pub const FRAMERATE: &str = "framerate";
+
+/// Loss: Vertices bound to no joint were bound to one (the target binds every vertex).
+pub const UNSKINNED_VERTICES: &str = "unskinned-vertices";
+
+/// Info: The files a write produced (a main file and its companions).
+pub const FILES_WRITTEN: &str = "files-written";
+
 /// Every code of this module, for tools that list them and for the uniqueness test.
 pub const ALL: &[&str] = &[
     LATIN1_NAMES,
@@ -456,6 +477,13 @@ pub const ALL: &[&str] = &[
     IMAGES_NOT_CARRIED,
     TEXTURE_UNUSABLE,
     TEXTURE_WITHOUT_UVS,
+    UNSUPPORTED_VERSION,
+    DUPLICATE_JOINT_IDS,
+    TRIANGLES_REVERSED,
+    MESH_NAMES,
+    FRAMERATE,
+    UNSKINNED_VERTICES,
+    FILES_WRITTEN,
 ];
 
 #[cfg(test)]

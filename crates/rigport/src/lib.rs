@@ -16,6 +16,7 @@
 //! | `iqm`        | `rigport-iqm`        | yes   | `.iqm`            |
 //! | `gltf`       | `rigport-gltf`       | yes   | `.glb`, `.gltf`   |
 //! | `obj`        | `rigport-obj`        | no    | `.obj` (posed)    |
+//! | `smd`        | `rigport-smd`        | yes   | `.smd` (+ one per animation) |
 //!
 //! Feature `render` (on by default, takes `obj` along) adds [`picture`]: PNG pictures of a
 //! posed model or contact sheets of an animation, drawn by `rigport-render`. Feature
@@ -92,4 +93,6 @@ pub mod formats {
     pub use rigport_ms3d_bin as ms3d;
     #[cfg(feature = "obj")]
     pub use rigport_obj as obj;
+    #[cfg(feature = "smd")]
+    pub use rigport_smd as smd;
 }

@@ -11,6 +11,8 @@ use rigport_model_core::codec::Codec;
 pub(crate) fn codec(format: Format) -> Option<&'static dyn Codec> {
     #[allow(clippy::match_single_binding)] // one arm per codec-based format built in
     match format {
+        #[cfg(feature = "smd")]
+        Format::Smd => Some(&rigport_smd::Smd),
         _ => None,
     }
 }

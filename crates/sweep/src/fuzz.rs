@@ -73,6 +73,37 @@ pub fn iqe(data: &[u8]) {
     }
 }
 check_format!(iqm, rigport_iqm);
+check_format!(smd_faithful, rigport_smd);
+
+/// [`smd_faithful`], and the codec: its read agreeing with `File` + `to_model`, and every
+/// file of its write (the reference and one per animation) reading back strictly.
+pub fn smd(data: &[u8]) {
+    use rigport_model_core::codec::{Codec, WriteOptions};
+    use rigport_smd::{ConvertOptions, File, Smd, to_model};
+    smd_faithful(data);
+    for options in [ReadOptions::default(), ReadOptions::strict()] {
+        let read = Smd.read(data, &options);
+        let by_hand = File::from_slice_with(data, &options)
+            .ok()
+            .and_then(|(file, _)| to_model(&file, &ConvertOptions::default()).ok())
+            .map(|(model, _)| model);
+        // Compared as text: a NaN coordinate is not equal to itself.
+        assert!(
+            format!("{:?}", read.as_ref().ok().map(|(model, _)| model))
+                == format!("{:?}", by_hand.as_ref()),
+            "the codec read another model"
+        );
+        let Ok((model, _)) = read else {
+            continue;
+        };
+        if let Ok(written) = Smd.write(&model, "fuzz.smd", &WriteOptions::default()) {
+            for file in &written.files {
+                File::from_slice_with(&file.bytes, &ReadOptions::strict())
+                    .unwrap_or_else(|e| panic!("{} does not read back: {e}", file.name));
+            }
+        }
+    }
+}
 
 /// The glTF import: lenient and strict read (no folder: an external URI is an error), the
 /// summary, the faithful bytes, the model, and the model written as .glb reading back.

@@ -1,0 +1,887 @@
+//! The reader: lines, fields and blocks, with warnings that a strict read turns into errors.
+
+use crate::error::Error;
+use crate::file::{
+    BonePose, File, Item, LineEnding, Link, Node, NodeLine, SkeletonLine, Triangle, TriangleLine,
+    UnknownBlock, Version, Vertex, VertexAnimationLine,
+};
+use rigport_model_core::diagnostic::excerpt;
+use rigport_model_core::{Budget, ReadOptions, Report, codes};
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+use std::sync::Arc;
+
+/// Located warnings kept in a report; further ones are counted in one last notice.
+const MAX_WARNINGS: usize = 32;
+
+/// Whether a byte separates fields (`\r` too: a CR before the LF is a blank).
+#[inline]
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c')
+}
+
+/// Whether a field or line starts a comment: `//`, `#` or `;`.
+#[inline]
+fn starts_comment(text: &[u8]) -> bool {
+    text.starts_with(b"//") || text.starts_with(b"#") || text.starts_with(b";")
+}
+
+pub(crate) fn trim(text: &[u8]) -> &[u8] {
+    let start = text
+        .iter()
+        .position(|&b| !is_blank(b))
+        .unwrap_or(text.len());
+    let end = text
+        .iter()
+        .rposition(|&b| !is_blank(b))
+        .map_or(start, |p| p + 1);
+    &text[start..end.max(start)]
+}
+
+/// One line of the input.
+#[derive(Clone, Copy)]
+struct Line<'a> {
+    /// Line number, from 1.
+    number: usize,
+    /// Offset of the line's first byte in the input.
+    start: usize,
+    /// The line without its `\n`.
+    text: &'a [u8],
+}
+
+impl<'a> Line<'a> {
+    /// The span of the trimmed text (the line start for a blank line).
+    fn trimmed_span(&self) -> Range<usize> {
+        let start = self
+            .text
+            .iter()
+            .position(|&b| !is_blank(b))
+            .unwrap_or(self.text.len());
+        let len = trim(self.text).len();
+        self.start + start..self.start + start + len
+    }
+
+    fn fields(&self) -> Fields<'a> {
+        Fields {
+            text: self.text,
+            base: self.start,
+            pos: 0,
+        }
+    }
+}
+
+/// The fields of one line, left to right.
+#[derive(Clone)]
+struct Fields<'a> {
+    text: &'a [u8],
+    base: usize,
+    pos: usize,
+}
+
+impl<'a> Fields<'a> {
+    fn skip_blanks(&mut self) {
+        while self.pos < self.text.len() && is_blank(self.text[self.pos]) {
+            self.pos += 1;
+        }
+    }
+
+    /// The next field and its span, or `None` at the end of the line or a comment.
+    fn token(&mut self) -> Option<(&'a [u8], Range<usize>)> {
+        self.skip_blanks();
+        let rest = &self.text[self.pos..];
+        if rest.is_empty() || starts_comment(rest) {
+            return None;
+        }
+        let start = self.pos;
+        while self.pos < self.text.len() && !is_blank(self.text[self.pos]) {
+            self.pos += 1;
+        }
+        Some((
+            &self.text[start..self.pos],
+            self.base + start..self.base + self.pos,
+        ))
+    }
+
+    fn end_span(&self) -> Range<usize> {
+        let end = self.base + trim_end_len(self.text);
+        end..end
+    }
+
+    fn require(&mut self, expected: &'static str) -> Result<(&'a [u8], Range<usize>), Error> {
+        self.token().ok_or_else(|| Error::ShortLine {
+            span: self.end_span(),
+            expected,
+        })
+    }
+
+    fn int(&mut self, expected: &'static str) -> Result<i32, Error> {
+        let (token, span) = self.require(expected)?;
+        parse_int(token).ok_or_else(|| Error::BadNumber {
+            span,
+            expected,
+            found: excerpt(token, 40),
+        })
+    }
+
+    fn float(&mut self, expected: &'static str) -> Result<f32, Error> {
+        let (token, span) = self.require(expected)?;
+        parse_float(token).ok_or_else(|| Error::BadNumber {
+            span,
+            expected,
+            found: excerpt(token, 40),
+        })
+    }
+
+    fn floats<const N: usize>(&mut self, expected: &'static str) -> Result<[f32; N], Error> {
+        let mut out = [0.0; N];
+        for value in &mut out {
+            *value = self.float(expected)?;
+        }
+        Ok(out)
+    }
+
+    /// A quoted name (the bytes between the quotes) or a bare word.
+    fn name(&mut self) -> Result<(Vec<u8>, bool), Error> {
+        self.skip_blanks();
+        if self.text.get(self.pos) == Some(&b'"') {
+            let open = self.pos;
+            let close = self.text[open + 1..]
+                .iter()
+                .position(|&b| b == b'"')
+                .ok_or(Error::UnterminatedQuote {
+                    span: self.base + open..self.base + trim_end_len(self.text),
+                })?;
+            self.pos = open + 1 + close + 1;
+            return Ok((self.text[open + 1..open + 1 + close].to_vec(), true));
+        }
+        let (token, _) = self.require("a bone name")?;
+        Ok((token.to_vec(), false))
+    }
+
+    /// Whether fields are left (not counting a comment).
+    fn more(&mut self) -> bool {
+        self.skip_blanks();
+        let rest = &self.text[self.pos..];
+        !rest.is_empty() && !starts_comment(rest)
+    }
+
+    /// The end of the line: nothing, or a comment (returned without surrounding blanks).
+    fn finish(mut self) -> Result<Option<Vec<u8>>, Error> {
+        self.skip_blanks();
+        let rest = trim(&self.text[self.pos..]);
+        if rest.is_empty() {
+            return Ok(None);
+        }
+        if starts_comment(rest) {
+            return Ok(Some(rest.to_vec()));
+        }
+        let (token, span) = self.token().unwrap_or((rest, self.end_span()));
+        Err(Error::Unexpected {
+            span,
+            expected: "the end of the line",
+            found: excerpt(token, 40),
+        })
+    }
+}
+
+fn trim_end_len(text: &[u8]) -> usize {
+    text.iter()
+        .rposition(|&b| !is_blank(b))
+        .map_or(0, |p| p + 1)
+}
+
+use rigport_model_core::number::{parse_f32 as parse_float, parse_i32 as parse_int};
+
+/// The lines of the input.
+struct Lines<'a> {
+    src: &'a [u8],
+    pos: usize,
+    number: usize,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = Line<'a>;
+
+    fn next(&mut self) -> Option<Line<'a>> {
+        if self.pos >= self.src.len() {
+            return None;
+        }
+        let start = self.pos;
+        let end = self.src[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(self.src.len(), |p| start + p);
+        self.pos = end + 1;
+        self.number += 1;
+        Some(Line {
+            number: self.number,
+            start,
+            text: &self.src[start..end],
+        })
+    }
+}
+
+/// What a line is, before its fields are read.
+enum Kind<'a> {
+    Blank,
+    Comment(&'a [u8]),
+    Data,
+}
+
+fn kind<'a>(line: &Line<'a>) -> Kind<'a> {
+    let text = trim(line.text);
+    if text.is_empty() {
+        Kind::Blank
+    } else if starts_comment(text) {
+        Kind::Comment(text)
+    } else {
+        Kind::Data
+    }
+}
+
+/// Whether a data line is `end` (optionally followed by a comment).
+fn is_end(line: &Line<'_>) -> bool {
+    let mut fields = line.fields();
+    matches!(fields.token(), Some((b"end", _))) && !fields.more()
+}
+
+/// The bone IDs of a `nodes` block: a table for the usual small IDs, a set for the rest.
+struct BoneIds {
+    small: Vec<bool>,
+    other: HashSet<i32>,
+}
+
+impl BoneIds {
+    /// IDs below this are looked up in the table (its size is bounded by this, not by the
+    /// file).
+    const SMALL: i32 = 4096;
+
+    fn new(ids: impl Iterator<Item = i32>) -> Self {
+        let mut set = BoneIds {
+            small: Vec::new(),
+            other: HashSet::new(),
+        };
+        for id in ids {
+            if (0..Self::SMALL).contains(&id) {
+                let index = id as usize;
+                if set.small.len() <= index {
+                    set.small.resize(index + 1, false);
+                }
+                set.small[index] = true;
+            } else {
+                set.other.insert(id);
+            }
+        }
+        set
+    }
+
+    fn contains(&self, id: i32) -> bool {
+        if (0..Self::SMALL).contains(&id) {
+            self.small.get(id as usize).copied().unwrap_or(false)
+        } else {
+            self.other.contains(&id)
+        }
+    }
+}
+
+struct Reader<'a> {
+    src: &'a [u8],
+    lines: Lines<'a>,
+    strict: bool,
+    budget: Budget,
+    report: Report,
+    warnings: usize,
+    /// The code of the latest warning (the one the count of unlisted warnings carries).
+    last_code: &'static str,
+    /// Bone IDs of the `nodes` block read so far (`None` before it).
+    ids: Option<BoneIds>,
+    materials: HashSet<Arc<[u8]>>,
+    /// The material of the previous triangle (the next one usually shares it).
+    last_material: Option<Arc<[u8]>>,
+}
+
+impl<'a> Reader<'a> {
+    /// A warning at `span` of `line`; an error when reading strictly.
+    fn warn(
+        &mut self,
+        line: &Line<'_>,
+        span: Range<usize>,
+        code: &'static str,
+        message: String,
+    ) -> Result<(), Error> {
+        if self.strict {
+            return Err(Error::Strict { span, message });
+        }
+        self.warnings += 1;
+        self.last_code = code;
+        if self.warnings <= MAX_WARNINGS {
+            let column = span.start.saturating_sub(line.start) + 1;
+            self.report
+                .warn(code, format!("{}:{column}: {message}", line.number));
+        }
+        Ok(())
+    }
+
+    fn charge(
+        &mut self,
+        span: &Range<usize>,
+        what: &'static str,
+        bytes: usize,
+    ) -> Result<(), Error> {
+        self.budget
+            .reserve(what, 1, bytes as u64)
+            .map_err(|source| Error::Limit {
+                span: span.clone(),
+                source,
+            })
+    }
+
+    fn check_bone(
+        &mut self,
+        line: &Line<'_>,
+        id: i32,
+        span: Range<usize>,
+        what: &str,
+    ) -> Result<(), Error> {
+        if let Some(ids) = &self.ids {
+            if !ids.contains(id) {
+                self.warn(
+                    line,
+                    span,
+                    codes::INDEX_OUT_OF_RANGE,
+                    format!("{what} {id} is not in the `nodes` block"),
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    fn eof_span(&self) -> Range<usize> {
+        self.src.len()..self.src.len()
+    }
+
+    /// The end of a block at the end of the input: a warning (the block is closed there),
+    /// an error when strict.
+    fn unclosed(&mut self, keyword: &str, opened: &Line<'_>) -> Result<(), Error> {
+        let span = opened.trimmed_span();
+        let message = format!(
+            "the `{keyword}` block opened on line {} is not closed by `end` before the input ends",
+            opened.number
+        );
+        if self.strict {
+            return Err(Error::Strict {
+                span: self.eof_span(),
+                message,
+            });
+        }
+        let opened = *opened;
+        self.warn(&opened, span, codes::DAMAGED_TAIL, message)
+    }
+
+    fn top(&mut self) -> Result<File, Error> {
+        let mut file = File::default();
+        if let Some(nl) = self.src.iter().position(|&b| b == b'\n') {
+            if nl > 0 && self.src[nl - 1] == b'\r' {
+                file.line_ending = LineEnding::CrLf;
+            }
+        }
+        file.final_newline = self.src.last().is_none_or(|&b| b == b'\n');
+        let mut any_data = false;
+        let mut version_seen = false;
+        while let Some(line) = self.lines.next() {
+            let text = match kind(&line) {
+                Kind::Blank => continue,
+                Kind::Comment(text) => {
+                    self.charge(&line.trimmed_span(), "comment lines", 24 + text.len())?;
+                    file.items.push(Item::Comment(text.to_vec()));
+                    continue;
+                }
+                Kind::Data => trim(line.text),
+            };
+            any_data = true;
+            let mut fields = line.fields();
+            let Some((keyword, keyword_span)) = fields.token() else {
+                continue;
+            };
+            match keyword {
+                b"version" => {
+                    let value = fields.int("the version number")?;
+                    let comment = fields.finish()?;
+                    if value != 1 {
+                        self.warn(
+                            &line,
+                            keyword_span,
+                            codes::UNSUPPORTED_VERSION,
+                            format!("version {value}; SMD files are version 1"),
+                        )?;
+                    }
+                    version_seen = true;
+                    file.items.push(Item::Version(Version { value, comment }));
+                }
+                b"nodes" | b"skeleton" | b"triangles" | b"vertexanimation" => {
+                    if let Some(comment) = fields.finish()? {
+                        file.items.push(Item::Comment(comment));
+                    }
+                    if !version_seen {
+                        version_seen = true;
+                        self.warn(
+                            &line,
+                            keyword_span.clone(),
+                            codes::MISSING_MAGIC,
+                            "no `version 1` line before the first block".to_owned(),
+                        )?;
+                    }
+                    let item = match keyword {
+                        b"nodes" => Item::Nodes(self.nodes(&line)?),
+                        b"skeleton" => Item::Skeleton(self.skeleton(&line)?),
+                        b"triangles" => Item::Triangles(self.triangles(&line)?),
+                        _ => Item::VertexAnimation(self.vertex_animation(&line)?),
+                    };
+                    file.items.push(item);
+                }
+                b"end" => {
+                    return Err(Error::Unexpected {
+                        span: keyword_span,
+                        expected: "a block keyword (`nodes`, `skeleton`, `triangles`)",
+                        found: "end".to_owned(),
+                    });
+                }
+                _ if !fields.more() && text.len() == keyword.len() => {
+                    // A single word: a block this reader does not know, kept raw.
+                    file.items
+                        .push(Item::Unknown(self.unknown(&line, keyword)?));
+                }
+                _ => {
+                    return Err(Error::Unexpected {
+                        span: keyword_span,
+                        expected: "`version` or a block keyword (`nodes`, `skeleton`, `triangles`)",
+                        found: excerpt(keyword, 40),
+                    });
+                }
+            }
+        }
+        if !any_data {
+            return Err(Error::Empty {
+                span: self.eof_span(),
+            });
+        }
+        if !file.items.iter().any(|i| matches!(i, Item::Nodes(_))) {
+            return Err(Error::MissingNodes {
+                span: self.eof_span(),
+            });
+        }
+        if self.warnings > MAX_WARNINGS {
+            self.report.warn(
+                self.last_code,
+                format!(
+                    "{} further warnings not listed",
+                    self.warnings - MAX_WARNINGS
+                ),
+            );
+        }
+        Ok(file)
+    }
+
+    fn nodes(&mut self, opened: &Line<'_>) -> Result<Vec<NodeLine>, Error> {
+        let mut out = Vec::new();
+        let mut ids: HashMap<i32, usize> = HashMap::new();
+        let mut parents = Vec::new();
+        let mut closed = false;
+        while let Some(line) = self.lines.next() {
+            match kind(&line) {
+                Kind::Blank => continue,
+                Kind::Comment(text) => {
+                    self.charge(&line.trimmed_span(), "comment lines", 24 + text.len())?;
+                    out.push(NodeLine::Comment(text.to_vec()));
+                    continue;
+                }
+                Kind::Data => {}
+            }
+            if is_end(&line) {
+                closed = true;
+                break;
+            }
+            let mut fields = line.fields();
+            let (_, id_span) = {
+                let mut peek = line.fields();
+                peek.require("a bone ID")?
+            };
+            let id = fields.int("a bone ID")?;
+            let (name, quoted) = fields.name()?;
+            let (_, parent_span) = {
+                let mut peek = fields.clone();
+                peek.require("a parent ID")?
+            };
+            let parent = fields.int("a parent ID")?;
+            let comment = fields.finish()?;
+            self.charge(
+                &line.trimmed_span(),
+                "bones",
+                std::mem::size_of::<NodeLine>() + name.len(),
+            )?;
+            if id < 0 {
+                self.warn(
+                    &line,
+                    id_span.clone(),
+                    codes::INDEX_OUT_OF_RANGE,
+                    format!("bone ID {id} is negative"),
+                )?;
+            }
+            if let Some(first) = ids.get(&id) {
+                let first = *first;
+                self.warn(
+                    &line,
+                    id_span,
+                    codes::DUPLICATE_JOINT_IDS,
+                    format!("bone ID {id} is listed again (first on line {first})"),
+                )?;
+            } else {
+                ids.insert(id, line.number);
+            }
+            parents.push((line, parent_span, parent));
+            out.push(NodeLine::Node(Node {
+                id,
+                name,
+                quoted,
+                parent,
+                comment,
+            }));
+        }
+        if !closed {
+            self.unclosed("nodes", opened)?;
+        }
+        for (line, span, parent) in parents {
+            if parent != -1 && !ids.contains_key(&parent) {
+                self.warn(
+                    &line,
+                    span,
+                    codes::MISSING_PARENT,
+                    format!("parent ID {parent} is not in the `nodes` block; the bone is a root"),
+                )?;
+            }
+        }
+        self.ids = Some(BoneIds::new(ids.into_keys()));
+        Ok(out)
+    }
+
+    fn skeleton(&mut self, opened: &Line<'_>) -> Result<Vec<SkeletonLine>, Error> {
+        let mut out = Vec::new();
+        let mut in_frame = false;
+        let mut closed = false;
+        while let Some(line) = self.lines.next() {
+            match kind(&line) {
+                Kind::Blank => continue,
+                Kind::Comment(text) => {
+                    self.charge(&line.trimmed_span(), "comment lines", 24 + text.len())?;
+                    out.push(SkeletonLine::Comment(text.to_vec()));
+                    continue;
+                }
+                Kind::Data => {}
+            }
+            if is_end(&line) {
+                closed = true;
+                break;
+            }
+            self.charge(
+                &line.trimmed_span(),
+                "skeleton lines",
+                std::mem::size_of::<SkeletonLine>(),
+            )?;
+            let mut fields = line.fields();
+            let mut peek = line.fields();
+            let (first, first_span) = peek.require("`time` or a bone ID")?;
+            if first == b"time" {
+                fields.token();
+                let time = fields.int("the frame number")?;
+                let comment = fields.finish()?;
+                in_frame = true;
+                out.push(SkeletonLine::Time { time, comment });
+                continue;
+            }
+            if !in_frame {
+                return Err(Error::Unexpected {
+                    span: first_span,
+                    expected: "`time N` before the first bone line",
+                    found: excerpt(first, 40),
+                });
+            }
+            let bone = fields.int("a bone ID")?;
+            let position = fields.floats("a position coordinate")?;
+            let rotation = fields.floats("a rotation angle")?;
+            let comment = fields.finish()?;
+            self.check_bone(&line, bone, first_span, "bone ID")?;
+            out.push(SkeletonLine::Pose(BonePose {
+                bone,
+                position,
+                rotation,
+                comment,
+            }));
+        }
+        if !closed {
+            self.unclosed("skeleton", opened)?;
+        }
+        Ok(out)
+    }
+
+    fn material(&mut self, text: &[u8]) -> Arc<[u8]> {
+        if let Some(last) = &self.last_material {
+            if **last == *text {
+                return last.clone();
+            }
+        }
+        let material = match self.materials.get(text) {
+            Some(found) => found.clone(),
+            None => {
+                let material: Arc<[u8]> = Arc::from(text);
+                self.materials.insert(material.clone());
+                material
+            }
+        };
+        self.last_material = Some(material.clone());
+        material
+    }
+
+    fn vertex(&mut self, line: &Line<'_>) -> Result<Vertex, Error> {
+        let mut fields = line.fields();
+        let mut peek = line.fields();
+        let (_, parent_span) = peek.require("a parent bone ID")?;
+        let parent = fields.int("a parent bone ID")?;
+        let position = fields.floats("a position coordinate")?;
+        let normal = fields.floats("a normal coordinate")?;
+        let uv = fields.floats("a texture coordinate")?;
+        self.check_bone(line, parent, parent_span, "parent bone")?;
+        let links = if fields.more() {
+            let count = fields.int("a link count")?;
+            if count < 0 {
+                return Err(Error::BadNumber {
+                    span: line.trimmed_span(),
+                    expected: "a link count of 0 or more",
+                    found: count.to_string(),
+                });
+            }
+            // No capacity from the count: the pairs are pushed as they are read.
+            let mut links = Vec::new();
+            for _ in 0..count {
+                let mut peek = fields.clone();
+                let (_, bone_span) = peek.require("a link's bone ID")?;
+                let bone = fields.int("a link's bone ID")?;
+                let weight = fields.float("a link's weight")?;
+                self.check_bone(line, bone, bone_span, "linked bone")?;
+                links.push(Link { bone, weight });
+            }
+            self.charge(
+                &line.trimmed_span(),
+                "vertex links",
+                links.len() * std::mem::size_of::<Link>(),
+            )?;
+            Some(links)
+        } else {
+            None
+        };
+        let comment = fields.finish()?;
+        Ok(Vertex {
+            parent,
+            position,
+            normal,
+            uv,
+            links,
+            comment,
+        })
+    }
+
+    fn triangles(&mut self, opened: &Line<'_>) -> Result<Vec<TriangleLine>, Error> {
+        let mut out = Vec::new();
+        let mut closed = false;
+        while let Some(line) = self.lines.next() {
+            match kind(&line) {
+                Kind::Blank => continue,
+                Kind::Comment(text) => {
+                    self.charge(&line.trimmed_span(), "comment lines", 24 + text.len())?;
+                    out.push(TriangleLine::Comment(text.to_vec()));
+                    continue;
+                }
+                Kind::Data => {}
+            }
+            if is_end(&line) {
+                closed = true;
+                break;
+            }
+            self.charge(
+                &line.trimmed_span(),
+                "triangles",
+                std::mem::size_of::<TriangleLine>(),
+            )?;
+            let material = self.material(trim(line.text));
+            let mut vertices: [Option<Vertex>; 3] = [None, None, None];
+            let mut comments = Vec::new();
+            let mut read = 0usize;
+            while read < 3 {
+                let Some(next) = self.lines.next() else {
+                    return Err(Error::UnexpectedEof {
+                        span: self.eof_span(),
+                        expected: "the triangle has fewer than 3 vertex lines",
+                    });
+                };
+                match kind(&next) {
+                    Kind::Blank => continue,
+                    Kind::Comment(text) => {
+                        self.charge(&next.trimmed_span(), "comment lines", 24 + text.len())?;
+                        comments.push((read as u8 + 1, text.to_vec()));
+                        continue;
+                    }
+                    Kind::Data => {}
+                }
+                if is_end(&next) {
+                    return Err(Error::Unexpected {
+                        span: next.trimmed_span(),
+                        expected: "3 vertex lines after the material line",
+                        found: "end".to_owned(),
+                    });
+                }
+                vertices[read] = Some(self.vertex(&next)?);
+                read += 1;
+            }
+            let [Some(a), Some(b), Some(c)] = vertices else {
+                unreachable!("three vertex lines were read");
+            };
+            out.push(TriangleLine::Triangle(Triangle {
+                material,
+                vertices: [a, b, c],
+                comments,
+            }));
+        }
+        if !closed {
+            self.unclosed("triangles", opened)?;
+        }
+        Ok(out)
+    }
+
+    fn vertex_animation(&mut self, opened: &Line<'_>) -> Result<Vec<VertexAnimationLine>, Error> {
+        let mut out = Vec::new();
+        let mut closed = false;
+        let mut in_shape = false;
+        while let Some(line) = self.lines.next() {
+            match kind(&line) {
+                Kind::Blank => continue,
+                Kind::Comment(text) => {
+                    self.charge(&line.trimmed_span(), "comment lines", 24 + text.len())?;
+                    out.push(VertexAnimationLine::Comment(text.to_vec()));
+                    continue;
+                }
+                Kind::Data => {}
+            }
+            if is_end(&line) {
+                closed = true;
+                break;
+            }
+            self.charge(
+                &line.trimmed_span(),
+                "vertex animation lines",
+                std::mem::size_of::<VertexAnimationLine>(),
+            )?;
+            let mut fields = line.fields();
+            let mut peek = line.fields();
+            let (first, first_span) = peek.require("`time` or a vertex index")?;
+            if first == b"time" {
+                fields.token();
+                let time = fields.int("the shape number")?;
+                let comment = fields.finish()?;
+                in_shape = true;
+                out.push(VertexAnimationLine::Time { time, comment });
+                continue;
+            }
+            if !in_shape {
+                return Err(Error::Unexpected {
+                    span: first_span,
+                    expected: "`time N` before the first vertex line",
+                    found: excerpt(first, 40),
+                });
+            }
+            let index = fields.int("a vertex index")?;
+            let position = fields.floats("a position coordinate")?;
+            let normal = fields.floats("a normal coordinate")?;
+            let comment = fields.finish()?;
+            out.push(VertexAnimationLine::Vertex {
+                index,
+                position,
+                normal,
+                comment,
+            });
+        }
+        if !closed {
+            self.unclosed("vertexanimation", opened)?;
+        }
+        Ok(out)
+    }
+
+    fn unknown(&mut self, opened: &Line<'_>, keyword: &[u8]) -> Result<UnknownBlock, Error> {
+        let mut block = UnknownBlock {
+            keyword: keyword.to_vec(),
+            lines: Vec::new(),
+        };
+        let mut closed = false;
+        while let Some(line) = self.lines.next() {
+            let text = trim(line.text);
+            if text.is_empty() {
+                continue;
+            }
+            if is_end(&line) {
+                closed = true;
+                break;
+            }
+            self.charge(&line.trimmed_span(), "unknown lines", 24 + text.len())?;
+            block.lines.push(text.to_vec());
+        }
+        if !closed {
+            let name = String::from_utf8_lossy(keyword).into_owned();
+            self.unclosed(&excerpt(name.as_bytes(), 40), opened)?;
+        }
+        Ok(block)
+    }
+}
+
+pub(crate) fn parse(src: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
+    let mut reader = Reader {
+        src,
+        lines: Lines {
+            src,
+            pos: 0,
+            number: 0,
+        },
+        strict: options.strict,
+        budget: options.limits.budget(),
+        report: Report::default(),
+        warnings: 0,
+        last_code: codes::INDEX_OUT_OF_RANGE,
+        ids: None,
+        materials: HashSet::new(),
+        last_material: None,
+    };
+    let file = reader.top()?;
+    Ok((file, reader.report))
+}
+
+/// Whether the bytes look like SMD: blank and comment lines, then `version 1`, then (after
+/// more blank or comment lines) `nodes`.
+pub(crate) fn sniff(bytes: &[u8]) -> bool {
+    let mut lines = Lines {
+        src: bytes,
+        pos: 0,
+        number: 0,
+    }
+    .filter(|l| matches!(kind(l), Kind::Data));
+    let Some(first) = lines.next() else {
+        return false;
+    };
+    let mut fields = first.fields();
+    if !matches!(fields.token(), Some((b"version", _)))
+        || fields.int("").ok() != Some(1)
+        || fields.more()
+    {
+        return false;
+    }
+    lines.next().is_some_and(|l| {
+        let mut fields = l.fields();
+        matches!(fields.token(), Some((b"nodes", _))) && !fields.more()
+    })
+}
