@@ -125,6 +125,8 @@ pub fn convert(
             anim: options.anim.clone(),
         },
         source_dir: None,
+        // The dropped files are where textures are found, by the library's one rule.
+        beside: Some(pipeline::Beside::new(files.clone())),
         fps,
         keep_texture_uris: options.no_embed_textures,
         animations,
