@@ -23,6 +23,8 @@
 //! * [`Pose`]: local → world → skinning matrices `G(t)·Gb⁻¹`, reused between samples.
 //! * [`skin`]: linear blend skinning of positions and normals, up to four weights.
 //! * [`pose_model`] / [`posed_meshes`]: the whole model at (animation, time).
+//! * [`weights::keep_largest_four`]: more than four influences cut to the four largest,
+//!   renormalized.
 //!
 //! Sampling a two-key animation half way and skinning a vertex with it:
 //!
@@ -69,6 +71,7 @@ pub mod resample;
 pub mod sample;
 pub mod skeleton;
 pub mod skin;
+pub mod weights;
 
 pub use normalize::normalize_animation;
 pub use pose::Pose;

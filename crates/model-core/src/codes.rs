@@ -330,6 +330,26 @@ pub const IMAGES_WRITTEN: &str = "images-written";
 /// per material and engines load that string as the texture (IQE, IQM).
 pub const MATERIAL_NAMED_AFTER_TEXTURE: &str = "material-named-after-texture";
 
+/// Warning: A count line disagrees with the records that follow it (MD5 `numverts`,
+/// `numJoints`, `numFrames`…); the records are used.
+pub const COUNT_MISMATCH: &str = "count-mismatch";
+
+/// Warning: The file declares a format version other than the one its readers know.
+pub const UNSUPPORTED_VERSION: &str = "unsupported-version";
+
+/// Info: Meshes without vertices or triangles were skipped.
+pub const EMPTY_MESHES: &str = "empty-meshes";
+
+/// Info: A joint was added (a root for vertices bound to no joint, or for a model without
+/// joints, where the target needs every vertex weighted).
+pub const JOINT_ADDED: &str = "joint-added";
+
+/// Loss: Normals are not stored by the target (its readers compute them from the triangles).
+pub const NORMALS_NOT_STORED: &str = "normals-not-stored";
+
+/// Info: The files a write produced besides the main one (an `.md5anim` per animation).
+pub const FILES_WRITTEN: &str = "files-written";
+
 /// Every code of this module, for tools that list them and for the uniqueness test.
 pub const ALL: &[&str] = &[
     LATIN1_NAMES,
@@ -438,6 +458,12 @@ pub const ALL: &[&str] = &[
     BUFFER_LENGTH,
     AXES_CONVERTED,
     TEXTURE_MISSING,
+    COUNT_MISMATCH,
+    UNSUPPORTED_VERSION,
+    EMPTY_MESHES,
+    JOINT_ADDED,
+    NORMALS_NOT_STORED,
+    FILES_WRITTEN,
 ];
 
 #[cfg(test)]
