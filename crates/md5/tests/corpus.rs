@@ -7,6 +7,9 @@ use rigport_model_core::ReadOptions;
 use rigport_test_support::corpus;
 use std::path::{Path, PathBuf};
 
+mod common;
+use common::content;
+
 fn files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -22,62 +25,6 @@ fn lines_starting(bytes: &[u8], word: &str) -> u64 {
         .lines()
         .filter(|l| l.split_whitespace().next() == Some(word))
         .count() as u64
-}
-
-/// The content tokens of an MD5 text, per the crate docs: comments kept as one token,
-/// blank lines as an empty line, numbers compared as `f64`.
-fn content(bytes: &[u8]) -> Vec<Vec<String>> {
-    let text = String::from_utf8_lossy(bytes);
-    text.lines()
-        .map(|line| {
-            let line = line.trim_end_matches('\r');
-            let (code, comment) = split_comment(line);
-            let mut tokens = Vec::new();
-            let mut rest = code;
-            while let Some(start) = rest.find(|c: char| !c.is_whitespace()) {
-                rest = &rest[start..];
-                if let Some(stripped) = rest.strip_prefix('"') {
-                    let end = stripped.find('"').unwrap_or(stripped.len());
-                    tokens.push(format!("\"{}\"", &stripped[..end]));
-                    rest = &stripped[(end + 1).min(stripped.len())..];
-                    continue;
-                }
-                if let Some(c) = rest.chars().next().filter(|c| "(){}".contains(*c)) {
-                    tokens.push(c.to_string());
-                    rest = &rest[1..];
-                    continue;
-                }
-                let end = rest
-                    .find(|c: char| c.is_whitespace() || "(){}\"".contains(c))
-                    .unwrap_or(rest.len());
-                let word = &rest[..end];
-                tokens.push(match word.parse::<f64>() {
-                    Ok(v) => format!("{:?}", v + 0.0),
-                    Err(_) => word.to_owned(),
-                });
-                rest = &rest[end..];
-            }
-            if let Some(comment) = comment {
-                tokens.push(format!("//{comment}"));
-            }
-            tokens
-        })
-        .collect()
-}
-
-fn split_comment(line: &str) -> (&str, Option<&str>) {
-    let mut quoted = false;
-    let bytes = line.as_bytes();
-    for i in 0..bytes.len() {
-        match bytes[i] {
-            b'"' => quoted = !quoted,
-            b'/' if !quoted && bytes.get(i + 1) == Some(&b'/') => {
-                return (&line[..i], Some(&line[i + 2..]));
-            }
-            _ => {}
-        }
-    }
-    (line, None)
 }
 
 #[test]
