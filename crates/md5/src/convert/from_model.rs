@@ -62,6 +62,8 @@ fn report_names(changed: usize, report: &mut Report) {
 
 /// Rounds to the shortest decimal of the nearest `f32` (the model's precision), so the file
 /// does not print 17 digits of rounding noise; non-finite numbers become 0 and are counted.
+/// Quaternions are not rounded (see [`exact`]): `w` is rebuilt from `x y z`, and where it is
+/// small an error in them grows by `1 / w`.
 fn short(x: f64, non_finite: &mut usize) -> f64 {
     let f = x as f32;
     if !f.is_finite() {
@@ -69,6 +71,16 @@ fn short(x: f64, non_finite: &mut usize) -> f64 {
         return 0.0;
     }
     format!("{f}").parse().unwrap_or(0.0)
+}
+
+/// A quaternion component kept to `f64` precision; non-finite becomes 0 and is counted.
+fn exact(x: f64, non_finite: &mut usize) -> f64 {
+    if x.is_finite() {
+        x
+    } else {
+        *non_finite += 1;
+        0.0
+    }
 }
 
 fn short3(v: DVec3, non_finite: &mut usize) -> [f64; 3] {
@@ -206,7 +218,7 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
                 name: layout.names[f].clone(),
                 parent: layout.parents[f],
                 position: short3(world.position, &mut non_finite),
-                orientation: stored_xyz(world.rotation).map(|x| short(x, &mut non_finite)),
+                orientation: stored_xyz(world.rotation).map(|x| exact(x, &mut non_finite)),
             },
             None,
         ));
@@ -519,7 +531,7 @@ pub fn anim_from_model(
 /// `Tx Ty Tz Qx Qy Qz` of a local pose, as written.
 fn pack(position: DVec3, rotation: DQuat, non_finite: &mut usize) -> [f64; 6] {
     let [x, y, z] = short3(position, non_finite);
-    let [qx, qy, qz] = stored_xyz(rotation).map(|v| short(v, non_finite));
+    let [qx, qy, qz] = stored_xyz(rotation).map(|v| exact(v, non_finite));
     [x, y, z, qx, qy, qz]
 }
 
