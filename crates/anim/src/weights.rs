@@ -76,7 +76,11 @@ mod tests {
         let expected = [(0, 0.3), (2, 0.25), (4, 0.2), (1, 0.1)];
         for ((joint, weight), (ej, ew)) in six.iter().zip(expected) {
             assert_eq!(joint.0, ej);
-            assert!((weight - ew / 0.85).abs() < 1e-6, "{weight} vs {}", ew / 0.85);
+            assert!(
+                (weight - ew / 0.85).abs() < 1e-6,
+                "{weight} vs {}",
+                ew / 0.85
+            );
         }
     }
 

@@ -18,7 +18,9 @@ fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("md5mesh");
     group.throughput(Throughput::Bytes(bytes.len() as u64));
     group.bench_function("read", |b| b.iter(|| File::from_slice(black_box(&bytes))));
-    group.bench_function("to_model", |b| b.iter(|| to_model(black_box(&mesh), &options)));
+    group.bench_function("to_model", |b| {
+        b.iter(|| to_model(black_box(&mesh), &options))
+    });
     group.bench_function("from_model", |b| {
         b.iter(|| from_model(black_box(&mesh_model), &options))
     });
@@ -31,7 +33,9 @@ fn benches(c: &mut Criterion) {
         let mut group = c.benchmark_group("md5anim");
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function("read", |b| b.iter(|| File::from_slice(black_box(&bytes))));
-        group.bench_function("to_model", |b| b.iter(|| to_model(black_box(&anim), &options)));
+        group.bench_function("to_model", |b| {
+            b.iter(|| to_model(black_box(&anim), &options))
+        });
         group.bench_function("from_model", |b| {
             b.iter(|| anim_from_model(black_box(&model), 0, &options))
         });

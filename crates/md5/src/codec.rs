@@ -1,7 +1,9 @@
 //! The two [`Codec`]s: `.md5mesh` (with its animations as companion `.md5anim` files) and
 //! `.md5anim` alone.
 
-use crate::convert::{ConvertOptions, anim_from_model, from_model, to_model, to_model_with_animations};
+use crate::convert::{
+    ConvertOptions, anim_from_model, from_model, to_model, to_model_with_animations,
+};
 use crate::error::Error;
 use crate::file::{File, Kind};
 use rigport_model_core::codec::{
@@ -208,8 +210,8 @@ impl Codec for Md5Anim {
     fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
         let key = ANIM_INFO.key;
         let (file, mut report) = read_kind(key, Kind::Anim, bytes, options)?;
-        let (model, converted) = to_model(&file, &ConvertOptions::default())
-            .map_err(|e| format_error(key, bytes, e))?;
+        let (model, converted) =
+            to_model(&file, &ConvertOptions::default()).map_err(|e| format_error(key, bytes, e))?;
         report.extend(converted);
         Ok((model, report))
     }
@@ -256,7 +258,11 @@ impl Codec for Md5Anim {
                 let base = format!("{stem}_{}", file_safe(&model.animations[index].name));
                 let mut name = format!("{base}.md5anim");
                 let mut n = 2;
-                while written.files.iter().any(|f| f.name.eq_ignore_ascii_case(&name)) {
+                while written
+                    .files
+                    .iter()
+                    .any(|f| f.name.eq_ignore_ascii_case(&name))
+                {
                     name = format!("{base}_{n}.md5anim");
                     n += 1;
                 }

@@ -157,10 +157,7 @@ impl<T> Block<T> {
     pub fn of(records: impl IntoIterator<Item = T>) -> Self {
         Self {
             open_comment: None,
-            lines: records
-                .into_iter()
-                .map(|r| Line::Record(r, None))
-                .collect(),
+            lines: records.into_iter().map(|r| Line::Record(r, None)).collect(),
             close_comment: None,
         }
     }

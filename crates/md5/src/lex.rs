@@ -40,13 +40,23 @@ pub(crate) fn is_blank(b: u8) -> bool {
 
 /// `bytes` without leading and trailing blanks.
 pub(crate) fn trim(bytes: &[u8]) -> &[u8] {
-    let start = bytes.iter().position(|&b| !is_blank(b)).unwrap_or(bytes.len());
-    let end = bytes.iter().rposition(|&b| !is_blank(b)).map_or(start, |p| p + 1);
+    let start = bytes
+        .iter()
+        .position(|&b| !is_blank(b))
+        .unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|&b| !is_blank(b))
+        .map_or(start, |p| p + 1);
     &bytes[start..end]
 }
 
 /// Splits `src[range]` into tokens and a comment.
-pub(crate) fn tokenize(src: &[u8], range: Range<usize>, tokens: &mut Vec<Token>) -> Option<Range<usize>> {
+pub(crate) fn tokenize(
+    src: &[u8],
+    range: Range<usize>,
+    tokens: &mut Vec<Token>,
+) -> Option<Range<usize>> {
     tokens.clear();
     let end = range.end;
     let mut at = range.start;
@@ -155,7 +165,12 @@ mod tests {
         (
             tokens
                 .iter()
-                .map(|t| (t.kind, String::from_utf8_lossy(&line[t.text.clone()]).into_owned()))
+                .map(|t| {
+                    (
+                        t.kind,
+                        String::from_utf8_lossy(&line[t.text.clone()]).into_owned(),
+                    )
+                })
                 .collect(),
             comment.map(|c| String::from_utf8_lossy(&line[c]).into_owned()),
         )
@@ -197,6 +212,9 @@ mod tests {
             Ok(())
         })
         .unwrap();
-        assert_eq!(lines, [(0..1, true), (3..4, true), (5..5, true), (6..7, false)]);
+        assert_eq!(
+            lines,
+            [(0..1, true), (3..4, true), (5..5, true), (6..7, false)]
+        );
     }
 }

@@ -84,8 +84,8 @@ pub use convert::{
 };
 pub use error::Error;
 pub use file::{
-    BaseFrameEntry, Block, Bounds, Comment, File, Frame, Header, HierarchyEntry, Item, Joint,
-    Kind, Line, LineEnding, MeshLine, MeshView, Tri, Vert, Weight,
+    BaseFrameEntry, Block, Bounds, Comment, File, Frame, Header, HierarchyEntry, Item, Joint, Kind,
+    Line, LineEnding, MeshLine, MeshView, Tri, Vert, Weight,
 };
 pub use rigport_model_core::{FileSummary, ReadOptions, Report};
 

@@ -113,7 +113,7 @@ mod tests {
     fn the_spec_example_turns_plus_90_about_y() {
         // Notes §2.1: "arm" stores ( 0 -0.7071067812 0 ): w = −0.7071, a +90° turn about Y,
         // which takes +Z to +X: the weight ( 0 0 2 )... lands 2 units along +X.
-        let q = restore_w([0.0, -0.7071067812, 0.0]);
+        let q = restore_w([0.0, -std::f64::consts::FRAC_1_SQRT_2, 0.0]);
         let turned = q * DVec3::Z;
         assert!(close(turned, DVec3::X), "{turned:?}");
         // Both weights of vert 1 of the example land on (4, 0, 0).
@@ -122,7 +122,10 @@ mod tests {
             position: DVec3::new(0.0, 0.0, 10.0),
             rotation: q,
         };
-        assert!(close(root.apply(DVec3::new(4.0, 0.0, 0.0)), DVec3::new(4.0, 0.0, 0.0)));
+        assert!(close(
+            root.apply(DVec3::new(4.0, 0.0, 0.0)),
+            DVec3::new(4.0, 0.0, 0.0)
+        ));
         let p = arm.apply(DVec3::new(10.0, 0.0, 4.0));
         // (0,0,10) + rot(+90° Y, (10,0,4)) = (0,0,10) + (4, 0, −10) = (4, 0, 0)
         assert!(close(p, DVec3::new(4.0, 0.0, 0.0)), "{p:?}");
@@ -137,7 +140,10 @@ mod tests {
             DQuat::IDENTITY,
         ] {
             let back = restore_w(stored_xyz(q));
-            assert!(back.dot(q).abs() > 1.0 - 1e-12, "{q:?} came back as {back:?}");
+            assert!(
+                back.dot(q).abs() > 1.0 - 1e-12,
+                "{q:?} came back as {back:?}"
+            );
             assert!(back.w <= 0.0);
         }
     }

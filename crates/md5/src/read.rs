@@ -266,9 +266,26 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions) -> Result<(File, Report),
                 return Ok(());
             }
             let opened = opened.clone();
-            return block_line(block, &opened, &mut cursor, comment, raw, &mut facts, &mut notes);
+            return block_line(
+                block,
+                &opened,
+                &mut cursor,
+                comment,
+                raw,
+                &mut facts,
+                &mut notes,
+            );
         }
-        top_line(src, &mut cursor, comment, raw, &mut items, &mut open, &mut facts, &mut notes)
+        top_line(
+            src,
+            &mut cursor,
+            comment,
+            raw,
+            &mut items,
+            &mut open,
+            &mut facts,
+            &mut notes,
+        )
     })?;
 
     if let Some((_, opened, name)) = open {
@@ -621,7 +638,11 @@ fn block_line(
                             len: facts.joint_parents.len(),
                         });
                     }
-                    if facts.max_weight_joint.as_ref().is_none_or(|(m, _)| joint > *m) {
+                    if facts
+                        .max_weight_joint
+                        .as_ref()
+                        .is_none_or(|(m, _)| joint > *m)
+                    {
                         facts.max_weight_joint = Some((joint, joint_span));
                     }
                     checks.weight_index.push((index, index_span));
@@ -766,8 +787,7 @@ fn close(
                 }
                 if *count == 0 {
                     notes.warn(codes::BLEND_WITHOUT_WEIGHT, span.clone(), || {
-                        "a vertex without weights stays at the origin, bound to no joint"
-                            .to_owned()
+                        "a vertex without weights stays at the origin, bound to no joint".to_owned()
                     })?;
                 }
             }
@@ -787,7 +807,11 @@ fn check_file(kind: Kind, facts: &Facts, notes: &mut Notes) -> Result<(), Error>
             .iter()
             .find_map(|(h, span)| pick(h).map(|v| (v, span.clone())))
     };
-    match facts.headers.iter().find(|(h, _)| matches!(h, Header::Version(_))) {
+    match facts
+        .headers
+        .iter()
+        .find(|(h, _)| matches!(h, Header::Version(_)))
+    {
         None => notes.warn(codes::MISSING_MAGIC, 0..0, || {
             "no `MD5Version 10` line".to_owned()
         })?,

@@ -68,13 +68,17 @@ fn corpus_files_read_with_their_own_counts_and_round_trip() {
         assert_eq!(again, file, "{name}");
         assert_eq!(again.to_vec(), written, "{name}");
         // And converts.
-        let (model, _) = to_model(&file, &ConvertOptions::default())
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (model, _) =
+            to_model(&file, &ConvertOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
         if file.kind == Kind::Mesh {
             assert!(!model.meshes.is_empty(), "{name}");
-            assert!(model.meshes.iter().flat_map(|m| &m.vertices).all(|v| {
-                v.position.is_finite() && (v.normal.length() - 1.0).abs() < 1e-3
-            }));
+            assert!(
+                model
+                    .meshes
+                    .iter()
+                    .flat_map(|m| &m.vertices)
+                    .all(|v| { v.position.is_finite() && (v.normal.length() - 1.0).abs() < 1e-3 })
+            );
         } else {
             assert_eq!(model.animations.len(), 1, "{name}");
         }
@@ -107,11 +111,10 @@ fn the_idle_frame_poses_the_mesh_joints() {
     let Some(dir) = corpus::corpus_dir("md5") else {
         return;
     };
-    let mesh = File::from_slice(&std::fs::read(dir.join("unv_blaster_view.md5mesh")).unwrap())
+    let mesh =
+        File::from_slice(&std::fs::read(dir.join("unv_blaster_view.md5mesh")).unwrap()).unwrap();
+    let idle = File::from_slice(&std::fs::read(dir.join("unv_blaster_view_idle.md5anim")).unwrap())
         .unwrap();
-    let idle =
-        File::from_slice(&std::fs::read(dir.join("unv_blaster_view_idle.md5anim")).unwrap())
-            .unwrap();
     let (model, _) =
         to_model_with_animations(&mesh, &[("idle", &idle)], &ConvertOptions::default()).unwrap();
     let mut pose = rigport_anim::Pose::new(&model.skeleton).unwrap();
@@ -151,7 +154,9 @@ fn damaged_files_are_errors_naming_a_line() {
                 let text = String::from_utf8_lossy(&bytes);
                 let shown = text.lines().nth(line - 1).unwrap();
                 assert!(
-                    shown.starts_with("weight") || shown.starts_with("vert") || shown.starts_with("tri"),
+                    shown.starts_with("weight")
+                        || shown.starts_with("vert")
+                        || shown.starts_with("tri"),
                     "{name}: line {line} `{shown}`: {message}"
                 );
             }

@@ -22,8 +22,16 @@ fn close(a: Vec3, b: Vec3) -> bool {
 fn every_fixture_reads_and_writes_its_content_or_fails_on_its_line() {
     let expected_failures = [
         ("fail_unterminated_name.md5mesh", 6, "closing quote"),
-        ("fail_end_inside_mesh.md5mesh", 8, "end of input inside the `mesh` block"),
-        ("fail_baseframe_count.md5anim", 11, "baseframe has 1 lines for 2 joints"),
+        (
+            "fail_end_inside_mesh.md5mesh",
+            8,
+            "end of input inside the `mesh` block",
+        ),
+        (
+            "fail_baseframe_count.md5anim",
+            11,
+            "baseframe has 1 lines for 2 joints",
+        ),
     ];
     let all = fixtures();
     assert!(all.len() >= 7);
@@ -54,18 +62,28 @@ fn the_spec_mesh_lands_where_the_notes_say() {
     assert_eq!(arm.parent, Some(JointId(0)));
     assert!(close(arm.translation, Vec3::new(0.0, 0.0, 10.0)));
     let turn = Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
-    assert!(arm.rotation.dot(turn).abs() > 1.0 - 1e-6, "{:?}", arm.rotation);
+    assert!(
+        arm.rotation.dot(turn).abs() > 1.0 - 1e-6,
+        "{:?}",
+        arm.rotation
+    );
     let mesh = &model.meshes[0];
     assert_eq!(mesh.name, "arm_mesh");
     assert_eq!(model.materials[0].name, "models/test/arm");
-    assert_eq!(model.materials[0].texture.as_deref(), Some("models/test/arm"));
+    assert_eq!(
+        model.materials[0].texture.as_deref(),
+        Some("models/test/arm")
+    );
     let p: Vec<Vec3> = mesh.vertices.iter().map(|v| v.position).collect();
     // vert 0: root (0,0,0); vert 1: both weights at (4,0,0); vert 2: (0,0,10) + R·(0,0,2).
     assert!(close(p[0], Vec3::ZERO));
     assert!(close(p[1], Vec3::new(4.0, 0.0, 0.0)));
     assert!(close(p[2], Vec3::new(2.0, 0.0, 10.0)));
     // vert 1 is half root, half arm.
-    let w: Vec<(u32, f32)> = mesh.vertices[1].influences().map(|(j, w)| (j.0, w)).collect();
+    let w: Vec<(u32, f32)> = mesh.vertices[1]
+        .influences()
+        .map(|(j, w)| (j.0, w))
+        .collect();
     assert_eq!(w, [(0, 0.5), (1, 0.5)]);
     // `tri 0 0 2 1` becomes counter-clockwise 0 1 2, and its normal follows:
     // (4,0,0) × (2,0,10) = (0, −40, 0).
@@ -94,7 +112,10 @@ fn the_spec_anim_keys_the_flagged_components() {
     assert_eq!(track.joint, JointId(1));
     let times: Vec<f32> = track.translations.iter().map(|k| k.time).collect();
     assert_eq!(times, [0.0, 1.0 / 24.0]);
-    assert!(close(track.translations[1].value, Vec3::new(0.5, 0.0, 10.0)));
+    assert!(close(
+        track.translations[1].value,
+        Vec3::new(0.5, 0.0, 10.0)
+    ));
     // Frame 0: xyz (0.1, −0.70, 0), w = −sqrt(1 − 0.01 − 0.49).
     let q = track.rotations[0].value;
     let expected = Quat::from_xyzw(0.1, -0.7, 0.0, -(0.5f32).sqrt());
@@ -113,7 +134,10 @@ fn wrapped_frames_and_partial_flags() {
     assert_eq!(z, [0.0, 0.5, 1.0]);
     assert!(track(0).rotations.is_empty());
     // a: Ty Tz from start 1, x from the baseframe.
-    assert!(close(track(1).translations[2].value, Vec3::new(1.0, 0.2, 0.4)));
+    assert!(close(
+        track(1).translations[2].value,
+        Vec3::new(1.0, 0.2, 0.4)
+    ));
     // b: the quaternion from start 3, across the wrapped lines; no translation keys.
     assert!(track(2).translations.is_empty());
     let q = track(2).rotations[2].value;
@@ -127,10 +151,18 @@ fn crowbar_headers_crlf_unknown_lines_and_six_weights() {
     assert!(rigport_md5::sniff(&bytes));
     let written = file.to_vec();
     assert!(written.starts_with(b"// Created by Crowbar 0.74\r\n"));
-    assert!(written.windows(19).any(|w| w == b"\tsmoothing 1\r\n}\r\n\r\n"));
+    assert!(
+        written
+            .windows(19)
+            .any(|w| w == b"\tsmoothing 1\r\n}\r\n\r\n")
+    );
     // The unknown `smoothing` line is a warning, and an error when strict, on its line.
     let (_, report) = File::from_slice_with(&bytes, &ReadOptions::default()).unwrap();
-    assert_eq!(report.with_code(codes::UNKNOWN_COMMAND).count(), 1, "{report}");
+    assert_eq!(
+        report.with_code(codes::UNKNOWN_COMMAND).count(),
+        1,
+        "{report}"
+    );
     let error = File::from_slice_with(&bytes, &ReadOptions::strict()).unwrap_err();
     assert_eq!(error.line_col(&bytes), Some((41, 3)), "{error}");
     let (model, report) = to_model(&file, &ConvertOptions::default()).unwrap();
@@ -142,7 +174,10 @@ fn crowbar_headers_crlf_unknown_lines_and_six_weights() {
     assert_eq!(model.skeleton.joints[1].name, "upper arm.L");
     // vert 0: 0.3, 0.25, 0.2, 0.1, 0.1, 0.05 on joints 0 to 5: the four largest kept
     // (the earlier of the two 0.1) and divided by their sum 0.85.
-    let w: Vec<(u32, f32)> = mesh.vertices[0].influences().map(|(j, w)| (j.0, w)).collect();
+    let w: Vec<(u32, f32)> = mesh.vertices[0]
+        .influences()
+        .map(|(j, w)| (j.0, w))
+        .collect();
     let expected = [(0, 0.3), (1, 0.25), (2, 0.2), (3, 0.1)];
     assert_eq!(w.len(), 4);
     for ((j, w), (ej, ew)) in w.iter().zip(expected) {
@@ -162,7 +197,7 @@ fn animations_fit_a_mesh_by_name_or_refuse() {
         to_model_with_animations(&mesh, &[("wave", &anim)], &ConvertOptions::default()).unwrap();
     assert_eq!(model.animations[0].name, "wave");
     let (_, other) = read("wrapped_frames.md5anim");
-    let error = to_model_with_animations(&mesh, &[("x", &other)], &ConvertOptions::default())
-        .unwrap_err();
+    let error =
+        to_model_with_animations(&mesh, &[("x", &other)], &ConvertOptions::default()).unwrap_err();
     assert!(error.to_string().contains("no joint `a`"), "{error}");
 }

@@ -47,7 +47,8 @@ fn same_in_md5(original: &Model, back: &Model) -> Result<(), String> {
     };
     for (a, b) in original.meshes.iter().zip(&back.meshes) {
         let material = |model: &Model, mesh: &Mesh| {
-            mesh.material.map(|m| model.materials[m.index()].name.clone())
+            mesh.material
+                .map(|m| model.materials[m.index()].name.clone())
         };
         if a.name != b.name || material(original, a) != material(back, b) {
             return Err(format!("mesh `{}` became `{}`", a.name, b.name));
@@ -74,8 +75,8 @@ fn same_in_md5(original: &Model, back: &Model) -> Result<(), String> {
         let parent = |model: &Model, p: Option<JointId>| {
             p.map(|p| model.skeleton.joints[p.index()].name.clone())
         };
-        let back_parent = parent(back, back.skeleton.joints[j.index()].parent)
-            .filter(|p| p != "origin");
+        let back_parent =
+            parent(back, back.skeleton.joints[j.index()].parent).filter(|p| p != "origin");
         if parent(original, joint.parent) != back_parent {
             return Err(format!("joint `{}` has another parent", joint.name));
         }
@@ -112,7 +113,11 @@ fn its_own_output_is_recognized_strict_clean_and_stable() {
 #[test]
 fn unbound_vertices_get_an_added_root() {
     let mut model = rigport_test_support::contract::contract_model();
-    let vertex = model.meshes[0].vertices.iter_mut().find(|v| v.is_skinned()).unwrap();
+    let vertex = model.meshes[0]
+        .vertices
+        .iter_mut()
+        .find(|v| v.is_skinned())
+        .unwrap();
     vertex.weights = [0.0; 4];
     let (back, report) = through_md5(&model);
     assert_eq!(report.with_code(codes::JOINT_ADDED).count(), 1, "{report}");
@@ -177,12 +182,20 @@ fn animations_come_back_at_every_frame() {
     assert!(report.is_empty(), "{report}");
     let anim_bytes = anim.to_vec();
     let text = String::from_utf8_lossy(&anim_bytes);
-    assert!(text.contains("numFrames 25") && text.contains("frameRate 24"), "{text}");
+    assert!(
+        text.contains("numFrames 25") && text.contains("frameRate 24"),
+        "{text}"
+    );
     // The root never moves: flags 0. The arm moves in x and y and turns about x and y
     // (slerp between turns about X and Y keeps z 0): flags 1 + 2 + 8 + 16.
-    assert!(text.contains("\"root\"\t-1 0 0") && text.contains("\"arm\"\t0 27 0"), "{text}");
+    assert!(
+        text.contains("\"root\"\t-1 0 0") && text.contains("\"arm\"\t0 27 0"),
+        "{text}"
+    );
     let mesh = File::from_slice(&mesh.to_vec()).unwrap();
-    let anim = File::from_slice_with(&anim_bytes, &ReadOptions::strict()).unwrap().0;
+    let anim = File::from_slice_with(&anim_bytes, &ReadOptions::strict())
+        .unwrap()
+        .0;
     let (back, _) = to_model_with_animations(&mesh, &[("walk cycle", &anim)], &options).unwrap();
     let mut ours = rigport_anim::Pose::new(&model.skeleton).unwrap();
     let mut theirs = rigport_anim::Pose::new(&back.skeleton).unwrap();
@@ -238,8 +251,15 @@ fn the_codecs_write_read_and_copy() {
         .unwrap();
     let names: Vec<&str> = written.files.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["hero.md5mesh", "hero_walk_cycle.md5anim"]);
-    let listed = written.report.with_code(codes::FILES_WRITTEN).next().unwrap();
-    assert!(listed.message.contains("hero_walk_cycle.md5anim"), "{listed}");
+    let listed = written
+        .report
+        .with_code(codes::FILES_WRITTEN)
+        .next()
+        .unwrap();
+    assert!(
+        listed.message.contains("hero_walk_cycle.md5anim"),
+        "{listed}"
+    );
     let (mesh, anim) = (&written.files[0].bytes, &written.files[1].bytes);
     assert!(Md5Mesh.sniff(mesh) && !Md5Mesh.sniff(anim));
     assert!(Md5Anim.sniff(anim) && !Md5Anim.sniff(mesh));
@@ -260,23 +280,49 @@ fn the_codecs_write_read_and_copy() {
         .unwrap();
     assert_eq!(back.animations.len(), 1);
     assert_eq!(back.animations[0].name, "hero_walk_cycle");
-    assert_eq!(report.with_code(codes::ANIMATIONS_DROPPED).count(), 1, "{report}");
+    assert_eq!(
+        report.with_code(codes::ANIMATIONS_DROPPED).count(),
+        1,
+        "{report}"
+    );
 
     let summary = Md5Mesh.summary(mesh, &ReadOptions::default()).unwrap();
-    assert_eq!((summary.joints, summary.meshes, summary.vertices, summary.triangles), (2, 1, 3, 1));
+    assert_eq!(
+        (
+            summary.joints,
+            summary.meshes,
+            summary.vertices,
+            summary.triangles
+        ),
+        (2, 1, 3, 1)
+    );
     let summary = Md5Anim.summary(anim, &ReadOptions::default()).unwrap();
     assert_eq!((summary.frames, summary.animations), (25, 1));
-    let (copy, _) = Md5Mesh.copy(mesh, &ReadOptions::default()).unwrap().unwrap();
+    let (copy, _) = Md5Mesh
+        .copy(mesh, &ReadOptions::default())
+        .unwrap()
+        .unwrap();
     assert_eq!(&copy, mesh);
 
     // The anim codec alone: skeleton and one animation; writing needs an animation.
     let (alone, _) = Md5Anim.read(anim, &ReadOptions::default()).unwrap();
     assert_eq!(alone.animations[0].name, "anim");
-    assert!(Md5Anim.write(&Model::default(), "a.md5anim", &WriteOptions::default()).is_err());
+    assert!(
+        Md5Anim
+            .write(&Model::default(), "a.md5anim", &WriteOptions::default())
+            .is_err()
+    );
 
     // Errors name the line; the wrong kind is refused.
     let bad = b"MD5Version 10\ncommandline \"\"\nnumMeshes 1\njoints {\n\t\"a\" -1 ( 0 0 ) ( 0 0 0 )\n}\n";
     let error = Md5Mesh.read(bad, &ReadOptions::default()).unwrap_err();
-    assert_eq!(error.location, Location::Text { line: 5, column: 15 }, "{error}");
+    assert_eq!(
+        error.location,
+        Location::Text {
+            line: 5,
+            column: 15
+        },
+        "{error}"
+    );
     assert!(Md5Anim.read(mesh, &ReadOptions::default()).is_err());
 }

@@ -140,7 +140,11 @@ impl Iqm {
     fn posed(&self, frame: usize) -> Vec<Vec3> {
         let bind = world(&self.parents, &self.bind);
         let posed = world(&self.parents, &self.frames[frame]);
-        let skin: Vec<Mat4> = posed.iter().zip(&bind).map(|(p, b)| *p * b.inverse()).collect();
+        let skin: Vec<Mat4> = posed
+            .iter()
+            .zip(&bind)
+            .map(|(p, b)| *p * b.inverse())
+            .collect();
         self.positions
             .iter()
             .zip(&self.blend)
@@ -177,7 +181,11 @@ fn compile(sdk: &Path, dir: &Path, mesh: &Path, anim: &Path) -> Iqm {
         .current_dir(dir)
         .output()
         .expect("the SDK runs");
-    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
     read_iqm(&std::fs::read(&out).unwrap())
 }
 
@@ -209,7 +217,10 @@ fn compare(iqm: &Iqm, model: &rigport_model_core::Model) -> f32 {
         })
         .collect();
     for (i, p) in matched.iter().zip(&iqm.positions) {
-        assert!((ours[*i].position - *p).length() < 1e-3 * size, "bind mismatch");
+        assert!(
+            (ours[*i].position - *p).length() < 1e-3 * size,
+            "bind mismatch"
+        );
     }
     let animation = &model.animations[0];
     let mut pose = rigport_anim::Pose::new(&model.skeleton).unwrap();

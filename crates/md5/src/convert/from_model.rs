@@ -10,10 +10,13 @@ use rigport_anim::skin::skin_vertex;
 use rigport_anim::{Pose, normalize_animation};
 use rigport_model_core::{Model, Report, TooMany, codes};
 
-/// Most frames one `.md5anim` is written with.
-const MAX_FRAMES: usize = 1 << 20;
+/// Most frames one `.md5anim` is written with (three hours at 24 frames per second).
+const MAX_FRAMES: usize = 1 << 18;
 /// Most joint poses (frames × joints) one `.md5anim` is written with.
-const MAX_POSES: usize = 1 << 24;
+const MAX_POSES: usize = 1 << 22;
+/// Most skinned vertices (frames × vertices) the bounds are computed from exactly; past it
+/// each frame's box is the posed joints grown by the farthest vertex from its joint.
+const MAX_SKINNED: usize = 1 << 24;
 
 /// How the model's joints are laid out in the file: parents first, with a root added at
 /// index 0 when some vertex has no joint, the model has no joints, or it has several roots.
@@ -95,8 +98,8 @@ fn layout(model: &Model, report: &mut Report) -> Result<Layout, Error> {
     if let Some(problem) = model.check_references().into_iter().next() {
         return Err(problem.into());
     }
-    let order = parent_first_order(&model.skeleton)
-        .map_err(|e| Error::InvalidModel(e.to_string()))?;
+    let order =
+        parent_first_order(&model.skeleton).map_err(|e| Error::InvalidModel(e.to_string()))?;
     let joints = &model.skeleton.joints;
     let roots = joints.iter().filter(|j| j.parent.is_none()).count();
     let unbound = model
@@ -242,7 +245,9 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
             },
             None => Vec::new(),
         };
-        block.lines.push(Line::Record(MeshLine::Shader(shader), None));
+        block
+            .lines
+            .push(Line::Record(MeshLine::Shader(shader), None));
         block.lines.push(Line::Blank);
         block.lines.push(Line::Record(
             MeshLine::NumVerts(mesh.vertices.len() as i64),
@@ -268,7 +273,10 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
                     index: weights.len() as i64,
                     joint: *joint as i64,
                     bias: short(w / sum, &mut non_finite),
-                    position: short3(layout.world[*joint].inverse_apply(position), &mut non_finite),
+                    position: short3(
+                        layout.world[*joint].inverse_apply(position),
+                        &mut non_finite,
+                    ),
                 });
             }
             block.lines.push(Line::Record(
@@ -303,9 +311,11 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
             MeshLine::NumWeights(weights.len() as i64),
             None,
         ));
-        block
-            .lines
-            .extend(weights.into_iter().map(|w| Line::Record(MeshLine::Weight(w), None)));
+        block.lines.extend(
+            weights
+                .into_iter()
+                .map(|w| Line::Record(MeshLine::Weight(w), None)),
+        );
         items.push(Item::Mesh(block));
     }
     report_names(changed, &mut report);
@@ -340,11 +350,9 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
             format!("{colored} meshes have vertex colours, which MD5 cannot hold"),
         );
     }
-    if model
-        .materials
-        .iter()
-        .any(|m| m.alpha_map.is_some() || m.diffuse != rigport_model_core::Material::default().diffuse)
-    {
+    if model.materials.iter().any(|m| {
+        m.alpha_map.is_some() || m.diffuse != rigport_model_core::Material::default().diffuse
+    }) {
         report.loss(
             codes::MATERIAL_PROPERTIES,
             "MD5 keeps one shader string per mesh: material colours and alpha maps are not carried",
@@ -373,7 +381,10 @@ pub fn anim_from_model(
     options: &ConvertOptions,
 ) -> Result<(File, Report), Error> {
     let mut report = Report::default();
-    let source = model.animations.get(index).ok_or(Error::NoAnimation(index))?;
+    let source = model
+        .animations
+        .get(index)
+        .ok_or(Error::NoAnimation(index))?;
     let layout = layout(model, &mut report)?;
     let mut animation = source.clone();
     report.extend(normalize_animation(&mut animation, model.skeleton.len()));
@@ -407,8 +418,7 @@ pub fn anim_from_model(
         frames.saturating_mul(layout.joints.len()),
         MAX_POSES,
     )?;
-    let mut pose =
-        Pose::new(&model.skeleton).map_err(|e| Error::InvalidModel(e.to_string()))?;
+    let mut pose = Pose::new(&model.skeleton).map_err(|e| Error::InvalidModel(e.to_string()))?;
     let joint_count = layout.joints.len();
     let mut non_finite = 0;
     let base: Vec<[f64; 6]> = layout
@@ -418,6 +428,8 @@ pub fn anim_from_model(
         .collect();
     let mut poses: Vec<[f64; 6]> = Vec::with_capacity(frames * joint_count);
     let mut bounds = Vec::with_capacity(frames);
+    let exact_bounds = frames.saturating_mul(model.vertex_count()) <= MAX_SKINNED;
+    let reach = if exact_bounds { 0.0 } else { reach(model) };
     let mut scaled = false;
     for f in 0..frames {
         let time = f as f32 / rate;
@@ -437,7 +449,11 @@ pub fn anim_from_model(
                 }
             }
         }
-        bounds.push(frame_bounds(model, &pose, &mut non_finite));
+        bounds.push(if exact_bounds {
+            frame_bounds(model, &pose, &mut non_finite)
+        } else {
+            joint_bounds(&pose, reach, &mut non_finite)
+        });
     }
     if scaled {
         report.loss(
@@ -464,19 +480,17 @@ pub fn anim_from_model(
     }
     let mut start = 0i64;
     let mut hierarchy = Block::default();
-    let mut starts = Vec::with_capacity(joint_count);
-    for j in 0..joint_count {
-        starts.push(start);
+    for (j, &flag) in flags.iter().enumerate() {
         hierarchy.lines.push(Line::Record(
             HierarchyEntry {
                 name: layout.names[j].clone(),
                 parent: layout.parents[j],
-                flags: flags[j],
-                start_index: if flags[j] == 0 { 0 } else { start },
+                flags: flag,
+                start_index: if flag == 0 { 0 } else { start },
             },
             None,
         ));
-        start += i64::from(flags[j].count_ones() as u8);
+        start += i64::from(flag.count_ones());
     }
     let mut changed = 0;
     let mut items = Vec::new();
@@ -494,9 +508,11 @@ pub fn anim_from_model(
     items.push(Item::Blank);
     items.push(Item::Bounds(Block::of(bounds)));
     items.push(Item::Blank);
-    items.push(Item::BaseFrame(Block::of(base.iter().map(|b| BaseFrameEntry {
-        position: [b[0], b[1], b[2]],
-        orientation: [b[3], b[4], b[5]],
+    items.push(Item::BaseFrame(Block::of(base.iter().map(|b| {
+        BaseFrameEntry {
+            position: [b[0], b[1], b[2]],
+            orientation: [b[3], b[4], b[5]],
+        }
     }))));
     for (f, frame) in poses.chunks(joint_count.max(1)).enumerate().take(frames) {
         items.push(Item::Blank);
@@ -533,6 +549,44 @@ fn pack(position: DVec3, rotation: DQuat, non_finite: &mut usize) -> [f64; 6] {
     let [x, y, z] = short3(position, non_finite);
     let [qx, qy, qz] = stored_xyz(rotation).map(|v| exact(v, non_finite));
     [x, y, z, qx, qy, qz]
+}
+
+/// The farthest any vertex is from a joint that moves it, in the bind pose.
+fn reach(model: &Model) -> f32 {
+    let Ok(world) = rigport_anim::skeleton::world_bind_matrices(&model.skeleton) else {
+        return 0.0;
+    };
+    let mut reach = 0.0f32;
+    for vertex in model.meshes.iter().flat_map(|m| &m.vertices) {
+        for (joint, _) in vertex.influences() {
+            if let Some(m) = world.get(joint.index()) {
+                reach = reach.max((vertex.position - m.w_axis.truncate()).length());
+            }
+        }
+        if !vertex.is_skinned() {
+            reach = reach.max(vertex.position.length());
+        }
+    }
+    if reach.is_finite() { reach } else { 0.0 }
+}
+
+/// A box holding every vertex without skinning each: the posed joints (and the origin, for
+/// vertices bound to none) grown by `reach`. Skinning moves each vertex rigidly with its
+/// joints, so it stays within `reach` of one of them.
+fn joint_bounds(pose: &Pose, reach: f32, non_finite: &mut usize) -> Bounds {
+    let mut min = Vec3::ZERO;
+    let mut max = Vec3::ZERO;
+    for world in pose.world_matrices() {
+        let p = world.w_axis.truncate();
+        if p.is_finite() {
+            min = min.min(p);
+            max = max.max(p);
+        }
+    }
+    Bounds {
+        min: short3((min - Vec3::splat(reach)).as_dvec3(), non_finite),
+        max: short3((max + Vec3::splat(reach)).as_dvec3(), non_finite),
+    }
 }
 
 /// The box around the skinned vertices of a posed model (or its joints when it has no

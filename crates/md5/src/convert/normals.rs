@@ -53,12 +53,7 @@ mod tests {
         // 0.5), one in the XZ plane (normal −Y, area 1): the shared vertices get
         // (0, −1, 0.5) normalised.
         let mut mesh = Mesh::new("fold");
-        for p in [
-            Vec3::ZERO,
-            Vec3::X,
-            Vec3::Y,
-            Vec3::new(0.0, 0.0, 2.0),
-        ] {
+        for p in [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(0.0, 0.0, 2.0)] {
             mesh.vertices.push(Vertex {
                 position: p,
                 ..Vertex::default()

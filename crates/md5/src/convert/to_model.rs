@@ -98,10 +98,13 @@ pub fn to_model_with_animations(
             names
                 .iter()
                 .map(|n| {
-                    model.skeleton.find(n).ok_or_else(|| Error::AnimationMismatch {
-                        animation: (*name).to_owned(),
-                        reason: format!("the mesh has no joint `{n}`"),
-                    })
+                    model
+                        .skeleton
+                        .find(n)
+                        .ok_or_else(|| Error::AnimationMismatch {
+                            animation: (*name).to_owned(),
+                            reason: format!("the mesh has no joint `{n}`"),
+                        })
                 })
                 .collect::<Result<_, _>>()?
         };
@@ -209,7 +212,9 @@ fn mesh_model(file: &File) -> Result<(Model, Report), Error> {
                 .and_then(|(first, count)| Some(first..first.checked_add(count)?))
                 .filter(|r| r.end <= view.weights.len())
                 .ok_or_else(|| {
-                    invalid(format!("mesh {m} vertex {v}: its weights pass the weight list"))
+                    invalid(format!(
+                        "mesh {m} vertex {v}: its weights pass the weight list"
+                    ))
                 })?;
             let mut position = DVec3::ZERO;
             let mut influences: Vec<(JointId, f32)> = Vec::new();
@@ -218,7 +223,10 @@ fn mesh_model(file: &File) -> Result<(Model, Report), Error> {
                     .ok()
                     .filter(|&j| j < world.len())
                     .ok_or_else(|| {
-                        invalid(format!("mesh {m}: weight joint {} does not exist", weight.joint))
+                        invalid(format!(
+                            "mesh {m}: weight joint {} does not exist",
+                            weight.joint
+                        ))
                     })?;
                 position += weight.bias * world[joint].apply(DVec3::from_array(weight.position));
                 let bias = weight.bias as f32;
@@ -393,8 +401,7 @@ fn animation(
     };
     let hierarchy: Vec<&HierarchyEntry> = file.hierarchy().collect();
     let base: Vec<&BaseFrameEntry> = file.base_frame().collect();
-    if base.len() != hierarchy.len() || map.len() != hierarchy.len() || binds.len() != map.len()
-    {
+    if base.len() != hierarchy.len() || map.len() != hierarchy.len() || binds.len() != map.len() {
         return Err(invalid(format!(
             "{} baseframe lines for {} joints",
             base.len(),
@@ -402,6 +409,20 @@ fn animation(
         )));
     }
     let frames: Vec<Vec<f64>> = file.frames().map(|f| f.values().collect()).collect();
+    // Each key needs a number of its own in a file whose joints do not share numbers; a
+    // file whose start indices overlap may reuse them, but not without bound.
+    let numbers: usize = frames.iter().map(Vec::len).sum();
+    let channels: usize = hierarchy
+        .iter()
+        .map(|h| usize::from(h.flags & 7 != 0) + usize::from(h.flags & 56 != 0))
+        .sum();
+    let keys = channels.saturating_mul(frames.len());
+    if keys > 4 * numbers + (1 << 16) {
+        return Err(invalid(format!(
+            "the frames' {numbers} numbers would make {keys} keys: the joints' start indices \
+             overlap beyond reason"
+        )));
+    }
     let mut animation = Animation::new(name, fps);
     animation.duration = frames.len().saturating_sub(1) as f32 / fps;
     for (j, (h, b)) in hierarchy.iter().zip(&base).enumerate() {
@@ -417,7 +438,9 @@ fn animation(
                     .push(Key::new(f as f32 / fps, t.as_vec3()));
             }
         } else if !base_position.abs_diff_eq(bind.position, 1e-6 * (1.0 + bind.position.length())) {
-            track.translations.push(Key::new(0.0, base_position.as_vec3()));
+            track
+                .translations
+                .push(Key::new(0.0, base_position.as_vec3()));
         }
         if h.flags & 56 != 0 {
             let mut previous: Option<DQuat> = None;
@@ -446,11 +469,7 @@ fn animation(
 /// Joint `h`'s local pose in one frame: the baseframe with the flagged components replaced
 /// from `values` (in the order Tx Ty Tz Qx Qy Qz from `start_index`), `w` rebuilt after.
 /// Numbers past the frame's end keep the baseframe value.
-pub(crate) fn components(
-    h: &HierarchyEntry,
-    b: &BaseFrameEntry,
-    values: &[f64],
-) -> (DVec3, DQuat) {
+pub(crate) fn components(h: &HierarchyEntry, b: &BaseFrameEntry, values: &[f64]) -> (DVec3, DQuat) {
     let mut pose = [
         b.position[0],
         b.position[1],

@@ -67,4 +67,3 @@ fn split_comment(line: &str) -> (&str, Option<&str>) {
     }
     (line, None)
 }
-
