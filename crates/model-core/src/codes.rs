@@ -14,6 +14,20 @@ pub const AXES_CONVERTED: &str = "axes-converted";
 /// Warning: A texture a material names was not found beside the model.
 pub const TEXTURE_MISSING: &str = "texture-missing";
 
+/// Warning: A count line disagrees with the records that follow it (MD5 `numverts`,
+/// `numJoints`, `numFrames`…); the records are used.
+pub const COUNT_MISMATCH: &str = "count-mismatch";
+
+/// Info: Meshes without vertices or triangles were skipped.
+pub const EMPTY_MESHES: &str = "empty-meshes";
+
+/// Info: A joint was added (a root for vertices bound to no joint, or for a model without
+/// joints, where the target needs every vertex weighted); nothing moves.
+pub const JOINT_ADDED: &str = "joint-added";
+
+/// Loss: Normals are not stored by the target (its readers compute them from the triangles).
+pub const NORMALS_NOT_STORED: &str = "normals-not-stored";
+
 /// Info: Names that are not UTF-8 were read as Latin-1.
 pub const LATIN1_NAMES: &str = "latin1-names";
 
@@ -330,24 +344,25 @@ pub const IMAGES_WRITTEN: &str = "images-written";
 /// per material and engines load that string as the texture (IQE, IQM).
 pub const MATERIAL_NAMED_AFTER_TEXTURE: &str = "material-named-after-texture";
 
-/// Warning: A count line disagrees with the records that follow it (MD5 `numverts`,
-/// `numJoints`, `numFrames`…); the records are used.
-pub const COUNT_MISMATCH: &str = "count-mismatch";
-
-/// Warning: The file declares a format version other than the one its readers know.
+/// Warning: The file declares a format version the reader was not written for; read as the known one.
 pub const UNSUPPORTED_VERSION: &str = "unsupported-version";
 
-/// Info: Meshes without vertices or triangles were skipped.
-pub const EMPTY_MESHES: &str = "empty-meshes";
+/// Warning: Several joints share one ID number; the first is the one the ID names.
+pub const DUPLICATE_JOINT_IDS: &str = "duplicate-joint-ids";
 
-/// Info: A joint was added (a root for vertices bound to no joint, or for a model without
-/// joints, where the target needs every vertex weighted).
-pub const JOINT_ADDED: &str = "joint-added";
+/// Info: Triangles whose corners turned against their stored normals were rewound counter-clockwise.
+pub const TRIANGLES_REVERSED: &str = "triangles-reversed";
 
-/// Loss: Normals are not stored by the target (its readers compute them from the triangles).
-pub const NORMALS_NOT_STORED: &str = "normals-not-stored";
+/// Loss: Mesh names cannot be stored (the target groups triangles by material).
+pub const MESH_NAMES: &str = "mesh-names";
 
-/// Info: The files a write produced besides the main one (an `.md5anim` per animation).
+/// Loss: The frame rate cannot be stored; readers assume their own default.
+pub const FRAMERATE: &str = "framerate";
+
+/// Loss: Vertices bound to no joint were bound to one (the target binds every vertex).
+pub const UNSKINNED_VERTICES: &str = "unskinned-vertices";
+
+/// Info: The files a write produced (a main file and its companions).
 pub const FILES_WRITTEN: &str = "files-written";
 
 /// Every code of this module, for tools that list them and for the uniqueness test.
@@ -361,6 +376,10 @@ pub const ALL: &[&str] = &[
     WEIGHTS_RENORMALIZED,
     ANIMATION_RANGE,
     SETTING_IGNORED,
+    COUNT_MISMATCH,
+    EMPTY_MESHES,
+    JOINT_ADDED,
+    NORMALS_NOT_STORED,
     IMAGES_WRITTEN,
     MATERIAL_NAMED_AFTER_TEXTURE,
     DAMAGED_TAIL,
@@ -458,11 +477,12 @@ pub const ALL: &[&str] = &[
     BUFFER_LENGTH,
     AXES_CONVERTED,
     TEXTURE_MISSING,
-    COUNT_MISMATCH,
     UNSUPPORTED_VERSION,
-    EMPTY_MESHES,
-    JOINT_ADDED,
-    NORMALS_NOT_STORED,
+    DUPLICATE_JOINT_IDS,
+    TRIANGLES_REVERSED,
+    MESH_NAMES,
+    FRAMERATE,
+    UNSKINNED_VERTICES,
     FILES_WRITTEN,
 ];
 
