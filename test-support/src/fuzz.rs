@@ -146,7 +146,12 @@ pub fn md5(data: &[u8]) {
     for options in [ReadOptions::default(), ReadOptions::strict()] {
         let by_hand = File::from_slice_with(data, &options)
             .ok()
-            .and_then(|(file, _)| Some((file.kind, to_model(&file, &ConvertOptions::default()).ok()?.0)));
+            .and_then(|(file, _)| {
+                Some((
+                    file.kind,
+                    to_model(&file, &ConvertOptions::default()).ok()?.0,
+                ))
+            });
         let read = match by_hand.as_ref().map(|(kind, _)| *kind) {
             Some(Kind::Anim) => Md5Anim.read(data, &options),
             _ => Md5Mesh.read(data, &options),

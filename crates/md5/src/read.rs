@@ -216,6 +216,7 @@ struct Facts {
     base_frames: Option<(usize, Span)>,
     bounds: Option<(usize, Span)>,
     frames: Vec<(usize, Span)>,
+    frame_numbers: Vec<(i64, Span)>,
     mesh_blocks: usize,
 }
 
@@ -740,7 +741,8 @@ fn close(
         }
         Open::Frame(mut f) => {
             f.block.close_comment = close_comment;
-            facts.frames.push((f.values().count(), opened));
+            facts.frames.push((f.values().count(), opened.clone()));
+            facts.frame_numbers.push((f.index, opened));
             Item::Frame(f)
         }
         Open::Unknown(header, mut b) => {
@@ -910,6 +912,13 @@ fn check_file(kind: Kind, facts: &Facts, notes: &mut Notes) -> Result<(), Error>
                 notes.warn(COUNT_MISMATCH, span.clone(), || {
                     format!("{n} bounds for {} frames", facts.frames.len())
                 })?;
+            }
+            for (position, (number, span)) in facts.frame_numbers.iter().enumerate() {
+                if *number != position as i64 {
+                    notes.warn(codes::INDEX_OUT_OF_RANGE, span.clone(), || {
+                        format!("frame {number} is frame block {position}: frames are taken in file order")
+                    })?;
+                }
             }
             if let Some((c, _)) = &components {
                 for (values, span) in &facts.frames {
