@@ -19,7 +19,9 @@ fn huge_counts_are_warnings_not_allocations() {
     assert_eq!(file.meshes()[0].verts.len(), 1);
     let notice = report.with_code(codes::COUNT_MISMATCH).next().unwrap();
     assert!(
-        notice.message.starts_with("line 3: `numJoints 4000000000`"),
+        notice
+            .message
+            .starts_with("line 10: `numverts 9223372036854775807` but 1 records"),
         "{notice}"
     );
     assert!(notice.message.contains("more like it"), "{notice}");
