@@ -30,10 +30,16 @@ fn comment<W: Write>(w: &mut W, comment: &Comment) -> io::Result<()> {
     Ok(())
 }
 
-/// A number: the shortest decimal that reads back to the same `f64` (Rust's `Display`,
-/// which never uses an exponent).
+/// A number: the shortest decimal that reads back to the same `f64`, without an exponent
+/// and without a `.0` after a whole number (`ryu`, or Rust's `Display` where `ryu` would
+/// use an exponent).
 pub(crate) fn number<W: Write>(w: &mut W, value: f64) -> io::Result<()> {
-    write!(w, "{value}")
+    let mut buffer = ryu::Buffer::new();
+    let text = buffer.format(value);
+    if text.contains(['e', 'E', 'i', 'N']) {
+        return write!(w, "{value}");
+    }
+    w.write_all(text.strip_suffix(".0").unwrap_or(text).as_bytes())
 }
 
 fn quoted<W: Write>(w: &mut W, text: &[u8]) -> io::Result<()> {
@@ -220,4 +226,26 @@ pub(crate) fn write<W: Write>(file: &File, mut w: W) -> io::Result<()> {
         out.w.write_all(out.ending)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn numbers_are_shortest_without_exponents() {
+        for (value, text) in [
+            (0.0, "0"),
+            (-0.0, "-0"),
+            (24.0, "24"),
+            (0.1, "0.1"),
+            (-0.7071067812, "-0.7071067812"),
+            (1e-7, "0.0000001"),
+            (1e21, "1000000000000000000000"),
+            (123456.789, "123456.789"),
+        ] {
+            let mut out = Vec::new();
+            super::number(&mut out, value).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), text);
+            assert_eq!(text.parse::<f64>().unwrap().to_bits(), value.to_bits());
+        }
+    }
 }

@@ -73,7 +73,8 @@ fn short(x: f64, non_finite: &mut usize) -> f64 {
         *non_finite += 1;
         return 0.0;
     }
-    format!("{f}").parse().unwrap_or(0.0)
+    let mut buffer = ryu::Buffer::new();
+    rigport_model_core::number::parse_f64(buffer.format_finite(f).as_bytes()).unwrap_or(0.0)
 }
 
 /// A quaternion component kept to `f64` precision; non-finite becomes 0 and is counted.
