@@ -58,6 +58,8 @@ pub struct File {
     pub line_ending: LineEnding,
     /// Whether the last line ends with a line ending.
     pub final_newline: bool,
+    /// Whether the file starts with a UTF-8 byte-order mark (written back when it did).
+    pub bom: bool,
 }
 
 /// A header line: a keyword and its value.

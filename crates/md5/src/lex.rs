@@ -132,13 +132,17 @@ pub(crate) fn tokenize(
     None
 }
 
-/// Calls `each` with every line of `src`: its range without the line ending (a `\r` before
-/// the `\n` is left out) and whether a `\n` ended it.
-pub(crate) fn for_each_line<E>(
+/// The UTF-8 byte-order mark some editors put first.
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Calls `each` with every line of `src` from byte `start` on (after a byte-order mark): its
+/// range without the line ending (a `\r` before the `\n` is left out) and whether a `\n`
+/// ended it.
+pub(crate) fn for_each_line_from<E>(
     src: &[u8],
+    mut start: usize,
     mut each: impl FnMut(Range<usize>, bool) -> Result<(), E>,
 ) -> Result<(), E> {
-    let mut start = 0;
     while start < src.len() {
         let (end, next, newline) = match src[start..].iter().position(|&b| b == b'\n') {
             Some(p) => (start + p, start + p + 1, true),
@@ -207,7 +211,7 @@ mod tests {
     #[test]
     fn lines_lose_crlf_and_report_the_missing_last_newline() {
         let mut lines = Vec::new();
-        for_each_line::<()>(b"a\r\nb\n\nc", |r, nl| {
+        for_each_line_from::<()>(b"a\r\nb\n\nc", 0, |r, nl| {
             lines.push((r, nl));
             Ok(())
         })

@@ -94,17 +94,23 @@ pub fn sniff(bytes: &[u8]) -> bool {
     sniff_kind(bytes).is_some()
 }
 
-/// Which MD5 file the bytes start like: after blank and comment lines, `MD5Version`, then
+/// Which MD5 file the bytes start like: after a byte-order mark, blank and comment lines,
+/// `MD5Version`, then
 /// (within the first 4 KiB) `numMeshes`, `joints {` or `mesh {` for an `.md5mesh`, and
 /// `numFrames`, `numAnimatedComponents` or `hierarchy {` for an `.md5anim`. An
 /// `.md5camera` (`numCuts`) is neither.
 pub fn sniff_kind(bytes: &[u8]) -> Option<Kind> {
     let head = &bytes[..bytes.len().min(4096)];
+    let start = if head.starts_with(lex::BOM) {
+        lex::BOM.len()
+    } else {
+        0
+    };
     let mut tokens = Vec::new();
     let mut seen_version = false;
     let mut frames = false;
     let mut answer = None;
-    let _ = lex::for_each_line(head, |range, _| {
+    let _ = lex::for_each_line_from(head, start, |range, _| {
         lex::tokenize(head, range, &mut tokens);
         let Some(first) = tokens.first() else {
             return Ok(());

@@ -3,7 +3,7 @@
 
 use crate::error::Error;
 use crate::file::*;
-use crate::lex::{Token, TokenKind, for_each_line, tokenize, trim};
+use crate::lex::{BOM, Token, TokenKind, for_each_line_from, tokenize, trim};
 use rigport_model_core::diagnostic::{Span, excerpt, line_col};
 use rigport_model_core::number::{parse_f64, parse_i64};
 use rigport_model_core::{Budget, ReadOptions, Report, codes};
@@ -230,7 +230,8 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions) -> Result<(File, Report),
     let mut line_ending = None;
     let mut any_token = false;
 
-    for_each_line(src, |range, newline| {
+    let bom = src.starts_with(BOM);
+    for_each_line_from(src, if bom { BOM.len() } else { 0 }, |range, newline| {
         if newline && line_ending.is_none() {
             line_ending = Some(if src.get(range.end) == Some(&b'\r') {
                 LineEnding::CrLf
@@ -316,6 +317,7 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions) -> Result<(File, Report),
         items,
         line_ending: line_ending.unwrap_or_default(),
         final_newline: src.last() == Some(&b'\n'),
+        bom,
     };
     Ok((file, notes.into_report(src)))
 }

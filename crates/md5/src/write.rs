@@ -187,6 +187,9 @@ pub(crate) fn write<W: Write>(file: &File, mut w: W) -> io::Result<()> {
         ending: file.line_ending.bytes(),
         first: true,
     };
+    if file.bom {
+        out.w.write_all(crate::lex::BOM)?;
+    }
     for item in &file.items {
         match item {
             Item::Blank => {

@@ -201,3 +201,19 @@ fn animations_fit_a_mesh_by_name_or_refuse() {
         to_model_with_animations(&mesh, &[("x", &other)], &ConvertOptions::default()).unwrap_err();
     assert!(error.to_string().contains("no joint `a`"), "{error}");
 }
+
+#[test]
+fn a_byte_order_mark_is_skipped_and_kept() {
+    let (bytes, file) = read("spec_mesh.md5mesh");
+    let mut marked = b"\xEF\xBB\xBF".to_vec();
+    marked.extend_from_slice(&bytes);
+    assert!(rigport_md5::sniff(&marked));
+    let (with_mark, report) = File::from_slice_with(&marked, &ReadOptions::strict()).unwrap();
+    assert!(report.is_empty() && with_mark.bom);
+    assert_eq!(with_mark.items, file.items);
+    assert!(
+        with_mark
+            .to_vec()
+            .starts_with(b"\xEF\xBB\xBFMD5Version 10\n")
+    );
+}

@@ -364,6 +364,7 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
         items,
         line_ending: LineEnding::Lf,
         final_newline: true,
+        bom: false,
     };
     Ok((file, report))
 }
@@ -541,6 +542,7 @@ pub fn anim_from_model(
         items,
         line_ending: LineEnding::Lf,
         final_newline: true,
+        bom: false,
     };
     Ok((file, report))
 }
