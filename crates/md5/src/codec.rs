@@ -2,7 +2,7 @@
 //! `.md5anim` alone.
 
 use crate::convert::{
-    ConvertOptions, anim_from_model, from_model, to_model, to_model_with_animations,
+    ConvertOptions, anim_from_model, from_model, match_joints, to_model, to_model_with_animations,
 };
 use crate::error::Error;
 use crate::file::{File, Kind};
@@ -111,6 +111,11 @@ impl Codec for Md5Mesh {
             .collect();
         names.sort();
         let convert = ConvertOptions::default();
+        let mesh_names: Vec<String> = mesh
+            .joints()
+            .map(|j| rigport_model_core::text::decode_name(&j.name))
+            .collect();
+        let mesh_names: Vec<&str> = mesh_names.iter().map(String::as_str).collect();
         let mut anims: Vec<(String, File)> = Vec::new();
         for name in names {
             let Some(content) = companions.get(&name) else {
@@ -120,7 +125,7 @@ impl Codec for Md5Mesh {
                 Ok((file, _)) if file.kind == Kind::Anim => {
                     let stem = stem_of(&name).to_owned();
                     // Only animations that fit this mesh's joints.
-                    if to_model_with_animations(&mesh, &[(&stem, &file)], &convert).is_ok() {
+                    if match_joints(&mesh_names, &file, &stem).is_ok() {
                         anims.push((stem, file));
                     } else {
                         report.info(

@@ -7,6 +7,7 @@ mod to_model;
 
 pub use from_model::{anim_from_model, from_model};
 pub use normals::smooth_normals;
+pub(crate) use to_model::match_joints;
 pub use to_model::{to_model, to_model_with_animations};
 
 /// Frames per second when an `.md5anim` has no usable `frameRate` (Doom 3's and assimp's

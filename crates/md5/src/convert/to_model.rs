@@ -85,34 +85,46 @@ pub fn to_model_with_animations(
                 found: "an md5mesh",
             });
         }
-        let hierarchy: Vec<&HierarchyEntry> = file.hierarchy().collect();
-        let names: Vec<String> = hierarchy.iter().map(|h| decode_name(&h.name)).collect();
-        let by_index = names.len() == model.skeleton.len()
-            && names
-                .iter()
-                .zip(&model.skeleton.joints)
-                .all(|(a, j)| *a == j.name);
-        let map: Vec<JointId> = if by_index {
-            (0..names.len() as u32).map(JointId).collect()
-        } else {
-            names
-                .iter()
-                .map(|n| {
-                    model
-                        .skeleton
-                        .find(n)
-                        .ok_or_else(|| Error::AnimationMismatch {
-                            animation: (*name).to_owned(),
-                            reason: format!("the mesh has no joint `{n}`"),
-                        })
-                })
-                .collect::<Result<_, _>>()?
-        };
+        let mesh_names: Vec<&str> = model
+            .skeleton
+            .joints
+            .iter()
+            .map(|j| j.name.as_str())
+            .collect();
+        let map = match_joints(&mesh_names, file, name)?;
         let mapped_binds: Vec<Rigid> = map.iter().map(|j| binds[j.index()]).collect();
         let animation = animation(file, name, &mapped_binds, &map, options, &mut report)?;
         model.animations.push(animation);
     }
     Ok((model, report))
+}
+
+/// The mesh joint each joint of the `.md5anim` `file` drives: by index when the names agree
+/// index by index, else by name; an error naming the first joint the mesh lacks.
+pub(crate) fn match_joints(
+    mesh_names: &[&str],
+    file: &File,
+    animation: &str,
+) -> Result<Vec<JointId>, Error> {
+    let names: Vec<String> = file.hierarchy().map(|h| decode_name(&h.name)).collect();
+    let by_index =
+        names.len() == mesh_names.len() && names.iter().zip(mesh_names).all(|(a, b)| a == b);
+    if by_index {
+        return Ok((0..names.len() as u32).map(JointId).collect());
+    }
+    names
+        .iter()
+        .map(|n| {
+            mesh_names
+                .iter()
+                .position(|m| m == n)
+                .map(|i| JointId(i as u32))
+                .ok_or_else(|| Error::AnimationMismatch {
+                    animation: animation.to_owned(),
+                    reason: format!("the mesh has no joint `{n}`"),
+                })
+        })
+        .collect()
 }
 
 fn commandline(file: &File) -> Option<String> {
