@@ -10,7 +10,7 @@ use rigport::Format;
 pub struct FormatArg(pub Format);
 
 /// Every format, in [`Format::ALL`]'s order (clap needs a `'static` slice).
-const VARIANTS: [FormatArg; 7] = [
+const VARIANTS: [FormatArg; 10] = [
     FormatArg(Format::ALL[0]),
     FormatArg(Format::ALL[1]),
     FormatArg(Format::ALL[2]),
@@ -18,6 +18,9 @@ const VARIANTS: [FormatArg; 7] = [
     FormatArg(Format::ALL[4]),
     FormatArg(Format::ALL[5]),
     FormatArg(Format::ALL[6]),
+    FormatArg(Format::ALL[7]),
+    FormatArg(Format::ALL[8]),
+    FormatArg(Format::ALL[9]),
 ];
 
 impl ValueEnum for FormatArg {

@@ -185,6 +185,41 @@ impl Companions for NoCompanions {
     }
 }
 
+/// The files in a folder on disk, beside the main file.
+#[derive(Clone, Debug)]
+pub struct Folder {
+    dir: std::path::PathBuf,
+}
+
+impl Folder {
+    /// The files of `dir`.
+    pub fn new(dir: impl Into<std::path::PathBuf>) -> Self {
+        Self { dir: dir.into() }
+    }
+}
+
+impl Companions for Folder {
+    fn get(&self, name: &str) -> Option<Cow<'_, [u8]>> {
+        // A name, never a path: nothing outside the folder is read.
+        if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+            return None;
+        }
+        std::fs::read(self.dir.join(name)).ok().map(Cow::Owned)
+    }
+
+    fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.dir)
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .filter(|entry| entry.path().is_file())
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
 /// Options every writer takes.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]

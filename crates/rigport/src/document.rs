@@ -28,6 +28,30 @@ pub enum Document {
     /// glTF 2.0, binary (`.glb`) or JSON (`.gltf`), with every buffer and image resolved.
     #[cfg(feature = "gltf")]
     Gltf(rigport_gltf::import::GltfFile),
+    /// A format read through its [`Codec`](rigport_model_core::codec::Codec) (MD5, SMD).
+    Codec(CodecDocument),
+}
+
+/// A file of a codec-based format: its bytes (for `info` and the faithful same-format copy)
+/// and the model its codec read.
+#[derive(Debug)]
+pub struct CodecDocument {
+    format: Format,
+    bytes: Vec<u8>,
+    options: ReadOptions,
+    model: Model,
+}
+
+impl CodecDocument {
+    /// The model the codec read.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The codec; present, since the document was read by it.
+    fn codec(&self) -> Option<&'static dyn rigport_model_core::codec::Codec> {
+        crate::registry::codec(self.format)
+    }
 }
 
 /// An image a converted model's materials name (`Material::texture` is `file_name`), which
@@ -77,6 +101,10 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
         } else {
             Format::Gltf
         });
+    }
+    // MD5 and SMD open with keywords no other text format starts with.
+    if let Some(format) = crate::registry::sniff(bytes) {
+        return Some(format);
     }
     #[cfg(feature = "iqe")]
     if rigport_iqe::sniff(bytes) {
@@ -163,7 +191,7 @@ impl Document {
                         }
                     })
             }
-            _ => Err(Error::NotEnabled { format }),
+            _ => read_codec(bytes, format, options, base_dir),
         }
     }
 
@@ -205,6 +233,7 @@ impl Document {
                     Format::Gltf
                 }
             }
+            Document::Codec(ref d) => d.format,
         }
     }
 
@@ -221,6 +250,13 @@ impl Document {
             Document::Iqm(ref f) => f.summary(),
             #[cfg(feature = "gltf")]
             Document::Gltf(ref f) => f.summary(),
+            Document::Codec(ref d) => d
+                .codec()
+                .and_then(|codec| codec.summary(&d.bytes, &d.options).ok())
+                .unwrap_or_else(|| {
+                    let key = d.format.key();
+                    FileSummary::of_model(key, &d.model, &Report::default())
+                }),
         }
     }
 
@@ -237,6 +273,12 @@ impl Document {
             Document::Iqm(ref f) => f.to_vec(),
             #[cfg(feature = "gltf")]
             Document::Gltf(ref f) => f.to_vec(),
+            // The codec's faithful copy; a codec without one (or failing on bytes it has
+            // read) gives the file as it came, which is the same content.
+            Document::Codec(ref d) => match d.codec().and_then(|c| c.copy(&d.bytes, &d.options)) {
+                Some(Ok((bytes, _))) => bytes,
+                _ => d.bytes.clone(),
+            },
         }
     }
 
@@ -298,8 +340,39 @@ impl Document {
             #[cfg(feature = "gltf")]
             Document::Gltf(ref f) => gltf_import(f, format, &ModelOptions::default())
                 .map(|(model, _, report)| (model, report)),
+            // The codec read the model with the file; its read report was the document's.
+            Document::Codec(ref d) => Ok((d.model.clone(), Report::default())),
         }
     }
+}
+
+/// Reads a codec-based format; a format this build leaves out is [`Error::NotEnabled`].
+fn read_codec(
+    bytes: &[u8],
+    format: Format,
+    options: &ReadOptions,
+    base_dir: Option<&Path>,
+) -> Result<(Document, Report), Error> {
+    let codec = crate::registry::codec(format).ok_or(Error::NotEnabled { format })?;
+    let folder = base_dir.map(rigport_model_core::codec::Folder::new);
+    let companions: &dyn rigport_model_core::codec::Companions = match &folder {
+        Some(folder) => folder,
+        None => &rigport_model_core::codec::NoCompanions,
+    };
+    let (model, report) = codec
+        .read_with(bytes, options, companions)
+        .map_err(|e| Error::Read {
+            format,
+            rendered: e.to_string(),
+            source: FormatError::Codec(Box::new(e)),
+        })?;
+    let document = CodecDocument {
+        format,
+        bytes: bytes.to_vec(),
+        options: *options,
+        model,
+    };
+    Ok((Document::Codec(document), report))
 }
 
 /// An IQE file read with its scene, for a conversion that then needs neither the text nor

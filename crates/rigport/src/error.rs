@@ -10,8 +10,8 @@ use std::path::PathBuf;
 pub enum Error {
     /// No readable format's signature is at the start of the bytes.
     #[error(
-        "not a MilkShape 3D (binary or ASCII), Inter-Quake Export, Inter-Quake Model or glTF 2.0 \
-         file: no known signature at the start"
+        "not a MilkShape 3D (binary or ASCII), Inter-Quake Export, Inter-Quake Model, glTF 2.0, \
+         MD5 or SMD file: no known signature at the start"
     )]
     Unrecognized,
     /// The format is export-only (OBJ).
@@ -110,6 +110,9 @@ pub enum FormatError {
     /// From `rigport-gltf`'s import (boxed, like IQM's: it names offsets, URIs and paths).
     #[cfg(feature = "gltf")]
     Gltf(Box<rigport_gltf::import::ImportError>),
+    /// From a format crate that implements the shared
+    /// [`Codec`](rigport_model_core::codec::Codec) trait (MD5, SMD), with its location.
+    Codec(Box<rigport_model_core::codec::FormatError>),
 }
 
 // Written by hand, not derived: with no format feature the enum is empty, and the matches
@@ -128,6 +131,7 @@ impl std::fmt::Display for FormatError {
             FormatError::Iqm(ref e) => e.fmt(f),
             #[cfg(feature = "gltf")]
             FormatError::Gltf(ref e) => e.fmt(f),
+            FormatError::Codec(ref e) => e.fmt(f),
         }
     }
 }
@@ -145,6 +149,7 @@ impl std::error::Error for FormatError {
             FormatError::Iqm(ref e) => e.source(),
             #[cfg(feature = "gltf")]
             FormatError::Gltf(ref e) => e.source(),
+            FormatError::Codec(ref e) => e.source(),
         }
     }
 }

@@ -22,11 +22,18 @@ pub enum Format {
     Gltf,
     /// Wavefront OBJ with an `.mtl` beside it (`.obj`), posed.
     Obj,
+    /// id Tech 4 MD5 mesh (`.md5mesh`); written with one `.md5anim` per animation beside it.
+    Md5Mesh,
+    /// id Tech 4 MD5 animation (`.md5anim`): a skeleton and one animation.
+    Md5Anim,
+    /// Valve SMD (`.smd`): a reference model or an animation sequence; written as a reference
+    /// with one animation `.smd` per animation beside it.
+    Smd,
 }
 
 impl Format {
     /// Every format, readable ones first (the order of the enum).
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 10] = [
         Format::Ms3d,
         Format::Ms3dAscii,
         Format::Iqe,
@@ -34,6 +41,9 @@ impl Format {
         Format::Glb,
         Format::Gltf,
         Format::Obj,
+        Format::Md5Mesh,
+        Format::Md5Anim,
+        Format::Smd,
     ];
 
     /// The key used in `--to` and in `info --json`'s `format`.
@@ -46,6 +56,9 @@ impl Format {
             Format::Glb => "glb",
             Format::Gltf => "gltf",
             Format::Obj => "obj",
+            Format::Md5Mesh => "md5mesh",
+            Format::Md5Anim => "md5anim",
+            Format::Smd => "smd",
         }
     }
 
@@ -59,6 +72,9 @@ impl Format {
             Format::Glb => "glb",
             Format::Gltf => "gltf",
             Format::Obj => "obj",
+            Format::Md5Mesh => "md5mesh",
+            Format::Md5Anim => "md5anim",
+            Format::Smd => "smd",
         }
     }
 
@@ -73,6 +89,9 @@ impl Format {
             "glb" => Format::Glb,
             "gltf" => Format::Gltf,
             "obj" => Format::Obj,
+            "md5mesh" => Format::Md5Mesh,
+            "md5anim" => Format::Md5Anim,
+            "smd" => Format::Smd,
             _ => return None,
         })
     }
@@ -87,6 +106,11 @@ impl Format {
             Format::Glb => "glTF 2.0 binary (`.glb`)",
             Format::Gltf => "glTF 2.0 JSON with a `.bin` beside it (`.gltf`)",
             Format::Obj => "Wavefront OBJ with an `.mtl` beside it (`.obj`), posed",
+            Format::Md5Mesh => {
+                "id Tech 4 MD5 mesh (`.md5mesh`), animations as `.md5anim` beside it"
+            }
+            Format::Md5Anim => "id Tech 4 MD5 animation (`.md5anim`)",
+            Format::Smd => "Valve SMD (`.smd`), animations as `.smd` sequences beside it",
         }
     }
 
@@ -104,6 +128,8 @@ impl Format {
             Format::Iqm => "iqm",
             Format::Glb | Format::Gltf => "gltf",
             Format::Obj => "obj",
+            Format::Md5Mesh | Format::Md5Anim => "md5",
+            Format::Smd => "smd",
         }
     }
 
@@ -116,6 +142,9 @@ impl Format {
             Format::Iqm => cfg!(feature = "iqm"),
             Format::Glb | Format::Gltf => cfg!(feature = "gltf"),
             Format::Obj => cfg!(feature = "obj"),
+            Format::Md5Mesh | Format::Md5Anim | Format::Smd => {
+                crate::registry::codec(self).is_some()
+            }
         }
     }
 
@@ -123,7 +152,9 @@ impl Format {
     /// MilkShape, glTF and OBJ. A conversion between the two turns the model.
     pub fn up_axis(self) -> UpAxis {
         match self {
-            Format::Iqe | Format::Iqm => UpAxis::Z,
+            Format::Iqe | Format::Iqm | Format::Md5Mesh | Format::Md5Anim | Format::Smd => {
+                UpAxis::Z
+            }
             Format::Ms3d | Format::Ms3dAscii | Format::Glb | Format::Gltf | Format::Obj => {
                 UpAxis::Y
             }
@@ -148,9 +179,13 @@ impl Format {
         self.is_readable() && self.is_enabled()
     }
 
-    /// Whether this build can write the format (every format is writable when enabled).
+    /// Whether this build can write the format: every built-in format is, and a codec-based
+    /// one when its codec writes.
     pub fn can_write(self) -> bool {
-        self.is_enabled()
+        match crate::registry::codec(self) {
+            Some(codec) => codec.info().writes,
+            None => self.is_enabled(),
+        }
     }
 }
 

@@ -66,6 +66,7 @@ pub mod info;
 #[cfg(feature = "render")]
 pub mod picture;
 pub mod pipeline;
+mod registry;
 
 pub use document::{Document, Image, ModelOptions, sniff};
 pub use error::{Error, FormatError};

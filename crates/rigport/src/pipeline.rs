@@ -7,12 +7,6 @@
 use crate::attach::{AnimationSource, attach};
 use crate::document::{Document, Image, ModelOptions};
 use crate::error::Error;
-#[cfg(any(
-    feature = "ms3d",
-    feature = "ms3d-ascii",
-    feature = "iqe",
-    feature = "iqm"
-))]
 use crate::error::FormatError;
 use crate::format::Format;
 use rigport_model_core::{Model, ReadOptions, Report};
@@ -415,7 +409,7 @@ fn write_model(
         #[cfg(feature = "obj")]
         Format::Obj => write_obj(model, output, &settings.pose, report)?,
         #[allow(unreachable_patterns)] // reached only when a format's feature is off
-        _ => return Err(Error::NotEnabled { format: target }),
+        _ => write_codec(model, output, target, report)?,
     };
     // `out.mtl --to obj` or `out.bin --to gltf` would make the companion file replace the
     // main one; refuse instead of writing one of them silently.
@@ -426,6 +420,34 @@ fn write_model(
         });
     }
     Ok(files)
+}
+
+/// Writes a model through the codec of a codec-based format: the main file at `output`,
+/// its companions beside it, each named in the report.
+fn write_codec(
+    model: &Model,
+    output: &Path,
+    target: Format,
+    report: &mut Report,
+) -> Result<Vec<(PathBuf, Vec<u8>)>, Error> {
+    let codec = crate::registry::codec(target).ok_or(Error::NotEnabled { format: target })?;
+    let main = output.file_name().map_or_else(
+        || format!("out.{}", target.extension()),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let options = rigport_model_core::codec::WriteOptions::default();
+    let written = codec
+        .write(model, &main, &options)
+        .map_err(|e| Error::FromModel {
+            format: target,
+            source: FormatError::Codec(Box::new(e)),
+        })?;
+    report.extend(written.report);
+    Ok(written
+        .files
+        .into_iter()
+        .map(|file| (output.with_file_name(file.name), file.bytes))
+        .collect())
 }
 
 #[cfg(any(

@@ -5,7 +5,7 @@ use rigport::Format;
 use rigport::document::Document;
 use rigport::pipeline::{Settings, convert};
 use rigport_model_core::{ReadOptions, Severity};
-use rigport_test_support::exercise::TARGETS;
+use rigport_test_support::exercise::targets;
 use rigport_test_support::fixtures::{file_name, readable_fixtures};
 use rigport_test_support::workspace_root as repo_root;
 use std::fmt::Write as _;
@@ -14,7 +14,7 @@ use std::path::Path;
 /// One line per target: outputs, the notice codes, and the read-back counts.
 fn describe(input: &[u8], source: Format) -> String {
     let mut out = String::new();
-    for target in TARGETS {
+    for target in targets() {
         let output = Path::new("out").with_extension(target.extension());
         let _ = write!(out, "{} -> {}: ", source.key(), target.key());
         match convert(input, &output, target, &Settings::default()) {

@@ -6,7 +6,7 @@ use rigport::document::Document;
 use rigport::pipeline::{Settings, convert};
 use rigport_model_core::ReadOptions;
 use rigport_test_support::corpus::CORPUS_FORMATS;
-use rigport_test_support::exercise::TARGETS;
+use rigport_test_support::exercise::targets;
 use rigport_test_support::fixtures::{file_name, readable_fixtures};
 use rigport_test_support::workspace_root as repo_root;
 use std::path::{Path, PathBuf};
@@ -34,7 +34,7 @@ fn every_corpus_file_converts_to_every_format() {
         let (model, _) = document
             .to_model()
             .unwrap_or_else(|e| panic!("{name}: {}", e));
-        for target in TARGETS {
+        for target in targets() {
             let output = Path::new("out").with_extension(target.extension());
             let result = convert(&bytes, &output, target, &Settings::default());
             match (&result, target) {

@@ -1,0 +1,26 @@
+//! The one place the facade names the format crates that implement
+//! [`rigport_model_core::codec::Codec`]. Adding such a format: its crate, a [`Format`]
+//! variant (`format.rs`: key, extension, description, feature), a cargo feature, and one line
+//! in [`codec`]. Reading, sniffing, `info`, `validate`, same-format copies, conversions and
+//! writing (with companion files) then work through the trait.
+
+use crate::format::Format;
+use rigport_model_core::codec::Codec;
+
+/// The codec of `format`, when it is a codec-based format this build includes.
+pub(crate) fn codec(format: Format) -> Option<&'static dyn Codec> {
+    #[allow(clippy::match_single_binding)] // one arm per codec-based format built in
+    match format {
+        _ => None,
+    }
+}
+
+/// The codec-based formats, in the order their content is sniffed.
+pub(crate) const SNIFF_ORDER: [Format; 3] = [Format::Md5Mesh, Format::Md5Anim, Format::Smd];
+
+/// The first codec-based format this build includes whose signature `bytes` start with.
+pub(crate) fn sniff(bytes: &[u8]) -> Option<Format> {
+    SNIFF_ORDER
+        .into_iter()
+        .find(|&format| codec(format).is_some_and(|codec| codec.sniff(bytes)))
+}
