@@ -11,6 +11,10 @@ use rigport_model_core::codec::Codec;
 pub(crate) fn codec(format: Format) -> Option<&'static dyn Codec> {
     #[allow(clippy::match_single_binding)] // one arm per codec-based format built in
     match format {
+        #[cfg(feature = "md5")]
+        Format::Md5Mesh => Some(&rigport_md5::Md5Mesh),
+        #[cfg(feature = "md5")]
+        Format::Md5Anim => Some(&rigport_md5::Md5Anim),
         _ => None,
     }
 }
