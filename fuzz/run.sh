@@ -3,6 +3,7 @@
 # corpus in $RIGPORT_CORPUS, one job at a time.
 #   fuzz/run.sh TARGET [SECONDS] [extra libFuzzer flags...]
 # TARGET: ms3d_bin | ms3d_ascii | iqe | iqm | smd | gltf | pipeline | sniff. SECONDS defaults to 600.
+# TARGET: ms3d_bin | ms3d_ascii | iqe | iqm | gltf | pipeline | sniff | md5. SECONDS defaults to 600.
 # New inputs go to fuzz/corpus/TARGET, crashes to fuzz/artifacts/TARGET (both git-ignored);
 # minimize a crash with `cargo +nightly fuzz tmin -s none TARGET ARTIFACT` and commit it
 # under fuzz/regressions/TARGET/.
@@ -19,6 +20,7 @@ case "$target" in
     iqm) formats=(iqm); dict= ;;
     smd) formats=(smd); dict=smd ;;
     gltf) formats=(gltf); dict=gltf ;;
+    md5) formats=(md5 md5-damaged); dict=md5 ;;
     pipeline | sniff) formats=(ms3d ms3d-ascii iqe iqm gltf); dict= ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac

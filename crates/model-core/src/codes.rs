@@ -23,6 +23,19 @@ pub const TEXTURE_UNUSABLE: &str = "texture-unusable";
 /// Loss: A material's texture was not written because a mesh using the material has no
 /// texture coordinates (glTF requires them wherever a texture is bound).
 pub const TEXTURE_WITHOUT_UVS: &str = "texture-without-uvs";
+/// Warning: A count line disagrees with the records that follow it (MD5 `numverts`,
+/// `numJoints`, `numFrames`…); the records are used.
+pub const COUNT_MISMATCH: &str = "count-mismatch";
+
+/// Info: Meshes without vertices or triangles were skipped.
+pub const EMPTY_MESHES: &str = "empty-meshes";
+
+/// Info: A joint was added (a root for vertices bound to no joint, or for a model without
+/// joints, where the target needs every vertex weighted); nothing moves.
+pub const JOINT_ADDED: &str = "joint-added";
+
+/// Loss: Normals are not stored by the target (its readers compute them from the triangles).
+pub const NORMALS_NOT_STORED: &str = "normals-not-stored";
 
 /// Info: Names that are not UTF-8 were read as Latin-1.
 pub const LATIN1_NAMES: &str = "latin1-names";
@@ -376,6 +389,10 @@ pub const ALL: &[&str] = &[
     WEIGHTS_RENORMALIZED,
     ANIMATION_RANGE,
     SETTING_IGNORED,
+    COUNT_MISMATCH,
+    EMPTY_MESHES,
+    JOINT_ADDED,
+    NORMALS_NOT_STORED,
     IMAGES_WRITTEN,
     MATERIAL_NAMED_AFTER_TEXTURE,
     DAMAGED_TAIL,

@@ -87,6 +87,8 @@ pub mod formats {
     pub use rigport_iqe as iqe;
     #[cfg(feature = "iqm")]
     pub use rigport_iqm as iqm;
+    #[cfg(feature = "md5")]
+    pub use rigport_md5 as md5;
     #[cfg(feature = "ms3d-ascii")]
     pub use rigport_ms3d_ascii as ms3d_ascii;
     #[cfg(feature = "ms3d")]

@@ -24,9 +24,9 @@
 use crate::document::Document;
 use crate::error::Error;
 use crate::pipeline::PoseRequest;
+use rigport_model_core::codec::Companions;
 use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis};
 use rigport_render::image::RgbaImage;
-use rigport_model_core::codec::Companions;
 use rigport_render::{
     BesideTextures, FolderTextures, PoseAt, TextureError, TextureSource, render, render_sheet,
 };

@@ -13,6 +13,10 @@ pub(crate) fn codec(format: Format) -> Option<&'static dyn Codec> {
     match format {
         #[cfg(feature = "smd")]
         Format::Smd => Some(&rigport_smd::Smd),
+        #[cfg(feature = "md5")]
+        Format::Md5Mesh => Some(&rigport_md5::Md5Mesh),
+        #[cfg(feature = "md5")]
+        Format::Md5Anim => Some(&rigport_md5::Md5Anim),
         _ => None,
     }
 }

@@ -161,3 +161,45 @@ pub fn sniff(data: &[u8]) {
     let expected = claims.iter().find(|(_, yes)| *yes).map(|(f, _)| *f);
     assert_eq!(found, expected);
 }
+
+check_format!(md5_faithful, rigport_md5);
+
+/// [`md5_faithful`], and the two codecs: a read agreeing with `File` + `to_model`, every
+/// file of a write (the `.md5mesh` and one `.md5anim` per animation) reading back strictly
+/// and converting, and the animations written alone reading back.
+pub fn md5(data: &[u8]) {
+    use rigport_md5::{ConvertOptions, File, Kind, Md5Anim, Md5Mesh, to_model};
+    use rigport_model_core::codec::{Codec, WriteOptions};
+    md5_faithful(data);
+    for options in [ReadOptions::default(), ReadOptions::strict()] {
+        let by_hand = File::from_slice_with(data, &options)
+            .ok()
+            .and_then(|(file, _)| {
+                Some((
+                    file.kind,
+                    to_model(&file, &ConvertOptions::default()).ok()?.0,
+                ))
+            });
+        let read = match by_hand.as_ref().map(|(kind, _)| *kind) {
+            Some(Kind::Anim) => Md5Anim.read(data, &options),
+            _ => Md5Mesh.read(data, &options),
+        };
+        assert!(
+            read.as_ref().ok().map(|(model, _)| model) == by_hand.as_ref().map(|(_, m)| m),
+            "the codec read another model"
+        );
+        let Ok((model, _)) = read else {
+            continue;
+        };
+        let written = match Md5Mesh.write(&model, "fuzz.md5mesh", &WriteOptions::default()) {
+            Ok(written) => written,
+            Err(_) => continue,
+        };
+        for file in &written.files {
+            let (back, _) = File::from_slice_with(&file.bytes, &ReadOptions::strict())
+                .unwrap_or_else(|e| panic!("{} does not read back: {e}", file.name));
+            to_model(&back, &ConvertOptions::default())
+                .unwrap_or_else(|e| panic!("{} does not convert: {e}", file.name));
+        }
+    }
+}

@@ -102,12 +102,13 @@ fn run_batch(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status 
         "render",
         detail == Detail::Quiet,
         |input, output| {
-            let result = render_file(input, output, args.force, request, args.animate, args.fps).map(|mut report| {
-                if detail != Detail::Verbose && detail != Detail::Json {
-                    report.notices.retain(changes_the_picture);
-                }
-                (vec![output.to_path_buf()], report)
-            });
+            let result = render_file(input, output, args.force, request, args.animate, args.fps)
+                .map(|mut report| {
+                    if detail != Detail::Verbose && detail != Detail::Json {
+                        report.notices.retain(changes_the_picture);
+                    }
+                    (vec![output.to_path_buf()], report)
+                });
             super::convert::batch_outcome(input, result, detail)
         },
     );

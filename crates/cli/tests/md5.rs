@@ -1,0 +1,103 @@
+//! MD5 through the binary: `info` on an `.md5mesh` and an `.md5anim`, `convert` of a mesh
+//! (with the animations beside it) to glb and IQM, and back to `.md5mesh` with one
+//! `.md5anim` per animation written beside it.
+
+mod common;
+
+use rigport_test_support::corpus;
+
+fn run(args: &[String]) -> std::process::Output {
+    common::rigport(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+fn ok(output: &std::process::Output) -> String {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn info_shows_the_files_own_counts() {
+    let Some(dir) = corpus::corpus_dir("md5") else {
+        return;
+    };
+    let mesh = dir.join("unv_blaster_view.md5mesh").display().to_string();
+    let json = ok(&run(&["info".into(), "--json".into(), mesh]));
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let text = value.to_string();
+    assert!(text.contains("md5mesh"), "{text}");
+    // 4 mesh blocks, 1852 vert lines, 2162 tri lines, 22 joints (the file's own counts).
+    for count in ["1852", "2162", "22"] {
+        assert!(text.contains(count), "{count} missing: {text}");
+    }
+    let anim = dir
+        .join("unv_blaster_view_raise.md5anim")
+        .display()
+        .to_string();
+    let text = ok(&run(&["info".into(), anim]));
+    assert!(text.contains("md5anim") && text.contains("11"), "{text}");
+}
+
+#[test]
+fn convert_md5mesh_to_glb_iqm_and_back() {
+    let Some(dir) = corpus::corpus_dir("md5") else {
+        return;
+    };
+    let out = tempfile::tempdir().unwrap();
+    let mesh = dir.join("unv_blaster_view.md5mesh").display().to_string();
+    for target in ["blaster.glb", "blaster.iqm"] {
+        let path = out.path().join(target);
+        ok(&run(&[
+            "convert".into(),
+            mesh.clone(),
+            path.display().to_string(),
+            "--force".into(),
+        ]));
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(bytes.len() > 1000, "{target}: {} bytes", bytes.len());
+    }
+    // The IQM holds the animations found beside the mesh (fire, idle, raise).
+    let iqm = std::fs::read(out.path().join("blaster.iqm")).unwrap();
+    let iqm = rigport::formats::iqm::File::from_slice(&iqm).unwrap();
+    assert_eq!(iqm.anims.len(), 3);
+    // Back to MD5: the mesh and one .md5anim per animation, all read by the crate.
+    let back = out.path().join("again.md5mesh");
+    ok(&run(&[
+        "convert".into(),
+        out.path().join("blaster.iqm").display().to_string(),
+        back.display().to_string(),
+        "--force".into(),
+    ]));
+    let mut written: Vec<String> = std::fs::read_dir(out.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("again"))
+        .collect();
+    written.sort();
+    assert_eq!(written.len(), 4, "{written:?}");
+    for name in &written {
+        let bytes = std::fs::read(out.path().join(name)).unwrap();
+        rigport::formats::md5::File::from_slice(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+#[test]
+fn damaged_md5_files_fail_with_their_line() {
+    let Some(dir) = corpus::corpus_dir("md5-damaged") else {
+        return;
+    };
+    let bad = dir
+        .join("assimp_InvalidBoneIndex.md5mesh")
+        .display()
+        .to_string();
+    let output = run(&["info".into(), bad]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("23:10") && stderr.contains("999"),
+        "{stderr}"
+    );
+}

@@ -1,0 +1,290 @@
+//! The two [`Codec`]s: `.md5mesh` (with its animations as companion `.md5anim` files) and
+//! `.md5anim` alone.
+
+use crate::convert::{
+    ConvertOptions, anim_from_model, from_model, match_joints, to_model, to_model_with_animations,
+};
+use crate::error::Error;
+use crate::file::{File, Kind};
+use rigport_model_core::codec::{
+    Codec, Companions, FormatError, FormatInfo, Location, OutputFile, WriteOptions, Written,
+    file_safe, stem_of,
+};
+use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis, codes};
+
+/// The `.md5mesh` codec. Reading with companions picks up every `.md5anim` beside the mesh
+/// whose joints match it; writing gives `X.md5mesh` and an `X_<animation>.md5anim` per
+/// animation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Md5Mesh;
+
+/// The `.md5anim` codec: a skeleton (hierarchy and baseframe) and one animation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Md5Anim;
+
+static MESH_INFO: FormatInfo = FormatInfo {
+    key: "md5mesh",
+    description: "id Tech 4 MD5 mesh (`.md5mesh`, animations as `.md5anim` beside it)",
+    extensions: &["md5mesh"],
+    up: UpAxis::Z,
+    writes: true,
+};
+
+static ANIM_INFO: FormatInfo = FormatInfo {
+    key: "md5anim",
+    description: "id Tech 4 MD5 animation (`.md5anim`)",
+    extensions: &["md5anim"],
+    up: UpAxis::Z,
+    writes: true,
+};
+
+fn format_error(key: &'static str, bytes: &[u8], error: Error) -> FormatError {
+    let location = match error.span() {
+        Some(span) => Location::in_text(bytes, span.start),
+        None => Location::Unknown,
+    };
+    FormatError::wrap(key, location, error)
+}
+
+fn read_kind(
+    key: &'static str,
+    kind: Kind,
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<(File, Report), FormatError> {
+    let (file, report) =
+        File::from_slice_with(bytes, options).map_err(|e| format_error(key, bytes, e))?;
+    if file.kind != kind {
+        return Err(FormatError::new(
+            key,
+            Location::Unknown,
+            format!("this is an {}, not an {}", file.kind.key(), kind.key()),
+        ));
+    }
+    Ok((file, report))
+}
+
+fn summary_of(file: &File, report: &Report) -> FileSummary {
+    let mut summary = file.summary();
+    summary.warnings = report.notices.iter().map(|n| n.message.clone()).collect();
+    summary
+}
+
+fn copy_of(
+    key: &'static str,
+    kind: Kind,
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Option<Result<(Vec<u8>, Report), FormatError>> {
+    Some(read_kind(key, kind, bytes, options).map(|(file, report)| (file.to_vec(), report)))
+}
+
+impl Codec for Md5Mesh {
+    fn info(&self) -> &'static FormatInfo {
+        &MESH_INFO
+    }
+
+    fn sniff(&self, bytes: &[u8]) -> bool {
+        crate::sniff_kind(bytes) == Some(Kind::Mesh)
+    }
+
+    fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
+        self.read_with(bytes, options, &rigport_model_core::codec::NoCompanions)
+    }
+
+    /// Reads the mesh and every `.md5anim` among `companions.names()` (sorted by name)
+    /// whose joints are the mesh's (by index or by name); each becomes an animation named
+    /// after its file's stem. Other `.md5anim` files are skipped with a note, as are ones
+    /// that do not read.
+    fn read_with(
+        &self,
+        bytes: &[u8],
+        options: &ReadOptions,
+        companions: &dyn Companions,
+    ) -> Result<(Model, Report), FormatError> {
+        let key = MESH_INFO.key;
+        let (mesh, mut report) = read_kind(key, Kind::Mesh, bytes, options)?;
+        let mut names: Vec<String> = companions
+            .names()
+            .into_iter()
+            .filter(|n| n.to_ascii_lowercase().ends_with(".md5anim"))
+            .collect();
+        names.sort();
+        let convert = ConvertOptions::default();
+        let mesh_names: Vec<String> = mesh
+            .joints()
+            .map(|j| rigport_model_core::text::decode_name(&j.name))
+            .collect();
+        let mesh_names: Vec<&str> = mesh_names.iter().map(String::as_str).collect();
+        let mut anims: Vec<(String, File)> = Vec::new();
+        for name in names {
+            let Some(content) = companions.get(&name) else {
+                continue;
+            };
+            match File::from_slice_with(&content, options) {
+                Ok((file, _)) if file.kind == Kind::Anim => {
+                    let stem = stem_of(&name).to_owned();
+                    // Only animations that fit this mesh's joints.
+                    if match_joints(&mesh_names, &file, &stem).is_ok() {
+                        anims.push((stem, file));
+                    } else {
+                        report.info(
+                            codes::ANIMATIONS_DROPPED,
+                            format!("`{name}` does not fit this mesh's joints and was not read"),
+                        );
+                    }
+                }
+                Ok(_) => {}
+                Err(error) => report.warn(
+                    codes::ANIMATIONS_DROPPED,
+                    format!("`{name}` could not be read: {}", error.render(&content)),
+                ),
+            }
+        }
+        let refs: Vec<(&str, &File)> = anims.iter().map(|(n, f)| (n.as_str(), f)).collect();
+        let (model, converted) = to_model_with_animations(&mesh, &refs, &convert)
+            .map_err(|e| format_error(key, bytes, e))?;
+        report.extend(converted);
+        Ok((model, report))
+    }
+
+    fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
+        let (file, report) = read_kind(MESH_INFO.key, Kind::Mesh, bytes, options)?;
+        Ok(summary_of(&file, &report))
+    }
+
+    fn copy(
+        &self,
+        bytes: &[u8],
+        options: &ReadOptions,
+    ) -> Option<Result<(Vec<u8>, Report), FormatError>> {
+        copy_of(MESH_INFO.key, Kind::Mesh, bytes, options)
+    }
+
+    /// `main` (the `.md5mesh`) and, per animation, `<stem>_<animation>.md5anim` (names made
+    /// file-safe, a number added when two would clash); the report lists the files.
+    fn write(
+        &self,
+        model: &Model,
+        main: &str,
+        _options: &WriteOptions,
+    ) -> Result<Written, FormatError> {
+        let key = MESH_INFO.key;
+        let convert = ConvertOptions::default();
+        let fail = |e: Error| FormatError::wrap(key, Location::Unknown, e);
+        let (file, mut report) = from_model(model, &convert).map_err(fail)?;
+        let mut files = vec![OutputFile {
+            name: main.to_owned(),
+            bytes: file.to_vec(),
+        }];
+        let stem = stem_of(main);
+        for index in 0..model.animations.len() {
+            let (anim, anim_report) = anim_from_model(model, index, &convert).map_err(fail)?;
+            report.extend(anim_report);
+            let base = format!("{stem}_{}", file_safe(&model.animations[index].name));
+            let mut name = format!("{base}.md5anim");
+            let mut n = 2;
+            while files.iter().any(|f| f.name.eq_ignore_ascii_case(&name)) {
+                name = format!("{base}_{n}.md5anim");
+                n += 1;
+            }
+            files.push(OutputFile {
+                name,
+                bytes: anim.to_vec(),
+            });
+        }
+        let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+        report.info(
+            codes::FILES_WRITTEN,
+            format!("{} files written: {}", names.len(), names.join(", ")),
+        );
+        Ok(Written { files, report })
+    }
+}
+
+impl Codec for Md5Anim {
+    fn info(&self) -> &'static FormatInfo {
+        &ANIM_INFO
+    }
+
+    fn sniff(&self, bytes: &[u8]) -> bool {
+        crate::sniff_kind(bytes) == Some(Kind::Anim)
+    }
+
+    /// The skeleton and one animation named `anim` (the file's name is not known here).
+    fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
+        let key = ANIM_INFO.key;
+        let (file, mut report) = read_kind(key, Kind::Anim, bytes, options)?;
+        let (model, converted) =
+            to_model(&file, &ConvertOptions::default()).map_err(|e| format_error(key, bytes, e))?;
+        report.extend(converted);
+        Ok((model, report))
+    }
+
+    fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
+        let (file, report) = read_kind(ANIM_INFO.key, Kind::Anim, bytes, options)?;
+        Ok(summary_of(&file, &report))
+    }
+
+    fn copy(
+        &self,
+        bytes: &[u8],
+        options: &ReadOptions,
+    ) -> Option<Result<(Vec<u8>, Report), FormatError>> {
+        copy_of(ANIM_INFO.key, Kind::Anim, bytes, options)
+    }
+
+    /// The first animation as `main`, each further one as `<stem>_<animation>.md5anim`; a
+    /// model without animations is an error.
+    fn write(
+        &self,
+        model: &Model,
+        main: &str,
+        _options: &WriteOptions,
+    ) -> Result<Written, FormatError> {
+        let key = ANIM_INFO.key;
+        if model.animations.is_empty() {
+            return Err(FormatError::new(
+                key,
+                Location::Unknown,
+                "the model has no animation to write as an .md5anim",
+            ));
+        }
+        let convert = ConvertOptions::default();
+        let mut written = Written::default();
+        let stem = stem_of(main);
+        for index in 0..model.animations.len() {
+            let (anim, report) = anim_from_model(model, index, &convert)
+                .map_err(|e| FormatError::wrap(key, Location::Unknown, e))?;
+            written.report.extend(report);
+            let name = if index == 0 {
+                main.to_owned()
+            } else {
+                let base = format!("{stem}_{}", file_safe(&model.animations[index].name));
+                let mut name = format!("{base}.md5anim");
+                let mut n = 2;
+                while written
+                    .files
+                    .iter()
+                    .any(|f| f.name.eq_ignore_ascii_case(&name))
+                {
+                    name = format!("{base}_{n}.md5anim");
+                    n += 1;
+                }
+                name
+            };
+            written.files.push(OutputFile {
+                name,
+                bytes: anim.to_vec(),
+            });
+        }
+        if written.files.len() > 1 {
+            let names: Vec<&str> = written.files.iter().map(|f| f.name.as_str()).collect();
+            written.report.info(
+                codes::FILES_WRITTEN,
+                format!("{} files written: {}", names.len(), names.join(", ")),
+            );
+        }
+        Ok(written)
+    }
+}
