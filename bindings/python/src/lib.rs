@@ -932,11 +932,13 @@ fn info<'py>(py: Python<'py>, path: PathBuf, strict: bool) -> PyResult<Bound<'py
             strict,
             ..ReadOptions::default()
         };
-        let summary = rigport::info::summarize(&bytes, path.parent(), &options)
+        // What `rigport info --json` prints: the summary and the textures found beside it.
+        let dir = rigport::batch::input_dir(&path);
+        let info = rigport::info::inspect(&bytes, Some(&dir), None, &options)
             .map_err(|e| Failure::rigport(&e, &bytes, Some(&path)))?;
-        Ok(rigport::info::to_json(
+        Ok(rigport::info::info_json(
             &path.display().to_string(),
-            &summary,
+            &info,
         ))
     })?;
     json_to_py(py, &json)

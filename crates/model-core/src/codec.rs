@@ -638,9 +638,9 @@ mod tests {
     #[test]
     fn text_errors_render_with_the_line_and_a_caret() {
         let src = b"version 1\r\nnodes\r\n  0 \"root\" x\r\n";
-        let e = FormatError::new("smd", Location::in_text(src, 27), "expected a number");
+        let e = FormatError::new("smd", Location::in_text(src, 29), "expected a number");
         let shown = e.render(src);
-        assert!(shown.contains("--> 3:13"), "{shown}");
+        assert!(shown.contains("--> 3:12"), "{shown}");
         assert!(shown.contains("0 \"root\" x"), "{shown}");
         assert!(shown.ends_with('^'), "{shown}");
         let binary = FormatError::new("iqm", Location::Offset(8), "bad");

@@ -25,7 +25,7 @@ use crate::document::Document;
 use crate::error::Error;
 use crate::pipeline::PoseRequest;
 use rigport_model_core::codec::Companions;
-use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis};
+use rigport_model_core::{Model, ReadOptions, Report, UpAxis};
 use rigport_render::image::RgbaImage;
 use rigport_render::{
     BesideTextures, FolderTextures, PoseAt, TextureError, TextureSource, render, render_sheet,
@@ -123,7 +123,7 @@ impl TextureSource for AmongFiles<'_> {
 /// images (decoded once, whichever pictures use them) and what reading it warned about.
 pub struct Prepared {
     model: Model,
-    summary: FileSummary,
+    info: crate::info::Info,
     textures: Textures,
     /// What reading and converting the file warned about.
     pub report: Report,
@@ -169,9 +169,21 @@ impl Prepared {
             document.to_model_with_images(&crate::ModelOptions::default())?;
         drop(document);
         report.extend(to_model_report);
+        // The textures `rigport info` lists, with its warning for each one missing.
+        let textures = crate::TextureList::of(
+            &model,
+            &images,
+            &rigport_model_core::codec::Folder::new(source_dir),
+        );
+        let mut missing = Report::default();
+        textures.warn_missing(&mut missing);
+        summary
+            .warnings
+            .extend(missing.notices.into_iter().map(|n| n.message));
+        let info = crate::info::Info { summary, textures };
         Ok(Self {
             model,
-            summary,
+            info,
             textures: Textures {
                 embedded: decode_embedded(&images),
                 folder: FolderTextures::new(source_dir),
@@ -360,7 +372,7 @@ impl Prepared {
     /// `textures` (`found`, `missing`: the references materials name, by whether an
     /// image was found for them).
     pub fn metadata(&self, file: &str) -> Value {
-        let mut value = crate::info::to_json(file, &self.summary);
+        let mut value = crate::info::info_json(file, &self.info);
         let model = &self.model;
         value["up"] = json!(model.up.key());
         let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
@@ -403,18 +415,6 @@ impl Prepared {
                 })
             })
             .collect();
-        let mut references: Vec<&str> = model
-            .materials
-            .iter()
-            .filter_map(|m| m.texture.as_deref())
-            .filter(|r| !r.trim().is_empty())
-            .collect();
-        references.sort_unstable();
-        references.dedup();
-        let (found, missing): (Vec<&str>, Vec<&str>) = references
-            .into_iter()
-            .partition(|r| self.textures.load(r).is_ok());
-        value["textures"] = json!({ "found": found, "missing": missing });
         value
     }
 }

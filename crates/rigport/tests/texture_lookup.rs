@@ -12,10 +12,11 @@ use std::path::Path;
 
 /// An IQE square with texture coordinates whose material (its texture, by IQE's convention)
 /// is `material`.
+/// A square standing upright in IQE's Z-up frame (in the XZ plane), facing the front view.
 fn square(material: &str) -> Vec<u8> {
     format!(
         "# Inter-Quake Export\nmesh square\nmaterial \"{material}\"\n\
-         vp -1 -1 0\nvt 0 1\nvp 1 -1 0\nvt 1 1\nvp 1 1 0\nvt 1 0\nvp -1 1 0\nvt 0 0\n\
+         vp -1 0 -1\nvt 0 1\nvp 1 0 -1\nvt 1 1\nvp 1 0 1\nvt 1 0\nvp -1 0 1\nvt 0 0\n\
          fm 0 1 2\nfm 0 2 3\n"
     )
     .into_bytes()

@@ -14,6 +14,8 @@ use rigport_model_core::{Model, Report, TooMany, codes};
 const MAX_FRAMES: usize = 1 << 18;
 /// Most joint poses (frames × joints) one `.md5anim` is written with.
 const MAX_POSES: usize = 1 << 22;
+/// Poses every animation may be sampled into whatever its key count (as the SMD writer does).
+const FREE_POSES: usize = 1 << 17;
 /// Most skinned vertices (frames × vertices) the bounds are computed from exactly; past it
 /// each frame's box is the posed joints grown by the farthest vertex from its joint.
 const MAX_SKINNED: usize = 1 << 24;
@@ -420,6 +422,18 @@ pub fn anim_from_model(
         frames.saturating_mul(layout.joints.len()),
         MAX_POSES,
     )?;
+    // Sampling stores every joint at every frame: beyond a small allowance, only as many
+    // poses as the model has keys are justified (a tiny file declaring a huge duration must
+    // not make the writer allocate gigabytes).
+    let allowance = FREE_POSES.max(model.key_count());
+    let poses_needed = frames.saturating_mul(layout.joints.len());
+    if poses_needed > allowance {
+        return Err(Error::InvalidModel(format!(
+            "animation `{}` would need {frames} frames of {} joints at {rate} fps, more poses than the model's keys justify ({allowance})",
+            rigport_model_core::diagnostic::excerpt(animation.name.as_bytes(), 40),
+            layout.joints.len()
+        )));
+    }
     let mut pose = Pose::new(&model.skeleton).map_err(|e| Error::InvalidModel(e.to_string()))?;
     let joint_count = layout.joints.len();
     let mut non_finite = 0;
