@@ -293,13 +293,18 @@ def info_paths():
     return paths
 
 
-def test_info_equals_rigport_info_json(page):
+def test_info_equals_rigport_info_json(page, tmp_path):
+    # `window.rigport.info` is given one file: the CLI is given the same file alone in a
+    # folder, so textures are looked up among the same (no) files.
     for path in info_paths():
         got = page.evaluate(
             "async ([name, bytes]) => window.rigport.info(name, new Uint8Array(bytes))",
             [path.name, list(path.read_bytes())],
         )
-        result = subprocess.run([RIGPORT, "info", "--json", path.name], cwd=path.parent, capture_output=True, text=True)
+        alone = tmp_path / path.parent.name
+        alone.mkdir(exist_ok=True)
+        shutil.copy(path, alone / path.name)
+        result = subprocess.run([RIGPORT, "info", "--json", path.name], cwd=alone, capture_output=True, text=True)
         expected = json.loads(result.stdout.splitlines()[0])
         assert got == expected, path.name
 

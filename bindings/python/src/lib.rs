@@ -936,10 +936,7 @@ fn info<'py>(py: Python<'py>, path: PathBuf, strict: bool) -> PyResult<Bound<'py
         let dir = rigport::batch::input_dir(&path);
         let info = rigport::info::inspect(&bytes, Some(&dir), None, &options)
             .map_err(|e| Failure::rigport(&e, &bytes, Some(&path)))?;
-        Ok(rigport::info::info_json(
-            &path.display().to_string(),
-            &info,
-        ))
+        Ok(rigport::info::info_json(&path.display().to_string(), &info))
     })?;
     json_to_py(py, &json)
 }

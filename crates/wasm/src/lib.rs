@@ -93,13 +93,15 @@ impl Converted {
     }
 }
 
-/// `rigport info --json` for one file: the JSON text of the object the CLI prints (an
-/// `{"file", "error"}` object for a file it cannot read).
+/// `rigport info --json` for one file given alone: the JSON text of the object the CLI
+/// prints for that file alone in a folder (its textures are then missing), or an
+/// `{"file", "error"}` object for a file it cannot read.
 #[wasm_bindgen]
 pub fn info(name: &str, bytes: &[u8]) -> String {
     let options = rigport::ReadOptions::default();
-    match rigport::info::summarize(bytes, None, &options) {
-        Ok(summary) => rigport::info::to_json(name, &summary),
+    let alone = rigport_model_core::codec::NoCompanions;
+    match rigport::info::inspect(bytes, None, Some(&alone), &options) {
+        Ok(info) => rigport::info::info_json(name, &info),
         Err(e) => rigport::info::error_json(name, &e.to_string()),
     }
     .to_string()
