@@ -180,6 +180,7 @@ impl FormatError {
                 Location::in_text(input, span.start)
             })
         };
+        let _ = (&offset, &text); // unused when only codec-based formats are built in
         match *self {
             #[cfg(feature = "ms3d")]
             FormatError::Ms3d(ref e) => offset(e.offset()),
