@@ -10,16 +10,8 @@
 //! assert_eq!(codec.info().up, rigport_model_core::UpAxis::Z);
 //! ```
 
-use crate::{ConvertOptions, Error, File, from_model, to_model};
-use rigport_model_core::codec::{Faithful, FaithfulCodec, FormatInfo, Location};
-use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis};
-
-/// The faithful layer of this crate, as [`Faithful`] describes it.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Iqe;
-
-/// This format's codec.
-pub const CODEC: FaithfulCodec<Iqe> = FaithfulCodec::new();
+use rigport_model_core::UpAxis;
+use rigport_model_core::codec::{FormatInfo, Location};
 
 static INFO: FormatInfo = FormatInfo {
     key: "iqe",
@@ -29,48 +21,22 @@ static INFO: FormatInfo = FormatInfo {
     writes: true,
 };
 
-impl Faithful for Iqe {
-    type File = File;
-    type Error = Error;
-
-    fn info() -> &'static FormatInfo {
-        &INFO
+rigport_model_core::faithful_codec!(
+    Iqe,
+    INFO,
+    |error, bytes| Location::at_text(bytes, error.span().map(|span| span.start)),
+    {
+        // The scene the read checks the commands with is kept and becomes the model: the
+        // commands are not interpreted twice.
+        fn read_model(
+            bytes: &[u8],
+            options: &rigport_model_core::ReadOptions,
+        ) -> Result<(rigport_model_core::Model, rigport_model_core::Report), crate::Error> {
+            let (read, mut report) =
+                crate::interpreted::Interpreted::from_slice_with(bytes, options)?;
+            let (model, more) = read.into_model(&crate::ConvertOptions::default());
+            report.extend(more);
+            Ok((model, report))
+        }
     }
-
-    fn sniff(bytes: &[u8]) -> bool {
-        crate::sniff(bytes)
-    }
-
-    fn read(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
-        File::from_slice_with(bytes, options)
-    }
-
-    fn to_vec(file: &File) -> Vec<u8> {
-        file.to_vec()
-    }
-
-    fn summary(file: &File) -> FileSummary {
-        file.summary()
-    }
-
-    fn to_model(file: &File) -> Result<(Model, Report), Error> {
-        to_model(file, &ConvertOptions::default())
-    }
-
-    fn from_model(model: &Model) -> Result<(File, Report), Error> {
-        from_model(model, &ConvertOptions::default())
-    }
-
-    fn location(error: &Error, bytes: &[u8]) -> Location {
-        Location::at_text(bytes, error.span().map(|span| span.start))
-    }
-
-    // The scene the read checks the commands with is kept and becomes the model: the
-    // commands are not interpreted twice.
-    fn read_model(bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), Error> {
-        let (read, mut report) = crate::interpreted::Interpreted::from_slice_with(bytes, options)?;
-        let (model, more) = read.into_model(&ConvertOptions::default());
-        report.extend(more);
-        Ok((model, report))
-    }
-}
+);

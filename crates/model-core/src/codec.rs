@@ -591,6 +591,80 @@ impl<F: Faithful> Codec for FaithfulCodec<F> {
     }
 }
 
+/// Implements [`Faithful`] for a unit struct `$ty` of a format crate whose root has the usual
+/// faithful layer (`File` with `from_slice_with`, `to_vec` and `summary`; `Error`; `sniff`;
+/// `to_model` and `from_model` with `ConvertOptions`), and defines `CODEC`, its
+/// [`FaithfulCodec`]. `info` is the crate's [`FormatInfo`]; `location` says where an error is,
+/// given the error and the bytes read; further `Faithful` methods (a faster `read_model`)
+/// may follow in braces.
+///
+/// ```ignore
+/// rigport_model_core::faithful_codec!(Iqm, INFO, |error, _bytes| {
+///     Location::at_offset(error.offset())
+/// });
+/// ```
+// `crate::` is meant: it names the format crate that calls the macro, whose root holds
+// `File`, `Error`, `sniff`, `to_model`, `from_model` and `ConvertOptions`.
+#[allow(clippy::crate_in_macro_def)]
+#[macro_export]
+macro_rules! faithful_codec {
+    ($ty:ident, $info:expr, |$error:ident, $bytes:ident| $location:expr $(, { $($extra:tt)* })?) => {
+        /// The faithful layer of this crate, as
+        /// [`Faithful`](rigport_model_core::codec::Faithful) describes it.
+        #[derive(Clone, Copy, Debug, Default)]
+        pub struct $ty;
+
+        /// This format's codec.
+        pub const CODEC: $crate::codec::FaithfulCodec<$ty> = $crate::codec::FaithfulCodec::new();
+
+        impl $crate::codec::Faithful for $ty {
+            type File = crate::File;
+            type Error = crate::Error;
+
+            fn info() -> &'static $crate::codec::FormatInfo {
+                &$info
+            }
+
+            fn sniff(bytes: &[u8]) -> bool {
+                crate::sniff(bytes)
+            }
+
+            fn read(
+                bytes: &[u8],
+                options: &$crate::ReadOptions,
+            ) -> Result<(crate::File, $crate::Report), crate::Error> {
+                crate::File::from_slice_with(bytes, options)
+            }
+
+            fn to_vec(file: &crate::File) -> Vec<u8> {
+                file.to_vec()
+            }
+
+            fn summary(file: &crate::File) -> $crate::FileSummary {
+                file.summary()
+            }
+
+            fn to_model(
+                file: &crate::File,
+            ) -> Result<($crate::Model, $crate::Report), crate::Error> {
+                crate::to_model(file, &crate::ConvertOptions::default())
+            }
+
+            fn from_model(
+                model: &$crate::Model,
+            ) -> Result<(crate::File, $crate::Report), crate::Error> {
+                crate::from_model(model, &crate::ConvertOptions::default())
+            }
+
+            fn location($error: &crate::Error, $bytes: &[u8]) -> $crate::codec::Location {
+                $location
+            }
+
+            $($($extra)*)?
+        }
+    };
+}
+
 /// The stem of a main output name (`"hero.md5mesh"` → `"hero"`), for naming companions.
 pub fn stem_of(main: &str) -> &str {
     match main.rfind('.') {
