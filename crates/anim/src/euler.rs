@@ -9,9 +9,11 @@ use glam::{EulerRot, Quat, Vec3};
 /// Quaternion of the Euler angles `(x, y, z)` in radians: `qz·qy·qx`.
 #[inline]
 pub fn euler_to_quat(angles: Vec3) -> Quat {
-    let (sr, cr) = (angles.x * 0.5).sin_cos();
-    let (sp, cp) = (angles.y * 0.5).sin_cos();
-    let (sy, cy) = (angles.z * 0.5).sin_cos();
+    // libm, not std: the same bits on every target (std's sine is the system's natively and
+    // libm's in WebAssembly).
+    let (sr, cr) = libm::sincosf(angles.x * 0.5);
+    let (sp, cp) = libm::sincosf(angles.y * 0.5);
+    let (sy, cy) = libm::sincosf(angles.z * 0.5);
     Quat::from_xyzw(
         sr * cp * cy - cr * sp * sy,
         cr * sp * cy + sr * cp * sy,

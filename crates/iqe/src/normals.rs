@@ -156,7 +156,8 @@ fn smooths(scene: &Scene<'_>, unit: &[DVec3], w: usize, v: usize) -> bool {
     if ws.group != vs.group {
         return false;
     }
-    let limit = ws.angle.min(vs.angle).to_radians().cos();
+    // libm: the same limit on every target (see `rigport_anim::euler`).
+    let limit = libm::cos(ws.angle.min(vs.angle).to_radians());
     if unit[w / 3].dot(unit[v / 3]) < limit - 1e-9 {
         return false;
     }

@@ -6,6 +6,7 @@ use crate::draw::{Scene, parallel_bands};
 use crate::raster::Target;
 use crate::texture::TextureSource;
 use crate::{PoseAt, RenderError, RenderOptions};
+use glam::Vec3;
 use rigport_anim::PoseError;
 use rigport_model_core::{Model, Report};
 
@@ -58,8 +59,9 @@ pub struct Animated {
 /// Draws every frame of one animation of `model` from `options`' camera and writes them
 /// as an APNG. The animation is the one `options.pose` names ([`PoseAt::Auto`] and
 /// [`PoseAt::Bind`]: the first); frames are sampled at `fps`, by default the animation's own
-/// frame rate (30 when it has none), times from [`frame_times`]. Each frame's camera is
-/// fitted to the model as posed in it, as in a contact sheet.
+/// frame rate (30 when it has none), times from [`frame_times`]. One camera draws every
+/// frame, fitted to the box around the model in all of them (a contact sheet, instead,
+/// fits each cell to its own pose).
 pub fn render_apng(
     model: &Model,
     options: &RenderOptions,
@@ -104,12 +106,21 @@ pub fn render_apng(
         encoder.set_animated(frames, 0).map_err(apng_error)?;
         encoder.set_frame_delay(num, den).map_err(apng_error)?;
         let mut writer = encoder.write_header().map_err(apng_error)?;
+        // One camera for every frame, fitted to the box around all of them: a character
+        // walks across a still frame instead of the frame following each pose.
+        let mut frame: Option<[Vec3; 2]> = None;
+        for &time in &times {
+            if let Some([lo, hi]) = scene.posed_bounds(PoseAt::Animation { index, time })? {
+                frame = Some(frame.map_or([lo, hi], |[a, b]| [a.min(lo), b.max(hi)]));
+            }
+        }
         let mut target = Target::new(0, 0, [0; 3]);
         let mut rgb = Vec::new();
         for &time in &times {
-            let picture = scene.draw_into(
+            let picture = scene.draw_framed(
                 &options,
                 PoseAt::Animation { index, time },
+                frame,
                 &mut target,
                 parallel_bands(),
             )?;

@@ -164,42 +164,50 @@ impl<'a> Scene<'a> {
         target: &mut Target,
         bands: usize,
     ) -> Result<Picture, RenderError> {
-        let mut report = Report::default();
-        let meshes: Cow<'_, [Mesh]> = match pose.resolve(self.model) {
-            PoseAt::Animation { index, time } => {
-                let (meshes, pose_report) = rigport_anim::posed_meshes(self.model, index, time)?;
-                report.notices.extend(pose_report.notices);
-                Cow::Owned(meshes)
-            }
-            _ => Cow::Borrowed(&self.model.meshes),
-        };
+        self.draw_framed(options, pose, None, target, bands)
+    }
 
-        // Per mesh: the drawable triangles, and which vertices they use (the camera fits
-        // those, so a stray unused vertex cannot shrink the picture).
-        let mut total = 0usize;
-        let mut drawable: Vec<Vec<[u32; 3]>> = Vec::with_capacity(meshes.len());
-        let mut used: Vec<Vec<bool>> = Vec::with_capacity(meshes.len());
-        for mesh in meshes.iter() {
-            total += mesh.triangles.len();
-            let finite: Vec<bool> = mesh
-                .vertices
-                .iter()
-                .map(|v| v.position.is_finite())
-                .collect();
-            let ok = |i: u32| finite.get(i as usize).copied().unwrap_or(false);
-            let list: Vec<[u32; 3]> = mesh
-                .triangles
-                .iter()
-                .filter(|t| t.iter().all(|&i| ok(i)))
-                .copied()
-                .collect();
-            let mut mask = vec![false; mesh.vertices.len()];
-            for &i in list.iter().flatten() {
-                mask[i as usize] = true;
+    /// The model's meshes at `pose`, and what posing warned about.
+    fn posed(&self, pose: PoseAt) -> Result<(Cow<'_, [Mesh]>, Report), RenderError> {
+        match pose.resolve(self.model) {
+            PoseAt::Animation { index, time } => {
+                let (meshes, report) = rigport_anim::posed_meshes(self.model, index, time)?;
+                Ok((Cow::Owned(meshes), report))
             }
-            drawable.push(list);
-            used.push(mask);
+            _ => Ok((Cow::Borrowed(&self.model.meshes), Report::default())),
         }
+    }
+
+    /// The box around the drawable vertices of the model at `pose` (`None`: nothing
+    /// drawable), for [`Scene::draw_framed`].
+    pub fn posed_bounds(&self, pose: PoseAt) -> Result<Option<[Vec3; 2]>, RenderError> {
+        let (meshes, _) = self.posed(pose)?;
+        let drawable = Drawable::of(&meshes);
+        let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+        for p in drawable.points(&meshes) {
+            lo = lo.min(p);
+            hi = hi.max(p);
+        }
+        Ok((lo.x <= hi.x).then_some([lo, hi]))
+    }
+
+    /// [`Scene::draw_into`] with the camera fitted to the box `frame` (the union of several
+    /// poses' [`Scene::posed_bounds`], so the frames of an animation share one camera)
+    /// instead of the posed model; `None` fits the posed model.
+    pub fn draw_framed(
+        &self,
+        options: &RenderOptions,
+        pose: PoseAt,
+        frame: Option<[Vec3; 2]>,
+        target: &mut Target,
+        bands: usize,
+    ) -> Result<Picture, RenderError> {
+        let (meshes, mut report) = self.posed(pose)?;
+        let Drawable {
+            triangles: drawable,
+            used,
+            total,
+        } = Drawable::of(&meshes);
         let skipped = total - drawable.iter().map(Vec::len).sum::<usize>();
         if skipped == total {
             return Err(RenderError::NoDrawableTriangles { skipped });
@@ -214,18 +222,31 @@ impl<'a> Scene<'a> {
         }
 
         let (width, height) = (options.width * SUPERSAMPLE, options.height * SUPERSAMPLE);
-        let points = || {
-            meshes.iter().zip(&used).flat_map(|(m, mask)| {
-                m.vertices
-                    .iter()
-                    .zip(mask)
-                    .filter(|(_, used)| **used)
-                    .map(|(v, _)| v.position)
-            })
+        let fitted = Drawable {
+            triangles: Vec::new(),
+            used,
+            total,
         };
-        let camera = match options.orbit {
-            Some(orbit) => Camera::orbit(orbit, self.model.up, points, width, height),
-            None => Camera::fit(options.view, self.model.up, points, width, height),
+        let camera = match frame {
+            Some([lo, hi]) => {
+                let corners: [Vec3; 8] = std::array::from_fn(|i| {
+                    Vec3::select(glam::BVec3::new(i & 1 != 0, i & 2 != 0, i & 4 != 0), hi, lo)
+                });
+                fit_camera(
+                    options,
+                    self.model.up,
+                    || corners.into_iter(),
+                    width,
+                    height,
+                )
+            }
+            None => fit_camera(
+                options,
+                self.model.up,
+                || fitted.points(&meshes),
+                width,
+                height,
+            ),
         }
         .ok_or(RenderError::NoDrawableTriangles { skipped })?;
         let screens: Vec<Vec<Projected>> = meshes
@@ -374,6 +395,75 @@ struct Batch<'s> {
 struct Fill {
     corners: [Projected; 3],
     attributes: [Vec4; 3],
+}
+
+/// Per mesh, the triangles that can be drawn (indices in range, finite positions) and which
+/// vertices they use: the camera fits those, so a stray unused vertex cannot shrink the
+/// picture.
+struct Drawable {
+    triangles: Vec<Vec<[u32; 3]>>,
+    used: Vec<Vec<bool>>,
+    /// Every triangle, drawable or not.
+    total: usize,
+}
+
+impl Drawable {
+    fn of(meshes: &[Mesh]) -> Self {
+        let mut total = 0usize;
+        let mut triangles = Vec::with_capacity(meshes.len());
+        let mut used = Vec::with_capacity(meshes.len());
+        for mesh in meshes {
+            total += mesh.triangles.len();
+            let finite: Vec<bool> = mesh
+                .vertices
+                .iter()
+                .map(|v| v.position.is_finite())
+                .collect();
+            let ok = |i: u32| finite.get(i as usize).copied().unwrap_or(false);
+            let list: Vec<[u32; 3]> = mesh
+                .triangles
+                .iter()
+                .filter(|t| t.iter().all(|&i| ok(i)))
+                .copied()
+                .collect();
+            let mut mask = vec![false; mesh.vertices.len()];
+            for &i in list.iter().flatten() {
+                mask[i as usize] = true;
+            }
+            triangles.push(list);
+            used.push(mask);
+        }
+        Self {
+            triangles,
+            used,
+            total,
+        }
+    }
+
+    /// The positions of the used vertices of `meshes`.
+    fn points<'m>(&'m self, meshes: &'m [Mesh]) -> impl Iterator<Item = Vec3> + 'm {
+        meshes.iter().zip(&self.used).flat_map(|(m, mask)| {
+            m.vertices
+                .iter()
+                .zip(mask)
+                .filter(|(_, used)| **used)
+                .map(|(v, _)| v.position)
+        })
+    }
+}
+
+/// The camera of `options` (its orbit, else its named view) fitted to `points`.
+fn fit_camera<I: Iterator<Item = Vec3>>(
+    options: &RenderOptions,
+    up: rigport_model_core::UpAxis,
+    points: impl Fn() -> I,
+    width: u32,
+    height: u32,
+) -> Option<Camera> {
+    match options.orbit {
+        Some(orbit) => Camera::orbit(orbit, up, points, width, height),
+        None => Camera::fit(options.view, up, points, width, height),
+    }
 }
 
 /// The smallest and largest texture coordinates of a textured fill's corners: a sample's

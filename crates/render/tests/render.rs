@@ -485,3 +485,53 @@ fn hostile_models_are_skipped_or_refused_never_a_panic() {
         Err(RenderError::BadSize { .. })
     ));
 }
+
+/// The mean column of the model's pixels in each frame of an APNG.
+fn frame_centres(apng: &[u8]) -> Vec<f64> {
+    let mut reader = png::Decoder::new(std::io::Cursor::new(apng))
+        .read_info()
+        .unwrap();
+    let mut buffer = vec![0; reader.output_buffer_size().unwrap()];
+    let mut centres = Vec::new();
+    while let Ok(info) = reader.next_frame(&mut buffer) {
+        let (width, mut sum, mut count) = (info.width as usize, 0.0, 0.0);
+        for (i, pixel) in buffer[..info.buffer_size()].chunks_exact(3).enumerate() {
+            if pixel != BACKGROUND.0 {
+                sum += (i % width) as f64;
+                count += 1.0;
+            }
+        }
+        centres.push(sum / count / width as f64);
+    }
+    centres
+}
+
+#[test]
+fn an_animated_picture_keeps_one_camera_while_the_model_moves() {
+    let mut model = rig();
+    let mut walk = Track::new(JointId(0));
+    walk.translations = vec![
+        Key::new(0.0, Vec3::ZERO),
+        Key::new(1.0, Vec3::new(12.0, 0.0, 0.0)),
+    ];
+    model.animations[0].tracks.push(walk);
+    let animated = rigport_render::render_apng(
+        &model,
+        &options(View::Front, 96, 64),
+        Some(4.0),
+        &NoTextures,
+    )
+    .unwrap();
+    let centres = frame_centres(&animated.png);
+    assert_eq!(centres.len(), animated.frames as usize);
+    assert!(centres.len() >= 2, "{centres:?}");
+    // Fitted per frame, the model would sit in the middle of every frame.
+    assert!(
+        centres.windows(2).all(|w| w[1] > w[0]),
+        "the model walks right across a still frame: {centres:?}"
+    );
+    assert!(
+        centres[0] < 0.3 && *centres.last().unwrap() > 0.7,
+        "{centres:?}"
+    );
+}

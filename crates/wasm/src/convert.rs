@@ -219,7 +219,11 @@ mod tests {
             output_name(r"C:\a\hero.model.iqe", Format::Iqm),
             "hero.model.iqm"
         );
-        assert_eq!(writable().len(), 7);
+        let writable = writable();
+        assert_eq!(writable.len(), 10, "{writable:?}");
+        for format in [Format::Md5Mesh, Format::Smd, Format::Obj, Format::Gltf] {
+            assert!(writable.contains(&format), "{format}");
+        }
     }
 
     #[test]

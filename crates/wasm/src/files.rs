@@ -6,10 +6,6 @@ use rigport_model_core::texture::file_name_of;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-/// Image extensions a texture reference may be found under when the named file is not
-/// there (`skin.tga` referenced, `skin.png` given), in the order they are tried.
-const IMAGE_EXTENSIONS: [&str; 5] = ["png", "jpg", "jpeg", "tga", "bmp"];
-
 /// Files by name (no folders: a browser hands over file names only), in name order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MemoryFiles {
@@ -62,25 +58,19 @@ impl MemoryFiles {
             .find(|n| n.to_lowercase() == wanted)
             .map(String::as_str)
     }
-
-    /// The image file a material's texture reference names: [`MemoryFiles::find`], then the
-    /// same stem with another image extension (`skin.tga` named, `skin.png` given).
-    pub fn find_image(&self, reference: &str) -> Option<&str> {
-        if let Some(found) = self.find(reference) {
-            return Some(found);
-        }
-        let name = file_name_of(reference)?;
-        let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
-        IMAGE_EXTENSIONS
-            .iter()
-            .find_map(|ext| self.find(&format!("{stem}.{ext}")))
-    }
 }
 
 impl Companions for MemoryFiles {
     fn get(&self, name: &str) -> Option<Cow<'_, [u8]>> {
         let found = self.find(name)?;
         self.bytes(found).map(Cow::Borrowed)
+    }
+
+    /// The size of the file called exactly `name` (as a folder on a case-sensitive disk
+    /// answers): the shared texture rule then finds other cases through
+    /// [`Companions::names`] and reports the name the file really has.
+    fn size(&self, name: &str) -> Option<u64> {
+        self.files.get(name).map(|bytes| bytes.len() as u64)
     }
 
     fn names(&self) -> Vec<String> {
@@ -115,12 +105,13 @@ mod tests {
     }
 
     #[test]
-    fn images_are_found_under_another_extension() {
+    fn images_are_found_by_the_shared_texture_rule() {
+        use rigport_model_core::texture::find;
         let files = files(&["skin.png", "face.TGA"]);
-        assert_eq!(files.find_image("skin.tga"), Some("skin.png"));
-        assert_eq!(files.find_image(r"C:\x\Face.bmp"), Some("face.TGA"));
-        assert_eq!(files.find_image("skin"), Some("skin.png"));
-        assert_eq!(files.find_image("eyes.png"), None);
+        assert_eq!(find(&files, "skin.tga").as_deref(), Some("skin.png"));
+        assert_eq!(find(&files, r"C:\x\Face.bmp").as_deref(), Some("face.TGA"));
+        assert_eq!(find(&files, "skin").as_deref(), Some("skin.png"));
+        assert_eq!(find(&files, "eyes.png"), None);
     }
 
     #[test]

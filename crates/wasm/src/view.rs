@@ -54,7 +54,7 @@ pub fn plan(files: &MemoryFiles) -> Result<Plan, String> {
         [] => {
             let names: Vec<&str> = files.iter().map(|(n, _)| n).collect();
             Err(format!(
-                "none of the files given is a model rigport reads (MilkShape 3D .ms3d or .txt, IQE, IQM, glTF): {}",
+                "none of the files given is a model rigport reads (MilkShape 3D .ms3d or .txt, IQE, IQM, glTF, MD5, SMD): {}",
                 names.join(", ")
             ))
         }
@@ -157,7 +157,7 @@ pub fn view(files: &MemoryFiles) -> Result<View, String> {
     let textures: Vec<Value> = image_uris(&glb)
         .into_iter()
         .map(|reference| {
-            let file = files.find_image(&reference).map(str::to_owned);
+            let file = rigport_model_core::texture::find(files, &reference);
             json!({ "reference": reference, "file": file })
         })
         .collect();
