@@ -10,6 +10,7 @@ import bpy
 from mathutils import Vector
 images = 0
 t_start = time.process_time()
+w_start = time.perf_counter()
 for name in sorted(os.listdir(src)):
     if not name.endswith(".glb"):
         continue
@@ -49,4 +50,4 @@ for name in sorted(os.listdir(src)):
         scene.render.filepath = os.path.join(out, name[:-4], f"view_{i:02d}.png")
         bpy.ops.render.render(write_still=True)
         images += 1
-print(f"BENCH engine {engine} images {images} process_cpu {time.process_time()-t_start:.2f}s")
+print(f"BENCH engine {engine} images {images} process_cpu {time.process_time()-t_start:.2f}s wall {time.perf_counter()-w_start:.2f}s")

@@ -59,7 +59,7 @@ def character():
     return corpus("iqm/raylib_guy.iqm", "iqm/raylib_guyanim.iqm")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def server():
     assert (SITE / "index.html").is_file(), f"{SITE} is not built: run `cargo xtask web`"
     handler = functools.partial(QuietHandler, directory=str(SITE))
@@ -77,7 +77,7 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
