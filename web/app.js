@@ -56,6 +56,7 @@ const state = {
   files: [], // File objects given
   urls: [], // blob URLs for textures
   grid: null,
+  loading: false, // a model is being read and converted
 };
 
 function resize() {
@@ -70,6 +71,12 @@ function resize() {
 function frame() {
   resize();
   const dt = clock.getDelta();
+  // While a model loads, the one on view holds still and is not redrawn: drawing a large
+  // skinned model in software GL would take the cores the conversion needs.
+  if (state.loading) {
+    requestAnimationFrame(frame);
+    return;
+  }
   if (state.mixer && state.playing) {
     state.mixer.update(dt);
     showTime();
@@ -110,6 +117,7 @@ async function openFiles(fileList) {
   const files = [...fileList];
   if (!files.length) return;
   delete document.body.dataset.loaded;
+  state.loading = true;
   clearError();
   const progress = $('progress');
   try {
@@ -140,6 +148,7 @@ async function openFiles(fileList) {
   } catch (e) {
     showError(String(e.message ?? e));
   } finally {
+    state.loading = false;
     busy(null);
   }
 }

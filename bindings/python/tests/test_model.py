@@ -193,12 +193,7 @@ def test_every_corpus_file_reads_like_the_cli() -> None:
         model = rigport.read(path)
         assert model.format == info["format"], path
         check_model(model)
-        if info["format"] == "md5mesh":
-            # A mesh read from a path takes the .md5anim files beside it whose joints match
-            # (as `rigport convert` does); `info` counts the file's own (none).
-            assert len(model.animations) >= info["animations"], path
-        else:
-            assert len(model.animations) == info["animations"], path
+        assert len(model.animations) == info["animations"], path
         if info["joints"] == 0 and model.animations:
             # An animation-only file (IQM, IQE) has no joints: the model holds placeholder
             # joints (joint0, joint1, ...) for its poses, matched by index when attached.

@@ -87,6 +87,21 @@ pub struct ReadArgs {
     /// Treat damaged or unexpected input as an error instead of a warning.
     #[arg(long)]
     pub strict: bool,
+    /// Also attach the animation files beside the model that fit its skeleton (MD5: every
+    /// .md5anim in the model's folder whose joints are the mesh's, each named after its file).
+    #[arg(long)]
+    pub anims_beside: bool,
+}
+
+impl ReadArgs {
+    /// The reading options these switches ask for.
+    pub fn options(self) -> rigport_model_core::ReadOptions {
+        rigport_model_core::ReadOptions {
+            strict: self.strict,
+            animations_beside: self.anims_beside,
+            ..rigport_model_core::ReadOptions::default()
+        }
+    }
 }
 
 /// How much a command prints: the same three switches, with the same meaning, on every

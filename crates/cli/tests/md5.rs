@@ -55,14 +55,43 @@ fn convert_md5mesh_to_glb_iqm_and_back() {
             mesh.clone(),
             path.display().to_string(),
             "--force".into(),
+            "--anims-beside".into(),
         ]));
         let bytes = std::fs::read(&path).unwrap();
         assert!(bytes.len() > 1000, "{target}: {} bytes", bytes.len());
     }
-    // The IQM holds the animations found beside the mesh (fire, idle, raise).
-    let iqm = std::fs::read(out.path().join("blaster.iqm")).unwrap();
-    let iqm = rigport::formats::iqm::File::from_slice(&iqm).unwrap();
-    assert_eq!(iqm.anims.len(), 3);
+    // With --anims-beside the IQM holds the animations found beside the mesh (fire, idle,
+    // raise); without it, only those asked for by name.
+    let anims = |path: &std::path::Path| {
+        let iqm = std::fs::read(path).unwrap();
+        rigport::formats::iqm::File::from_slice(&iqm)
+            .unwrap()
+            .anims
+            .len()
+    };
+    assert_eq!(anims(&out.path().join("blaster.iqm")), 3);
+    let alone = out.path().join("alone.iqm");
+    ok(&run(&[
+        "convert".into(),
+        mesh.clone(),
+        alone.display().to_string(),
+    ]));
+    assert_eq!(anims(&alone), 0);
+    let named = out.path().join("named.iqm");
+    ok(&run(&[
+        "convert".into(),
+        mesh.clone(),
+        named.display().to_string(),
+        "--with-anims".into(),
+        dir.join("unv_blaster_view_fire.md5anim")
+            .display()
+            .to_string(),
+    ]));
+    assert_eq!(
+        anims(&named),
+        1,
+        "an animation asked for by name is attached once"
+    );
     // Back to MD5: the mesh and one .md5anim per animation, all read by the crate.
     let back = out.path().join("again.md5mesh");
     ok(&run(&[

@@ -7,8 +7,8 @@ use rigport_model_core::{Limits, ReadOptions};
 
 fn with_budget(max_alloc_bytes: u64) -> ReadOptions {
     ReadOptions {
-        strict: false,
         limits: Limits { max_alloc_bytes },
+        ..ReadOptions::default()
     }
 }
 

@@ -92,10 +92,10 @@ impl Codec for Md5Mesh {
         self.read_with(bytes, options, &rigport_model_core::codec::NoCompanions)
     }
 
-    /// Reads the mesh and every `.md5anim` among `companions.names()` (sorted by name)
-    /// whose joints are the mesh's (by index or by name); each becomes an animation named
-    /// after its file's stem. Other `.md5anim` files are skipped with a note, as are ones
-    /// that do not read.
+    /// Reads the mesh and, when [`ReadOptions::animations_beside`] asks for it, every
+    /// `.md5anim` among `companions.names()` (sorted by name) whose joints are the mesh's
+    /// (by index or by name); each becomes an animation named after its file's stem. Other
+    /// `.md5anim` files are skipped with a note, as are ones that do not read.
     fn read_with(
         &self,
         bytes: &[u8],
@@ -104,11 +104,15 @@ impl Codec for Md5Mesh {
     ) -> Result<(Model, Report), FormatError> {
         let key = MESH_INFO.key;
         let (mesh, mut report) = read_kind(key, Kind::Mesh, bytes, options)?;
-        let mut names: Vec<String> = companions
-            .names()
-            .into_iter()
-            .filter(|n| n.to_ascii_lowercase().ends_with(".md5anim"))
-            .collect();
+        let mut names: Vec<String> = if options.animations_beside {
+            companions
+                .names()
+                .into_iter()
+                .filter(|n| n.to_ascii_lowercase().ends_with(".md5anim"))
+                .collect()
+        } else {
+            Vec::new()
+        };
         names.sort();
         let convert = ConvertOptions::default();
         let mesh_names: Vec<String> = mesh

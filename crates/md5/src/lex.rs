@@ -35,8 +35,34 @@ pub(crate) struct Token {
 
 /// Whether a byte separates tokens (`\r` included, so CRLF lines need no special case).
 pub(crate) fn is_blank(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c')
+    CLASS[usize::from(b)] == BLANK
 }
+
+/// A byte that continues a word.
+const WORD: u8 = 0;
+/// A byte that separates tokens.
+const BLANK: u8 = 1;
+/// A byte that ends a word: a quote, a parenthesis or brace, or `/` (which ends it only
+/// when another `/` follows).
+const STOP: u8 = 2;
+
+/// The class of every byte, looked up once per byte while scanning a line.
+const CLASS: [u8; 256] = {
+    let mut class = [WORD; 256];
+    let blanks = [b' ', b'\t', b'\r', 0x0b, 0x0c];
+    let mut i = 0;
+    while i < blanks.len() {
+        class[blanks[i] as usize] = BLANK;
+        i += 1;
+    }
+    let stops = [b'"', b'(', b')', b'{', b'}', b'/'];
+    let mut i = 0;
+    while i < stops.len() {
+        class[stops[i] as usize] = STOP;
+        i += 1;
+    }
+    class
+};
 
 /// `bytes` without leading and trailing blanks.
 pub(crate) fn trim(bytes: &[u8]) -> &[u8] {
@@ -111,15 +137,16 @@ pub(crate) fn tokenize(
                 at += 1;
             }
             _ => {
-                while at < end {
-                    let c = src[at];
-                    if is_blank(c)
-                        || matches!(c, b'"' | b'(' | b')' | b'{' | b'}')
-                        || (c == b'/' && src.get(at + 1) == Some(&b'/') && at + 1 < end)
-                    {
-                        break;
+                loop {
+                    while at < end && CLASS[usize::from(src[at])] == WORD {
+                        at += 1;
                     }
-                    at += 1;
+                    // A single `/` belongs to the word; `//` starts a comment.
+                    if at < end && src[at] == b'/' && !(at + 1 < end && src[at + 1] == b'/') {
+                        at += 1;
+                        continue;
+                    }
+                    break;
                 }
                 tokens.push(Token {
                     kind: TokenKind::Word,
@@ -144,7 +171,7 @@ pub(crate) fn for_each_line_from<E>(
     mut each: impl FnMut(Range<usize>, bool) -> Result<(), E>,
 ) -> Result<(), E> {
     while start < src.len() {
-        let (end, next, newline) = match src[start..].iter().position(|&b| b == b'\n') {
+        let (end, next, newline) = match memchr::memchr(b'\n', &src[start..]) {
             Some(p) => (start + p, start + p + 1, true),
             None => (src.len(), src.len(), false),
         };

@@ -275,9 +275,16 @@ fn the_codecs_write_read_and_copy() {
     ))
     .unwrap();
     folder.insert("other.md5anim".to_owned(), other);
-    let (back, report) = Md5Mesh
-        .read_with(mesh, &ReadOptions::default(), &Folder(folder))
+    let folder = Folder(folder);
+    let (alone, _) = Md5Mesh
+        .read_with(mesh, &ReadOptions::default(), &folder)
         .unwrap();
+    assert!(alone.animations.is_empty(), "read only when asked for");
+    let beside = ReadOptions {
+        animations_beside: true,
+        ..ReadOptions::default()
+    };
+    let (back, report) = Md5Mesh.read_with(mesh, &beside, &folder).unwrap();
     assert_eq!(back.animations.len(), 1);
     assert_eq!(back.animations[0].name, "hero_walk_cycle");
     assert_eq!(

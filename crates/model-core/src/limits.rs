@@ -46,6 +46,10 @@ pub struct ReadOptions {
     pub strict: bool,
     /// Memory limits.
     pub limits: Limits,
+    /// Also read the animation files beside the main file that fit it, found among the
+    /// companions by the format's own rule (MD5: every `.md5anim` whose joints are the
+    /// mesh's). Off by default: only the animations asked for by name are attached.
+    pub animations_beside: bool,
 }
 
 impl ReadOptions {

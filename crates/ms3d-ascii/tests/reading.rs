@@ -157,10 +157,10 @@ fn a_huge_count_fails_before_allocating() {
 fn the_memory_budget_is_enforced() {
     let bytes = fixture("lf_skinned_quad.txt");
     let options = ReadOptions {
-        strict: false,
         limits: Limits {
             max_alloc_bytes: 64,
         },
+        ..ReadOptions::default()
     };
     let error = File::from_slice_with(&bytes, &options).unwrap_err();
     assert!(matches!(error, Error::Limit { .. }), "{error}");

@@ -130,8 +130,8 @@ fn hostile_vertex_count_fails_before_allocating() {
     // Even with no allocation budget at all, the count is refused by the byte check: it
     // comes before anything is reserved or allocated.
     let options = ReadOptions {
-        strict: false,
         limits: Limits { max_alloc_bytes: 0 },
+        ..ReadOptions::default()
     };
     let error = File::from_slice_with(&bytes, &options).unwrap_err();
     match error {
@@ -154,10 +154,10 @@ fn hostile_vertex_count_fails_before_allocating() {
 fn memory_limit_is_enforced() {
     let bytes = common::fixture("rig_full.ms3d");
     let options = ReadOptions {
-        strict: false,
         limits: Limits {
             max_alloc_bytes: 64,
         },
+        ..ReadOptions::default()
     };
     let error = File::from_slice_with(&bytes, &options).unwrap_err();
     assert!(matches!(error, Error::Limit { offset: 16, .. }), "{error}");

@@ -7,16 +7,13 @@ use crate::output::{check_target, write_atomic};
 use rigport::Format;
 use rigport::attach::AnimationSource;
 use rigport::pipeline::{self, Converted, PoseRequest, Settings};
-use rigport_model_core::{ReadOptions, Report, Severity, codes};
+use rigport_model_core::{Report, Severity, codes};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
 /// Runs `rigport convert`.
 pub fn run(args: &ConvertArgs) -> Status {
-    let read = ReadOptions {
-        strict: args.read.strict,
-        ..ReadOptions::default()
-    };
+    let read = args.read.options();
     let mut animations = Vec::with_capacity(args.with_anims.len());
     for path in &args.with_anims {
         match AnimationSource::read(path, &read) {

@@ -8,10 +8,7 @@ use std::path::Path;
 
 /// Runs `rigport info`.
 pub fn run(args: &InfoArgs) -> Status {
-    let options = ReadOptions {
-        strict: args.read.strict,
-        ..ReadOptions::default()
-    };
+    let options = args.read.options();
     let detail = args.output.detail();
     let mut status = Status::Success;
     for path in &args.files {

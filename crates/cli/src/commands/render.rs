@@ -7,16 +7,13 @@ use crate::batch;
 use crate::output::{check_target, write_atomic};
 use rigport::picture::{PictureRequest, Prepared, RenderOptions, render_png};
 use rigport::pipeline::PoseRequest;
-use rigport_model_core::{Notice, ReadOptions, Report, Severity};
+use rigport_model_core::{Notice, Report, Severity};
 use std::path::Path;
 
 /// Runs `rigport render`.
 pub fn run(args: &RenderArgs) -> Status {
     let request = PictureRequest {
-        read: ReadOptions {
-            strict: args.read.strict,
-            ..ReadOptions::default()
-        },
+        read: args.read.options(),
         options: RenderOptions {
             width: args.size.0,
             height: args.size.1,
