@@ -13,6 +13,31 @@
 use crate::sample::{Interpolate, sample_spline};
 use rigport_model_core::{Animation, Interpolation, Key, Tangents};
 
+/// Whether any key of `animation` lies between the frames of a `fps` grid (more than a
+/// thousandth of a frame away from the nearest one): a format that stores one pose per frame
+/// then samples the animation instead of copying its keys, and says so.
+///
+/// ```
+/// use rigport_anim::resample::keys_between_frames;
+/// use rigport_model_core::{Animation, JointId, Key, Track};
+/// use glam::Vec3;
+///
+/// let mut animation = Animation::new("step", 10.0);
+/// let mut track = Track::new(JointId(0));
+/// track.translations = vec![Key::new(0.0, Vec3::ZERO), Key::new(0.5, Vec3::X)];
+/// animation.tracks.push(track);
+/// assert!(!keys_between_frames(&animation, 10.0));
+/// assert!(keys_between_frames(&animation, 3.0));
+/// ```
+pub fn keys_between_frames(animation: &Animation, fps: f32) -> bool {
+    let on_frame = |time: f32| ((time * fps).round() - time * fps).abs() < 1e-3;
+    animation.tracks.iter().any(|t| {
+        !(t.translations.iter().all(|k| on_frame(k.time))
+            && t.rotations.iter().all(|k| on_frame(k.time))
+            && t.scales.iter().all(|k| on_frame(k.time)))
+    })
+}
+
 /// Most keys [`bake`] adds to one channel beyond its own.
 pub const MAX_BAKED_KEYS: usize = 1 << 20;
 

@@ -9,7 +9,7 @@ use crate::scene::{Located, Scene};
 use crate::store::{CommandRef, Kind, Store};
 use crate::write::write_file;
 use rigport_model_core::{Limits, ReadOptions, Report};
-use std::io::{Read, Write};
+use std::io::Write;
 
 /// An IQE file as stored: the header, every command in file order, and the comment section.
 ///
@@ -35,12 +35,9 @@ pub fn sniff(bytes: &[u8]) -> bool {
         .is_some_and(|rest| rest.starts_with(HEADER))
 }
 
-impl File {
-    /// Reads a file leniently with default limits.
-    pub fn from_slice(bytes: &[u8]) -> Result<File, Error> {
-        Self::from_slice_with(bytes, &ReadOptions::default()).map(|(file, _)| file)
-    }
+rigport_model_core::faithful_readers!();
 
+impl File {
     /// Reads a file; the report holds the warnings (`line N: …`). With
     /// `ReadOptions { strict: true }` the first warning is an error instead.
     ///
@@ -62,13 +59,6 @@ impl File {
             Scene::check(store, notes)
         })
         .map(|(file, (), report)| (file, report))
-    }
-
-    /// Reads everything from `reader`, then parses it with [`File::from_slice`].
-    pub fn read<R: Read>(mut reader: R) -> Result<File, Error> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
-        Self::from_slice(&bytes)
     }
 
     /// A file of these commands.

@@ -147,24 +147,14 @@ pub fn sniff_kind(bytes: &[u8]) -> Option<Kind> {
     answer
 }
 
-impl File {
-    /// Reads a file leniently with the default limits.
-    pub fn from_slice(bytes: &[u8]) -> Result<File, Error> {
-        Self::from_slice_with(bytes, &ReadOptions::default()).map(|(file, _)| file)
-    }
+rigport_model_core::faithful_readers!();
 
+impl File {
     /// Reads a file with options; returns the warnings with it (`line N: …`, one notice
     /// per kind of warning with the count of further ones). With
     /// [`ReadOptions::strict`] the first warning is an error.
     pub fn from_slice_with(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
         read::parse(bytes, options)
-    }
-
-    /// Reads everything from `reader`, then parses it with [`File::from_slice`].
-    pub fn read<R: std::io::Read>(mut reader: R) -> Result<File, Error> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
-        Self::from_slice(&bytes)
     }
 
     /// Writes the file in the canonical layout (see the crate docs).

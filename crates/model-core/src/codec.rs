@@ -665,6 +665,36 @@ macro_rules! faithful_codec {
     };
 }
 
+/// Defines, on a format crate's faithful `File`, the two ways of reading that follow from its
+/// `File::from_slice_with`: `File::from_slice` (lenient, default limits, warnings dropped)
+/// and `File::read` (everything from an `io::Read`, then `from_slice`). The crate's `Error`
+/// must convert from `std::io::Error`.
+///
+/// ```ignore
+/// rigport_model_core::faithful_readers!();
+/// ```
+// `crate::` is meant: it names the format crate that calls the macro.
+#[allow(clippy::crate_in_macro_def)]
+#[macro_export]
+macro_rules! faithful_readers {
+    () => {
+        impl crate::File {
+            /// Reads a file leniently with the default limits; the warnings are dropped
+            /// (see `File::from_slice_with` for them).
+            pub fn from_slice(bytes: &[u8]) -> Result<crate::File, crate::Error> {
+                Self::from_slice_with(bytes, &$crate::ReadOptions::default()).map(|(file, _)| file)
+            }
+
+            /// Reads everything from `reader`, then parses it with `File::from_slice`.
+            pub fn read<R: std::io::Read>(mut reader: R) -> Result<crate::File, crate::Error> {
+                let mut bytes = Vec::new();
+                reader.read_to_end(&mut bytes)?;
+                Self::from_slice(&bytes)
+            }
+        }
+    };
+}
+
 /// The stem of a main output name (`"hero.md5mesh"` → `"hero"`), for naming companions.
 pub fn stem_of(main: &str) -> &str {
     match main.rfind('.') {

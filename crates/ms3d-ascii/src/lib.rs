@@ -67,12 +67,9 @@ pub fn sniff(bytes: &[u8]) -> bool {
     read::has_magic(bytes)
 }
 
-impl File {
-    /// Reads a file leniently with the default limits.
-    pub fn from_slice(bytes: &[u8]) -> Result<File, Error> {
-        Self::from_slice_with(bytes, &ReadOptions::default()).map(|(file, _)| file)
-    }
+rigport_model_core::faithful_readers!();
 
+impl File {
     /// Reads a file with options; returns the warnings with it.
     ///
     /// Lenient reading (the default) warns about a missing header comment and out-of-range
@@ -80,13 +77,6 @@ impl File {
     /// ([`File::damaged_tail`]). Strict reading makes each of these an error.
     pub fn from_slice_with(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
         read::parse(bytes, options)
-    }
-
-    /// Reads everything from a reader, then parses it with [`File::from_slice`].
-    pub fn read<R: std::io::Read>(mut reader: R) -> Result<File, Error> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
-        Self::from_slice(&bytes)
     }
 
     /// Writes the file: CRLF line endings, the shortest numbers that read back the same.

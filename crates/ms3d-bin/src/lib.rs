@@ -73,22 +73,12 @@ pub fn sniff(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
-impl File {
-    /// Reads a file leniently with default limits (a damaged tail is kept as raw bytes).
-    pub fn from_slice(bytes: &[u8]) -> Result<File, Error> {
-        Self::from_slice_with(bytes, &ReadOptions::default()).map(|(file, _)| file)
-    }
+rigport_model_core::faithful_readers!();
 
+impl File {
     /// Reads a file with options; the report holds the warnings of a lenient read.
     pub fn from_slice_with(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
         read::parse(bytes, options)
-    }
-
-    /// Reads everything from `reader`, then parses it with [`File::from_slice`].
-    pub fn read<R: std::io::Read>(mut reader: R) -> Result<File, Error> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
-        Self::from_slice(&bytes)
     }
 
     /// Writes the file. Fails only on an I/O error or when a list is longer than its

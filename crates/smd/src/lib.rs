@@ -88,12 +88,9 @@ pub fn sniff(bytes: &[u8]) -> bool {
     read::sniff(bytes)
 }
 
-impl File {
-    /// Reads a file leniently with the default limits.
-    pub fn from_slice(bytes: &[u8]) -> Result<File, Error> {
-        Self::from_slice_with(bytes, &ReadOptions::default()).map(|(file, _)| file)
-    }
+rigport_model_core::faithful_readers!();
 
+impl File {
     /// Reads a file with options; returns the warnings with it.
     ///
     /// Lenient reading (the default) warns about a version other than 1, a missing
@@ -102,13 +99,6 @@ impl File {
     /// do not parse are errors either way.
     pub fn from_slice_with(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
         read::parse(bytes, options)
-    }
-
-    /// Reads everything from a reader, then parses it with [`File::from_slice`].
-    pub fn read<R: std::io::Read>(mut reader: R) -> Result<File, Error> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
-        Self::from_slice(&bytes)
     }
 
     /// Writes the file with its own line endings.

@@ -231,12 +231,7 @@ fn add_animation(
     if animation.looping {
         commands.push(&Command::Loop)?;
     }
-    let off_frame = animation.tracks.iter().any(|t| {
-        let on_frame = |time: f32| ((time * fps).round() - time * fps).abs() < 1e-3;
-        !(t.translations.iter().all(|k| on_frame(k.time))
-            && t.rotations.iter().all(|k| on_frame(k.time))
-            && t.scales.iter().all(|k| on_frame(k.time)))
-    });
+    let off_frame = rigport_anim::resample::keys_between_frames(animation, fps);
     if off_frame {
         report.info(
             codes::RESAMPLED,
