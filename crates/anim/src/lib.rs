@@ -67,6 +67,7 @@ pub mod milkshape;
 mod normalize;
 mod pose;
 mod posed;
+pub mod request;
 pub mod resample;
 pub mod sample;
 pub mod skeleton;

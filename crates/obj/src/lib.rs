@@ -38,5 +38,6 @@ mod pose;
 mod write;
 
 pub use error::Error;
-pub use pose::{PoseRequest, resolve, write_posed};
+pub use pose::write_posed;
+pub use rigport_anim::request::{PoseRequest, resolve};
 pub use write::{ObjExport, write_obj};

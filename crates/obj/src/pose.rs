@@ -1,28 +1,10 @@
-//! Which pose a posed OBJ shows, and posing the model before it is written.
+//! Posing the model before it is written, as a [`PoseRequest`] asks.
 
 use crate::Error;
 use crate::write::{ObjExport, write_obj};
+use rigport_anim::request::{PoseRequest, resolve};
 use rigport_model_core::Model;
 use std::borrow::Cow;
-
-/// Which pose an OBJ export shows. All `None` (the default) means the bind pose.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PoseRequest {
-    /// Time in seconds; wins over [`frame`](Self::frame).
-    pub time: Option<f32>,
-    /// Frame number, turned into seconds with the animation's frame rate.
-    pub frame: Option<f32>,
-    /// Animation name, or its index when no animation has that name. Without it (but with a
-    /// time or frame) the first animation.
-    pub anim: Option<String>,
-}
-
-impl PoseRequest {
-    /// Whether this asks for the bind pose (nothing set).
-    pub fn is_bind_pose(&self) -> bool {
-        self.time.is_none() && self.frame.is_none() && self.anim.is_none()
-    }
-}
 
 /// Poses `model` as `pose` asks (the bind pose needs no copy) and writes it with
 /// [`write_obj`]. The export's report starts with what posing had to repair.
@@ -46,104 +28,31 @@ pub fn write_posed(
     Ok(export)
 }
 
-/// Which animation and time (seconds) a pose request names; `None` means the bind pose.
-pub fn resolve(model: &Model, pose: &PoseRequest) -> Result<Option<(usize, f32)>, Error> {
-    if pose.is_bind_pose() {
-        return Ok(None);
-    }
-    let index = match &pose.anim {
-        None => 0,
-        Some(key) => model
-            .animations
-            .iter()
-            .position(|a| &a.name == key)
-            .or_else(|| key.parse::<usize>().ok())
-            .ok_or_else(|| Error::NoAnimationNamed { name: key.clone() })?,
-    };
-    let animation = model.animations.get(index).ok_or(Error::NoSuchAnimation {
-        index,
-        count: model.animations.len(),
-    })?;
-    let time = match (pose.time, pose.frame) {
-        (Some(time), _) => time,
-        (None, Some(frame)) if animation.fps > 0.0 => frame / animation.fps,
-        (None, Some(_)) => {
-            return Err(Error::NoFrameRate {
-                animation: animation.name.clone(),
-            });
-        }
-        (None, None) => 0.0,
-    };
-    Ok(Some((index, time)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use rigport_model_core::{Animation, Joint, Mesh, Vertex};
 
-    fn model() -> Model {
-        let mut model = Model::default();
-        model.skeleton.joints.push(Joint::new("root"));
-        let mut mesh = Mesh::new("m");
-        mesh.vertices.push(Vertex::default());
-        model.meshes.push(mesh);
-        let mut walk = Animation::new("walk", 10.0);
-        walk.duration = 1.0;
-        model.animations.push(walk);
-        model.animations.push(Animation::new("still", 0.0));
-        model
-    }
-
-    fn request(time: Option<f32>, frame: Option<f32>, anim: Option<&str>) -> PoseRequest {
-        PoseRequest {
-            time,
-            frame,
-            anim: anim.map(str::to_owned),
-        }
-    }
-
-    #[test]
-    fn names_indices_frames_and_times_resolve() {
-        let m = model();
-        assert_eq!(resolve(&m, &PoseRequest::default()), Ok(None));
-        assert_eq!(
-            resolve(&m, &request(None, Some(5.0), None)),
-            Ok(Some((0, 0.5)))
-        );
-        assert_eq!(
-            resolve(&m, &request(Some(0.25), Some(5.0), Some("walk"))),
-            Ok(Some((0, 0.25)))
-        );
-        assert_eq!(
-            resolve(&m, &request(None, None, Some("1"))),
-            Ok(Some((1, 0.0)))
-        );
-        assert_eq!(
-            resolve(&m, &request(None, None, Some("still"))),
-            Ok(Some((1, 0.0)))
-        );
-    }
-
-    #[test]
-    fn what_cannot_be_resolved_is_a_typed_error() {
-        let m = model();
-        assert_eq!(
-            resolve(&m, &request(None, None, Some("run"))),
-            Err(Error::NoAnimationNamed { name: "run".into() })
-        );
-        assert_eq!(
-            resolve(&m, &request(None, None, Some("7"))),
-            Err(Error::NoSuchAnimation { index: 7, count: 2 })
-        );
-        let no_rate = resolve(&m, &request(None, Some(3.0), Some("still"))).unwrap_err();
-        assert_eq!(no_rate.to_string(), "animation `still` has no frame rate");
-    }
-
     #[test]
     fn the_bind_pose_writes_the_model_unchanged() {
-        let m = model();
+        let mut m = Model::default();
+        m.skeleton.joints.push(Joint::new("root"));
+        let mut mesh = Mesh::new("m");
+        mesh.vertices.push(Vertex::default());
+        m.meshes.push(mesh);
+        m.animations.push(Animation::new("walk", 10.0));
         let posed = write_posed(&m, &PoseRequest::default(), None).unwrap();
         assert_eq!(posed, write_obj(&m, None));
+    }
+
+    #[test]
+    fn a_request_naming_no_animation_is_an_error() {
+        let m = Model::default();
+        let request = PoseRequest {
+            anim: Some("run".into()),
+            ..PoseRequest::default()
+        };
+        let error = write_posed(&m, &request, None).unwrap_err();
+        assert_eq!(error.to_string(), "no animation named `run`");
     }
 }

@@ -63,8 +63,10 @@ pub enum Error {
     #[cfg(feature = "gltf")]
     #[error(transparent)]
     Gltf(#[from] rigport_gltf::Error),
-    /// The pose (of an OBJ export or a picture) could not be resolved, or the OBJ pose not
-    /// applied.
+    /// The pose asked for (of an OBJ export or a picture) names no pose of the model.
+    #[error(transparent)]
+    Pose(#[from] rigport_anim::request::RequestError),
+    /// The OBJ pose could not be applied.
     #[cfg(feature = "obj")]
     #[error(transparent)]
     Obj(#[from] rigport_obj::Error),

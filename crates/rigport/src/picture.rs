@@ -87,7 +87,7 @@ pub fn render_png_with(
     drop(document);
     report.extend(to_model_report);
     let mut options = request.options;
-    options.pose = match rigport_obj::resolve(&model, &request.pose)? {
+    options.pose = match rigport_anim::request::resolve(&model, &request.pose)? {
         Some((index, time)) => PoseAt::Animation { index, time },
         None => PoseAt::Auto,
     };
@@ -201,7 +201,7 @@ impl Prepared {
     /// `options` with the pose `pose` asks for.
     fn options(&self, options: &RenderOptions, pose: &PoseRequest) -> Result<RenderOptions, Error> {
         let mut options = *options;
-        options.pose = match rigport_obj::resolve(&self.model, pose)? {
+        options.pose = match rigport_anim::request::resolve(&self.model, pose)? {
             Some((index, time)) => PoseAt::Animation { index, time },
             None => PoseAt::Auto,
         };

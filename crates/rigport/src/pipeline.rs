@@ -14,21 +14,7 @@ use rigport_model_core::{Model, ReadOptions, Report};
 use std::path::{Path, PathBuf};
 
 /// Which pose an OBJ export shows (all `None`: the bind pose).
-#[cfg(feature = "obj")]
-pub use rigport_obj::PoseRequest;
-
-/// Which pose an OBJ export shows (all `None`: the bind pose). This build has no OBJ
-/// writer; the type stays so settings look the same whatever the features.
-#[cfg(not(feature = "obj"))]
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PoseRequest {
-    /// Time in seconds.
-    pub time: Option<f32>,
-    /// Frame number.
-    pub frame: Option<f32>,
-    /// Animation name or index.
-    pub anim: Option<String>,
-}
+pub use rigport_anim::request::PoseRequest;
 
 /// The highest frame rate [`Settings::fps`] accepts.
 pub const MAX_FPS: f32 = 1000.0;
