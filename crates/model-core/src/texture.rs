@@ -91,6 +91,28 @@ pub fn file_name_of(reference: &str) -> Option<&str> {
     (!name.is_empty() && name != "." && name != ".." && !is_drive).then_some(name)
 }
 
+/// Whether a texture reference is an absolute path, with either kind of slash: a leading
+/// slash (a POSIX root, a UNC `//server`) or a drive letter (`C:/…`, also the drive-relative
+/// `C:file`). `rigport validate` reports such references; exporters keep their file name.
+///
+/// ```
+/// use rigport_model_core::texture::is_absolute;
+/// assert!(is_absolute(r"C:\art\skin.png") && is_absolute("/home/me/skin.png"));
+/// assert!(!is_absolute(r".\skin.png") && !is_absolute("textures/skin.png"));
+/// ```
+pub fn is_absolute(reference: &str) -> bool {
+    let path = reference.replace('\\', "/");
+    path.starts_with('/') || strip_drive(&path).len() != path.len()
+}
+
+/// `name` without a leading drive letter and colon (`C:skin.png` → `skin.png`).
+pub fn strip_drive(name: &str) -> &str {
+    match name.as_bytes() {
+        [drive, b':', ..] if drive.is_ascii_alphabetic() => &name[2..],
+        _ => name,
+    }
+}
+
 /// The file names tried for a base name, in order: the name itself, then its stem with
 /// each of [`IMAGE_EXTENSIONS`] (leaving out the name itself).
 pub fn candidates(base: &str) -> Vec<String> {

@@ -255,15 +255,10 @@ fn check_textures(
     }
 }
 
-/// The glTF exporter's rule for an absolute texture path; without glTF, none is reported.
+/// The shared rule for an absolute texture path (see
+/// [`rigport_model_core::texture::is_absolute`]).
 fn is_absolute(texture: &str) -> bool {
-    #[cfg(feature = "gltf")]
-    return rigport_gltf::export::uri::is_absolute_texture_path(texture);
-    #[cfg(not(feature = "gltf"))]
-    {
-        let _ = texture;
-        false
-    }
+    rigport_model_core::texture::is_absolute(texture)
 }
 
 fn check_other_format_limits(

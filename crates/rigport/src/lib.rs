@@ -79,22 +79,4 @@ pub use error::{Error, FormatError};
 pub use format::Format;
 pub use rigport_model_core::{FileSummary, Model, ReadOptions, Report, Severity, UpAxis};
 
-/// The format crates this build includes, under short names.
-pub mod formats {
-    #[cfg(feature = "gltf")]
-    pub use rigport_gltf as gltf;
-    #[cfg(feature = "iqe")]
-    pub use rigport_iqe as iqe;
-    #[cfg(feature = "iqm")]
-    pub use rigport_iqm as iqm;
-    #[cfg(feature = "md5")]
-    pub use rigport_md5 as md5;
-    #[cfg(feature = "ms3d-ascii")]
-    pub use rigport_ms3d_ascii as ms3d_ascii;
-    #[cfg(feature = "ms3d")]
-    pub use rigport_ms3d_bin as ms3d;
-    #[cfg(feature = "obj")]
-    pub use rigport_obj as obj;
-    #[cfg(feature = "smd")]
-    pub use rigport_smd as smd;
-}
+pub use registry::formats;

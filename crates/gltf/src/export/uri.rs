@@ -3,6 +3,8 @@
 //! MilkShape stores whatever the artist's machine had: back-slashes, drive letters, absolute
 //! paths. glTF wants a relative URI reference with forward slashes and percent-encoding.
 
+use rigport_model_core::texture::{is_absolute, strip_drive};
+
 /// A texture path turned into an image URI.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct ImageUri {
@@ -31,27 +33,6 @@ pub(super) fn image_uri(stored: &str) -> Option<ImageUri> {
         uri: percent_encode(kept),
         was_absolute,
     })
-}
-
-/// Whether a texture path as stored, with either kind of slash, is absolute (`validate`
-/// reports such paths; the exporter reduces them to their file name).
-pub fn is_absolute_texture_path(stored: &str) -> bool {
-    is_absolute(&stored.replace('\\', "/"))
-}
-
-/// Whether a path (already with forward slashes) is absolute: a leading slash (POSIX root or
-/// UNC `//server`) or a drive letter (`C:/…`, also the drive-relative `C:file`).
-fn is_absolute(path: &str) -> bool {
-    let bytes = path.as_bytes();
-    bytes.first() == Some(&b'/') || strip_drive(path).len() != path.len()
-}
-
-/// `name` without a leading drive letter and colon.
-fn strip_drive(name: &str) -> &str {
-    match name.as_bytes() {
-        [drive, b':', ..] if drive.is_ascii_alphabetic() => &name[2..],
-        _ => name,
-    }
 }
 
 /// Percent-encodes everything but RFC 3986 unreserved characters and `/`, byte by byte of
