@@ -517,12 +517,8 @@ fn load(
     bytes: Vec<u8>,
     path: Option<PathBuf>,
     label: String,
-    strict: bool,
+    options: ReadOptions,
 ) -> Result<Loaded, Failure> {
-    let options = ReadOptions {
-        strict,
-        ..ReadOptions::default()
-    };
     let dir = path.as_deref().map(input_dir);
     let fail = |e: rigport::Error| Failure::rigport(&e, &bytes, Some(Path::new(&label)));
     let (document, mut report) =
@@ -846,17 +842,25 @@ impl ConvertRequest {
 
 /// Reads a model file (any format rigport reads, detected from the content). Companion
 /// files (a `.gltf`'s buffers, textures) are found beside it as the `rigport` command finds
-/// them. With ``strict=True`` every warning is an error.
+/// them. With ``strict=True`` every warning is an error. With ``anims_beside=True`` the
+/// animation files beside it that fit its skeleton are attached too (MD5: every
+/// ``.md5anim`` of the folder whose joints are the mesh's), as ``rigport convert
+/// --anims-beside`` does.
 ///
 /// Raises ``FileNotFoundError`` (or another ``OSError``) when the file cannot be read and
 /// ``RigportError`` when it does not read as a model.
 #[pyfunction]
-#[pyo3(signature = (path, *, strict = false))]
-fn read(py: Python<'_>, path: PathBuf, strict: bool) -> PyResult<PyModel> {
+#[pyo3(signature = (path, *, strict = false, anims_beside = false))]
+fn read(py: Python<'_>, path: PathBuf, strict: bool, anims_beside: bool) -> PyResult<PyModel> {
+    let options = ReadOptions {
+        strict,
+        animations_beside: anims_beside,
+        ..ReadOptions::default()
+    };
     let loaded = detached(py, move || {
         let bytes = read_input(&path)?;
         let label = path.display().to_string();
-        load(bytes, Some(path), label, strict)
+        load(bytes, Some(path), label, options)
     })?;
     PyModel::from_loaded(py, loaded)
 }
@@ -870,7 +874,11 @@ fn read(py: Python<'_>, path: PathBuf, strict: bool) -> PyResult<PyModel> {
     text_signature = "(data, name=\"<bytes>\", *, strict=False)"
 )]
 fn read_bytes(py: Python<'_>, data: Vec<u8>, name: String, strict: bool) -> PyResult<PyModel> {
-    let loaded = detached(py, move || load(data, None, name, strict))?;
+    let options = ReadOptions {
+        strict,
+        ..ReadOptions::default()
+    };
+    let loaded = detached(py, move || load(data, None, name, options))?;
     PyModel::from_loaded(py, loaded)
 }
 

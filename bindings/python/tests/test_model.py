@@ -12,7 +12,7 @@ import pytest
 
 import rigport
 
-from conftest import FIXTURES, need_corpus, run_cli
+from conftest import FIXTURES, corpus_root, need_corpus, run_cli
 
 RIG = FIXTURES / "ms3d" / "rig_full.ms3d"
 
@@ -204,3 +204,17 @@ def test_every_corpus_file_reads_like_the_cli() -> None:
             posed = model.pose(index, model.animations[index].duration / 2)
             assert [p.shape for p in posed] == [m.positions.shape for m in model.meshes]
             assert all(np.isfinite(p).all() for p in posed), path
+
+
+def test_md5_animations_beside_a_mesh_are_attached_when_asked() -> None:
+    root = corpus_root()
+    if root is None:
+        pytest.skip("RIGPORT_CORPUS not set: the corpus tests skipped")
+    mesh = root / "md5" / "unv_blaster_view.md5mesh"
+    assert rigport.read(mesh).animations == []
+    names = sorted(a.name for a in rigport.read(mesh, anims_beside=True).animations)
+    assert names == [
+        "unv_blaster_view_fire",
+        "unv_blaster_view_idle",
+        "unv_blaster_view_raise",
+    ]

@@ -140,8 +140,9 @@ class Model:
     ) -> list[ReportEntry]:
         """Write the model as ``rigport.convert`` writes its source file."""
 
-def read(path: StrPath, *, strict: bool = False) -> Model:
-    """Read a model file, any readable format, companions found beside it."""
+def read(path: StrPath, *, strict: bool = False, anims_beside: bool = False) -> Model:
+    """Read a model file, any readable format, companions found beside it; with
+    `anims_beside`, also the animation files beside it that fit its skeleton."""
 
 def read_bytes(
     data: Union[bytes, bytearray], name: str = "<bytes>", *, strict: bool = False
