@@ -120,7 +120,7 @@ pub fn convert(
     target: Format,
     settings: &Settings,
 ) -> Result<Converted, Error> {
-    let (source, report) = read_source(input, target, settings)?;
+    let (source, report) = read_source(input, target, settings, true)?;
     convert_source(source, report, output, target, settings)
 }
 
@@ -134,7 +134,10 @@ pub fn convert_owned<B: AsRef<[u8]>>(
     target: Format,
     settings: &Settings,
 ) -> Result<Converted, Error> {
-    let (source, report) = read_source(input.as_ref(), target, settings)?;
+    // The faithful file is read first and the input dropped before the model is built:
+    // building the model straight from the text would hold the input, the parsed file and
+    // the model at once.
+    let (source, report) = read_source(input.as_ref(), target, settings, false)?;
     drop(input);
     convert_source(source, report, output, target, settings)
 }
@@ -151,19 +154,21 @@ enum Source {
     Model(Model),
 }
 
-/// Reads `input` for a conversion into `target`.
+/// Reads `input` for a conversion into `target`; `direct` reads an IQE file straight into
+/// the model (faster, but the text stays alive until the model is built).
 fn read_source(
     input: &[u8],
     target: Format,
     settings: &Settings,
+    direct: bool,
 ) -> Result<(Source, Report), Error> {
     let format = crate::document::sniff(input).ok_or(Error::Unrecognized)?;
     #[cfg(feature = "iqe")]
-    if format == Format::Iqe && target != Format::Iqe {
+    if direct && format == Format::Iqe && target != Format::Iqe {
         return crate::document::read_iqe_model(input, &settings.read)
             .map(|(model, report)| (Source::Model(model), report));
     }
-    let _ = target; // read only with the IQE reader
+    let _ = (target, direct); // read only with the IQE reader
     Document::read_in(
         input,
         format,
