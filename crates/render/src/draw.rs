@@ -203,11 +203,9 @@ impl<'a> Scene<'a> {
         bands: usize,
     ) -> Result<Picture, RenderError> {
         let (meshes, mut report) = self.posed(pose)?;
-        let Drawable {
-            triangles: drawable,
-            used,
-            total,
-        } = Drawable::of(&meshes);
+        let visible = Drawable::of(&meshes);
+        let drawable = &visible.triangles;
+        let total = visible.total;
         let skipped = total - drawable.iter().map(Vec::len).sum::<usize>();
         if skipped == total {
             return Err(RenderError::NoDrawableTriangles { skipped });
@@ -222,11 +220,6 @@ impl<'a> Scene<'a> {
         }
 
         let (width, height) = (options.width * SUPERSAMPLE, options.height * SUPERSAMPLE);
-        let fitted = Drawable {
-            triangles: Vec::new(),
-            used,
-            total,
-        };
         let camera = match frame {
             Some([lo, hi]) => {
                 let corners: [Vec3; 8] = std::array::from_fn(|i| {
@@ -243,7 +236,7 @@ impl<'a> Scene<'a> {
             None => fit_camera(
                 options,
                 self.model.up,
-                || fitted.points(&meshes),
+                || visible.points(&meshes),
                 width,
                 height,
             ),
@@ -260,7 +253,7 @@ impl<'a> Scene<'a> {
             .collect();
         let batches: Vec<Batch<'_>> = meshes
             .iter()
-            .zip(&drawable)
+            .zip(drawable)
             .zip(&screens)
             .map(|((mesh, triangles), screen)| self.batch(&camera, mesh, triangles, screen))
             .collect();
@@ -306,7 +299,7 @@ impl<'a> Scene<'a> {
             .then(|| target.resolve_depth(SUPERSAMPLE, |key| camera.distance(key) as f32));
         let mask = passes.mask.then(|| target.resolve_mask(SUPERSAMPLE));
         let normal = passes.normal.then(|| {
-            crate::passes::draw_normals(&camera, &meshes, &drawable, &screens, target, bands)
+            crate::passes::draw_normals(&camera, &meshes, drawable, &screens, target, bands)
         });
         Ok(Picture {
             image,
