@@ -239,7 +239,7 @@ fn check_textures(
             [one] => format!("material `{one}`"),
             many => format!("{} materials", many.len()),
         };
-        if is_absolute(texture) {
+        if rigport_model_core::texture::is_absolute(texture) {
             push(
                 FindingSeverity::Warning,
                 "absolute-texture-path",
@@ -253,12 +253,6 @@ fn check_textures(
             );
         }
     }
-}
-
-/// The shared rule for an absolute texture path (see
-/// [`rigport_model_core::texture::is_absolute`]).
-fn is_absolute(texture: &str) -> bool {
-    rigport_model_core::texture::is_absolute(texture)
 }
 
 fn check_other_format_limits(

@@ -86,11 +86,7 @@ pub fn render_png_with(
         document.to_model_with_images(&crate::ModelOptions::default())?;
     drop(document);
     report.extend(to_model_report);
-    let mut options = request.options;
-    options.pose = match rigport_anim::request::resolve(&model, &request.pose)? {
-        Some((index, time)) => PoseAt::Animation { index, time },
-        None => PoseAt::Auto,
-    };
+    let options = posed_options(&model, &request.options, &request.pose)?;
     let textures = AmongFiles {
         embedded: decode_embedded(&images),
         beside: BesideTextures::over(files),
@@ -102,6 +98,20 @@ pub fn render_png_with(
     report.extend(picture.report);
     let png = rigport_render::encode_png(&picture.image).map_err(Error::Png)?;
     Ok((png, report))
+}
+
+/// `options` with the pose of `model` that `pose` asks for (the bind pose: [`PoseAt::Auto`]).
+fn posed_options(
+    model: &Model,
+    options: &RenderOptions,
+    pose: &PoseRequest,
+) -> Result<RenderOptions, Error> {
+    let mut options = *options;
+    options.pose = match rigport_anim::request::resolve(model, pose)? {
+        Some((index, time)) => PoseAt::Animation { index, time },
+        None => PoseAt::Auto,
+    };
+    Ok(options)
 }
 
 /// The images the source file held (a glTF's), else the files given beside it.
@@ -200,12 +210,7 @@ impl Prepared {
 
     /// `options` with the pose `pose` asks for.
     fn options(&self, options: &RenderOptions, pose: &PoseRequest) -> Result<RenderOptions, Error> {
-        let mut options = *options;
-        options.pose = match rigport_anim::request::resolve(&self.model, pose)? {
-            Some((index, time)) => PoseAt::Animation { index, time },
-            None => PoseAt::Auto,
-        };
-        Ok(options)
+        posed_options(&self.model, options, pose)
     }
 
     /// One picture (or a contact sheet) as `request` says (its `read` is not used), with
