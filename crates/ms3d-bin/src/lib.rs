@@ -76,7 +76,8 @@ pub fn sniff(bytes: &[u8]) -> bool {
 rigport_model_core::faithful_readers!();
 
 impl File {
-    /// Reads a file with options; the report holds the warnings of a lenient read.
+    /// Reads a file with options; the report holds the warnings of a lenient read (a
+    /// damaged tail is kept as raw bytes).
     pub fn from_slice_with(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
         read::parse(bytes, options)
     }
