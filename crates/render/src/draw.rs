@@ -2,7 +2,7 @@
 //! wire, filter down.
 
 use crate::camera::{Camera, CameraPose, Projected};
-use crate::raster::{Band, Target, levels};
+use crate::raster::{Band, SUPERSAMPLE, Target, levels};
 use crate::texture::{TextureError, TextureSource, sample};
 use crate::{PoseAt, RenderError, RenderOptions};
 use glam::{Vec3, Vec4};
@@ -12,8 +12,6 @@ use rigport_model_core::{Material, Mesh, Model, Report, Vertex, codes};
 use std::borrow::Cow;
 use std::sync::Arc;
 
-/// Samples per output pixel in each direction.
-pub const SUPERSAMPLE: u32 = 2;
 /// Light every surface gets whatever it faces.
 const AMBIENT: f32 = 0.3;
 /// Colour of the `--wire` overlay.
@@ -292,12 +290,12 @@ impl<'a> Scene<'a> {
                 }
             }
         }
-        let image = target.resolve(SUPERSAMPLE);
+        let image = target.resolve();
         let passes = options.passes;
         let depth = passes
             .depth
-            .then(|| target.resolve_depth(SUPERSAMPLE, |key| camera.distance(key) as f32));
-        let mask = passes.mask.then(|| target.resolve_mask(SUPERSAMPLE));
+            .then(|| target.resolve_depth(|key| camera.distance(key) as f32));
+        let mask = passes.mask.then(|| target.resolve_mask());
         let normal = passes.normal.then(|| {
             crate::passes::draw_normals(&camera, &meshes, drawable, &screens, target, bands)
         });

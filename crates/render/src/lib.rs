@@ -15,7 +15,9 @@
 //!   camera and samples; [`render_apng`] writes every frame of an animation as an APNG.
 //! * Drawing: z-buffer, both faces drawn (real files' winding is inconsistent), Lambert
 //!   shading from a light at the camera plus ambient; the material's texture where its image
-//!   is found, else vertex colours, else the material's diffuse colour; 2× supersampling;
+//!   is found, else vertex colours, else the material's diffuse colour; 4 samples per
+//!   pixel ([`SUPERSAMPLE`]² in a grid: coverage and depth per sample, colour once per
+//!   pixel, as multisampling does);
 //!   an optional wire overlay of the triangles' edges.
 //! * [`encode_png`] writes a picture as a PNG quickly (fast deflate, adaptive filters).
 //! * Files stay outside the rasterizer: images come from a [`TextureSource`];
@@ -64,12 +66,13 @@ mod views;
 
 pub use animate::{Animated, MAX_ANIMATION_FRAMES, frame_times, render_apng};
 pub use camera::{CameraPose, ORBIT_FOV_Y_DEGREES};
-pub use draw::{DepthImage, Picture, SUPERSAMPLE, render};
+pub use draw::{DepthImage, Picture, render};
 pub use encode::{encode_png, encode_png_gray8, encode_png_gray16, encode_png_rgb8};
 pub use error::RenderError;
 pub use options::{
     MAX_SHEET_PIXELS, MAX_SIDE, Orbit, Passes, PoseAt, RenderOptions, Rgb, View, parse_size,
 };
+pub use raster::SUPERSAMPLE;
 pub use sheet::{render_sheet, sheet_grid, sheet_times};
 pub use texture::{BesideTextures, FolderTextures, NoTextures, TextureError, TextureSource};
 pub use views::{MAX_VIEWS_PIXELS, render_views};

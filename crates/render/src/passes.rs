@@ -1,7 +1,6 @@
 //! The normal pass: the same triangles from the same camera, each sample coloured by its
 //! interpolated camera-space normal instead of its lit colour.
 
-use crate::SUPERSAMPLE;
 use crate::camera::{Camera, Projected};
 use crate::raster::{Band, Target, levels};
 use glam::{Vec3, Vec4};
@@ -64,7 +63,7 @@ pub(crate) fn draw_normals(
     } else {
         parts.into_iter().for_each(fill);
     }
-    let rgba = target.resolve(SUPERSAMPLE);
+    let rgba = target.resolve();
     let rgb: Vec<u8> = rgba
         .as_raw()
         .chunks_exact(4)

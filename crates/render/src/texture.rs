@@ -154,8 +154,8 @@ impl<C: Companions + Sync> TextureSource for BesideTextures<C> {
 }
 
 /// An image sampled with texture coordinates whose origin is the top-left (as glTF,
-/// MilkShape and IQE store them), repeating outside `0..1`, nearest texel (the 2×
-/// supersampling smooths minified textures): the texel's red, green and blue.
+/// MilkShape and IQE store them), repeating outside `0..1`, nearest texel (sampled once
+/// per pixel, at its centre): the texel's red, green and blue.
 #[inline]
 pub(crate) fn sample(image: &RgbaImage, u: f32, v: f32) -> [u8; 3] {
     let (w, h) = image.dimensions();
