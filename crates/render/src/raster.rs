@@ -273,7 +273,8 @@ impl Target {
                     self.depth[pixel][lane] = self.depth[pixel][lane].max(LINE_ONLY);
                 }
             }
-            self.dirty.add([x / 2, (x + 1).min(w - 1) / 2, y / 2, (y + 1).min(h - 1) / 2]);
+            self.dirty
+                .add([x / 2, (x + 1).min(w - 1) / 2, y / 2, (y + 1).min(h - 1) / 2]);
         }
     }
 
