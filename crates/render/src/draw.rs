@@ -2,7 +2,7 @@
 //! wire, filter down.
 
 use crate::camera::{Camera, CameraPose, Projected};
-use crate::raster::{Band, SUPERSAMPLE, Target, levels};
+use crate::raster::{Band, SUPERSAMPLE, Target, levels, with_target};
 use crate::texture::{TextureError, TextureSource, sample};
 use crate::{PoseAt, RenderError, RenderOptions};
 use glam::{Vec3, Vec4};
@@ -149,8 +149,7 @@ impl<'a> Scene<'a> {
     /// Draws the model at `pose` (texture warnings are in [`Scene::report`], not here),
     /// filling bands of rows on all available cores.
     pub fn draw(&self, options: &RenderOptions, pose: PoseAt) -> Result<Picture, RenderError> {
-        let mut target = Target::new(0, 0, [0; 3]);
-        self.draw_into(options, pose, &mut target, parallel_bands())
+        with_target(|target| self.draw_into(options, pose, target, parallel_bands()))
     }
 
     /// [`Scene::draw`] into `target` (resized and cleared first, so a sheet reuses one per

@@ -21,6 +21,7 @@ use crate::camera::Projected;
 use glam::{BVec4A, Vec4};
 use image::RgbaImage;
 use rayon::prelude::*;
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Samples per output pixel in each direction.
@@ -45,25 +46,66 @@ const MIN_BAND_ROWS: usize = 16;
 /// An empty sample's nearness: every surface is nearer.
 const EMPTY: f32 = f32::NEG_INFINITY;
 
-/// Colour and depth of every sample, a pixel's four samples together. Depth and colour
-/// are separate planes so the wire pass can read every row's depth while bands write
-/// their own rows' colours, and the filter reads colours only where depth says a sample
-/// is drawn: a sample's colour is the background until something is drawn there, so
-/// only the depth plane is cleared, and only where the last picture drew.
+/// Colour and depth of every sample, a pixel's four samples together (one cache line
+/// holds two pixels' depths and colours, which the depth test, the colour write and the
+/// filter read together). A sample's colour counts only where its depth says something
+/// was drawn: until then it is the background, so only depths are cleared, and only where
+/// the last picture drew.
 pub(crate) struct Target {
     /// Samples per row ([`SUPERSAMPLE`] × pixels).
     width: u32,
     /// Sample rows.
     height: u32,
-    /// Per pixel, its samples' nearness of the closest surface so far (larger is closer;
-    /// [`EMPTY`]: nothing drawn, [`LINE_ONLY`]: only a line).
-    depth: Vec<Vec4>,
-    /// Per pixel, its samples' opaque RGBA colours; meaningful where depth is not empty.
-    colour: Vec<[[u8; 4]; 4]>,
+    /// Every pixel, row by row.
+    pixels: Vec<Pixel>,
     /// Opaque RGBA of samples where nothing is drawn.
     background: [u8; 4],
     /// The pixels drawn since the last clear.
     dirty: Dirty,
+}
+
+/// One pixel's four samples.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+pub(crate) struct Pixel {
+    /// Each sample's nearness of the closest surface so far (larger is closer; [`EMPTY`]:
+    /// nothing drawn, [`LINE_ONLY`]: only a line).
+    depth: Vec4,
+    /// Each sample's opaque RGBA colour; meaningful where its depth is not empty.
+    colour: [[u8; 4]; 4],
+}
+
+impl Pixel {
+    const EMPTY: Pixel = Pixel {
+        depth: Vec4::splat(EMPTY),
+        colour: [[0; 4]; 4],
+    };
+}
+
+/// Most pixels a thread's target keeps between pictures (2^20 pixels, 32 MiB of samples);
+/// a larger one is freed after its picture.
+const KEPT_PIXELS: usize = 1 << 20;
+
+thread_local! {
+    /// One target per thread, reused by every picture drawn on it (an orbit's views, a
+    /// sheet's cells, a folder's models): its buffers are allocated and first touched
+    /// once, not once per picture.
+    static TARGET: RefCell<Target> = RefCell::new(Target::new(0, 0, [0; 3]));
+}
+
+/// Runs `f` with this thread's target (a new one while the thread's is in use, as when a
+/// thread waiting for bands of one picture draws another).
+pub(crate) fn with_target<R>(f: impl FnOnce(&mut Target) -> R) -> R {
+    TARGET.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut target) => {
+            let result = f(&mut target);
+            if target.pixels.len() > KEPT_PIXELS {
+                *target = Target::new(0, 0, [0; 3]);
+            }
+            result
+        }
+        Err(_) => f(&mut Target::new(0, 0, [0; 3])),
+    })
 }
 
 /// A sample only a line was drawn on: nearer than empty, farther than any surface.
@@ -149,8 +191,7 @@ impl Target {
         let mut target = Self {
             width: 0,
             height: 0,
-            depth: Vec::new(),
-            colour: Vec::new(),
+            pixels: Vec::new(),
             background: [0, 0, 0, 255],
             dirty: Dirty::empty(),
         };
@@ -167,20 +208,20 @@ impl Target {
         self.background = [r, g, b, 255];
         let same = self.width as usize == w * SUPERSAMPLE as usize
             && self.height as usize == h * SUPERSAMPLE as usize
-            && self.depth.len() == w * h;
+            && self.pixels.len() == w * h;
         if same {
             if let Some([x0, x1, y0, y1]) = self.dirty.get() {
-                for row in self.depth.chunks_exact_mut(w.max(1)).take(y1 + 1).skip(y0) {
-                    row[x0..=x1.min(w - 1)].fill(Vec4::splat(EMPTY));
+                for row in self.pixels.chunks_exact_mut(w.max(1)).take(y1 + 1).skip(y0) {
+                    for pixel in &mut row[x0..=x1.min(w - 1)] {
+                        pixel.depth = Vec4::splat(EMPTY);
+                    }
                 }
             }
         } else {
             self.width = w as u32 * SUPERSAMPLE;
             self.height = h as u32 * SUPERSAMPLE;
-            self.depth.clear();
-            self.depth.resize(w * h, Vec4::splat(EMPTY));
-            self.colour.clear();
-            self.colour.resize(w * h, [[0; 4]; 4]);
+            self.pixels.clear();
+            self.pixels.resize(w * h, Pixel::EMPTY);
         }
         self.dirty = Dirty::empty();
     }
@@ -211,16 +252,14 @@ impl Target {
             .max(1);
         let chunk = rows * width.max(1);
         let dirty = &self.dirty;
-        self.depth
+        self.pixels
             .chunks_mut(chunk)
-            .zip(self.colour.chunks_mut(chunk))
             .enumerate()
-            .map(|(i, (depth, colour))| Band {
+            .map(|(i, pixels)| Band {
                 width,
                 height,
                 first_row: i * rows,
-                depth,
-                colour,
+                pixels,
                 drawn: NOTHING,
                 dirty,
             })
@@ -260,7 +299,7 @@ impl Target {
                 continue;
             }
             let (pixel, lane) = self.at(x, y);
-            if key < self.depth[pixel][lane] - LINE_DEPTH_SLACK {
+            if key < self.pixels[pixel].depth[lane] - LINE_DEPTH_SLACK {
                 continue;
             }
             // A block of 2×2 samples from this one: one output pixel's worth, wherever it
@@ -269,8 +308,9 @@ impl Target {
                 let (x, y) = (x + dx, y + dy);
                 if x < w && y < h {
                     let (pixel, lane) = self.at(x, y);
-                    self.colour[pixel][lane] = [r, g, b, 255];
-                    self.depth[pixel][lane] = self.depth[pixel][lane].max(LINE_ONLY);
+                    let pixel = &mut self.pixels[pixel];
+                    pixel.colour[lane] = [r, g, b, 255];
+                    pixel.depth[lane] = pixel.depth[lane].max(LINE_ONLY);
                 }
             }
             self.dirty
@@ -282,7 +322,7 @@ impl Target {
     #[cfg(test)]
     pub fn covered(&self, x: u32, y: u32) -> bool {
         let (pixel, lane) = self.at(x as usize, y as usize);
-        self.depth[pixel][lane] > LINE_ONLY
+        self.pixels[pixel].depth[lane] > LINE_ONLY
     }
 
     /// The picture: each pixel the mean of its samples, rows filtered in parallel.
@@ -295,10 +335,9 @@ impl Target {
             let [x0, x1, y0, y1] = self.dirty.get().unwrap_or([1, 0, 1, 0]);
             let columns = x0.min(w)..(x1 + 1).min(w);
             out.par_chunks_mut(w * 4)
-                .zip(self.colour.par_chunks(w))
-                .zip(self.depth.par_chunks(w))
+                .zip(self.pixels.par_chunks(w))
                 .enumerate()
-                .for_each(|(y, ((line, colours), depths))| {
+                .for_each(|(y, (line, pixels))| {
                     let columns = if (y0..=y1).contains(&y) {
                         columns.clone()
                     } else {
@@ -309,16 +348,12 @@ impl Target {
                     for out in before.chunks_exact_mut(4).chain(after.chunks_exact_mut(4)) {
                         out.copy_from_slice(&background.to_le_bytes());
                     }
-                    for ((out, samples), depth) in drawn
-                        .chunks_exact_mut(4)
-                        .zip(&colours[columns.clone()])
-                        .zip(&depths[columns])
-                    {
-                        let lanes = depth.cmpgt(Vec4::splat(EMPTY)).bitmask();
+                    for (out, pixel) in drawn.chunks_exact_mut(4).zip(&pixels[columns]) {
+                        let lanes = pixel.depth.cmpgt(Vec4::splat(EMPTY)).bitmask();
                         let pixel = match lanes {
                             0 => background,
-                            0b1111 => mean(samples.map(u32::from_le_bytes)),
-                            _ => mean(select(samples, lanes, background)),
+                            0b1111 => mean(pixel.colour.map(u32::from_le_bytes)),
+                            _ => mean(select(&pixel.colour, lanes, background)),
                         };
                         out.copy_from_slice(&pixel.to_le_bytes());
                     }
@@ -334,9 +369,9 @@ impl Target {
         let (w, h) = pixels(self.width, self.height);
         let mut out = vec![0f32; w * h];
         out.par_iter_mut()
-            .zip(&self.depth)
-            .for_each(|(out, depth)| {
-                let nearest = depth.max_element();
+            .zip(&self.pixels)
+            .for_each(|(out, pixel)| {
+                let nearest = pixel.depth.max_element();
                 if nearest > LINE_ONLY {
                     let d = distance(nearest);
                     *out = if d.is_finite() { d.max(0.0) } else { 0.0 };
@@ -350,10 +385,14 @@ impl Target {
     pub fn resolve_mask(&self) -> image::GrayImage {
         let (w, h) = pixels(self.width, self.height);
         let out: Vec<u8> = self
-            .depth
+            .pixels
             .par_iter()
-            .map(|depth| {
-                let covered = depth.cmpgt(Vec4::splat(LINE_ONLY)).bitmask().count_ones();
+            .map(|pixel| {
+                let covered = pixel
+                    .depth
+                    .cmpgt(Vec4::splat(LINE_ONLY))
+                    .bitmask()
+                    .count_ones();
                 ((covered * 255 + 2) / 4) as u8
             })
             .collect();
@@ -397,8 +436,7 @@ pub(crate) struct Band<'a> {
     /// band).
     height: usize,
     first_row: usize,
-    depth: &'a mut [Vec4],
-    colour: &'a mut [[[u8; 4]; 4]],
+    pixels: &'a mut [Pixel],
     /// The pixels this band drew on, added to the target's when the band is dropped.
     drawn: [usize; 4],
     dirty: &'a Dirty,
@@ -426,7 +464,7 @@ impl Band<'_> {
         shade: impl Fn(Vec4) -> [u8; 4],
     ) {
         let [a, b, c] = v;
-        let rows = self.depth.len() / self.width.max(1);
+        let rows = self.pixels.len() / self.width.max(1);
         let (min_y, max_y) = (a.y.min(b.y).min(c.y), a.y.max(b.y).max(c.y));
         // Sample rows whose centres (y + 0.5) may lie inside; the edge functions decide
         // exactly. Checked first, as most triangles miss most bands. NaN fails every
@@ -548,15 +586,16 @@ impl Band<'_> {
         perspective: bool,
         shade: &impl Fn(Vec4) -> [u8; 4],
     ) {
-        let old = self.depth[i];
+        let pixel = &mut self.pixels[i];
+        let old = pixel.depth;
         let wins = inside & key.cmpgt(old);
         let lanes = wins.bitmask();
         if lanes == 0 {
             return;
         }
-        self.depth[i] = Vec4::select(wins, key, old);
+        pixel.depth = Vec4::select(wins, key, old);
         let colour = shade(if perspective { at * at.w.recip() } else { at });
-        let samples = &mut self.colour[i];
+        let samples = &mut pixel.colour;
         if lanes == 0b1111 {
             *samples = [colour; 4];
         } else {
