@@ -328,13 +328,13 @@ impl Target {
     /// The picture: each pixel the mean of its samples, rows filtered in parallel.
     pub fn resolve(&self) -> RgbaImage {
         let (w, h) = pixels(self.width, self.height);
-        let mut out = vec![0u8; w * h * 4];
+        let mut out = vec![[0u8; 4]; w * h];
         if w > 0 {
             let background = u32::from_le_bytes(self.background);
             // Outside the box drawn on, every pixel is the background.
             let [x0, x1, y0, y1] = self.dirty.get().unwrap_or([1, 0, 1, 0]);
             let columns = x0.min(w)..(x1 + 1).min(w);
-            out.par_chunks_mut(w * 4)
+            out.par_chunks_mut(w)
                 .zip(self.pixels.par_chunks(w))
                 .enumerate()
                 .for_each(|(y, (line, pixels))| {
@@ -343,23 +343,22 @@ impl Target {
                     } else {
                         0..0
                     };
-                    let (before, rest) = line.split_at_mut(columns.start * 4);
-                    let (drawn, after) = rest.split_at_mut(columns.len() * 4);
-                    for out in before.chunks_exact_mut(4).chain(after.chunks_exact_mut(4)) {
-                        out.copy_from_slice(&background.to_le_bytes());
-                    }
-                    for (out, pixel) in drawn.chunks_exact_mut(4).zip(&pixels[columns]) {
+                    let (before, rest) = line.split_at_mut(columns.start);
+                    let (drawn, after) = rest.split_at_mut(columns.len());
+                    before.fill(background.to_le_bytes());
+                    after.fill(background.to_le_bytes());
+                    for (out, pixel) in drawn.iter_mut().zip(&pixels[columns]) {
                         let lanes = pixel.depth.cmpgt(Vec4::splat(EMPTY)).bitmask();
                         let pixel = match lanes {
                             0 => background,
                             0b1111 => mean(pixel.colour.map(u32::from_le_bytes)),
                             _ => mean(select(&pixel.colour, lanes, background)),
                         };
-                        out.copy_from_slice(&pixel.to_le_bytes());
+                        *out = pixel.to_le_bytes();
                     }
                 });
         }
-        RgbaImage::from_raw(w as u32, h as u32, out)
+        RgbaImage::from_raw(w as u32, h as u32, out.into_flattened())
             .unwrap_or_else(|| RgbaImage::new(w as u32, h as u32))
     }
 
@@ -414,18 +413,23 @@ fn select(samples: &[[u8; 4]; 4], lanes: u32, background: u32) -> [u32; 4] {
     })
 }
 
-/// The mean of four RGBA samples, each channel rounded to nearest, alpha opaque. Two
-/// channels are summed at once in 16-bit fields of a `u32` (four 8-bit values cannot
-/// overflow them).
+/// The mean of four RGBA samples, each channel rounded to nearest, alpha opaque. The
+/// samples are taken two to a `u64`, and red and blue (then green) summed at once in
+/// 16-bit fields (four 8-bit values cannot overflow them).
 #[inline]
 fn mean(samples: [u32; 4]) -> u32 {
-    let [a, b, c, d] = samples;
-    let red_blue = (a & 0x00ff_00ff) + (b & 0x00ff_00ff) + (c & 0x00ff_00ff) + (d & 0x00ff_00ff);
-    let green = (a >> 8 & 0xff) + (b >> 8 & 0xff) + (c >> 8 & 0xff) + (d >> 8 & 0xff);
+    const LOW_BYTES: u64 = 0x00ff_00ff_00ff_00ff;
+    let [s0, s1, s2, s3] = samples.map(u64::from);
+    let (a, b) = (s0 | s1 << 32, s2 | s3 << 32);
+    // Fields: r0 + r2, b0 + b2, r1 + r3, b1 + b3, then the two halves added.
+    let red_blue = (a & LOW_BYTES) + (b & LOW_BYTES);
+    let red_blue = (red_blue & 0xffff_ffff) + (red_blue >> 32);
+    let green = ((a >> 8) & LOW_BYTES) + ((b >> 8) & LOW_BYTES);
+    let green = (green & 0xffff) + (green >> 32 & 0xffff);
     // + 2 in each field rounds the division by 4 to nearest.
     let red_blue = ((red_blue + 0x0002_0002) >> 2) & 0x00ff_00ff;
     let green = ((green + 2) >> 2) & 0xff;
-    red_blue | green << 8 | 0xff00_0000
+    (red_blue | green << 8 | 0xff00_0000) as u32
 }
 
 /// Pixel rows `first_row..` of a [`Target`], filled by one job.
