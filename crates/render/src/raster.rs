@@ -37,7 +37,7 @@ const LANE_Y: Vec4 = Vec4::new(0.0, 0.0, 1.0, 1.0);
 
 /// Widest triangles, in pixels, whose every pixel in the bounding box is tested; wider
 /// ones solve each row's span first.
-const NARROW_PIXELS: usize = 4;
+const NARROW_PIXELS: usize = 8;
 
 /// Fewest pixel rows worth a band of their own (smaller bands cost more in per-triangle
 /// rejection than they gain in balance).
