@@ -89,13 +89,18 @@ fn import_error(error: ImportError, bytes: &[u8]) -> FormatError {
         ref other => Location::at_offset(other.offset()),
     };
     let rendered = error.render(bytes);
-    let file = match &error {
-        ImportError::MissingFile { path, .. } => Some(path.clone()),
-        _ => None,
-    };
+    let file = missing_file(&error);
     let mut error = FormatError::wrap(info_of(bytes).key, location, error).with_rendered(rendered);
     error.file = file;
     error
+}
+
+/// The external file an import error says could not be read.
+fn missing_file(error: &ImportError) -> Option<std::path::PathBuf> {
+    match error {
+        ImportError::MissingFile { path, .. } => Some(path.clone()),
+        _ => None,
+    }
 }
 
 /// The import of a file read (its bytes are no longer at hand: errors keep their offset).
@@ -115,16 +120,22 @@ fn import(
         } else {
             &GLTF_INFO
         };
-        let file = match &error {
-            ImportError::MissingFile { path, .. } => Some(path.clone()),
-            _ => None,
-        };
-        let rendered = error.to_string();
-        let mut error = FormatError::wrap(info.key, Location::at_offset(error.offset()), error)
-            .with_rendered(rendered);
+        let file = missing_file(&error);
+        let location = Location::at_offset(error.offset());
+        let mut error = FormatError::wrap_plain(info.key, location, error);
         error.file = file;
         error
     })
+}
+
+/// An image the file holds, as a file to write beside an output or embed again.
+impl From<crate::import::ImportedImage> for OutputFile {
+    fn from(image: crate::import::ImportedImage) -> Self {
+        OutputFile {
+            name: image.file_name,
+            bytes: image.png,
+        }
+    }
 }
 
 /// A glTF file read, with the limits its import keeps to.
@@ -172,17 +183,9 @@ impl Opened for OpenedGltf {
 
     fn to_model(&self, options: &ModelOptions) -> Result<Modelled, FormatError> {
         let (imported, report) = import(&self.file, self.limits, options.fps)?;
-        let images = imported
-            .images
-            .into_iter()
-            .map(|image| OutputFile {
-                name: image.file_name,
-                bytes: image.png,
-            })
-            .collect();
         Ok(Modelled {
             model: imported.model,
-            images,
+            images: imported.images.into_iter().map(OutputFile::from).collect(),
             report,
         })
     }
@@ -214,10 +217,7 @@ impl GltfCodec {
     ) -> Result<Written, FormatError> {
         let export = ExportOptions::default().with_embed_textures(!options.keep_texture_uris);
         let source = images.map(BesideImages::over);
-        let error = |e: crate::Error| {
-            let rendered = e.to_string();
-            FormatError::wrap(self.info.key, Location::Unknown, e).with_rendered(rendered)
-        };
+        let error = |e: crate::Error| FormatError::wrap_plain(self.info.key, Location::Unknown, e);
         if self.info.key == GLB_INFO.key {
             let (bytes, report) = match &source {
                 Some(source) => to_glb_with_images(model, &export, source),
@@ -285,15 +285,6 @@ impl Codec for GltfCodec {
             );
         }
         Ok((modelled.model, report))
-    }
-
-    fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
-        let (file, report) = Self::open_file(bytes, options, &NoCompanions)?;
-        let mut summary = file.summary();
-        summary
-            .warnings
-            .extend(report.notices.iter().map(|n| n.message.clone()));
-        Ok(summary)
     }
 
     // A `.glb` is whole: the copy is the bytes read, once they read. A `.gltf` names files

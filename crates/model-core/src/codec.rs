@@ -169,6 +169,17 @@ impl FormatError {
         }
     }
 
+    /// An error wrapping a format crate's own error, shown to people as that error's own
+    /// `Display` (no format or location before it): for errors not about the input's text
+    /// (a model a writer refuses, a conversion step).
+    pub fn wrap_plain<E>(format: &'static str, location: Location, error: E) -> Self
+    where
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let rendered = error.to_string();
+        Self::wrap(format, location, error).with_rendered(rendered)
+    }
+
     /// This error, shown to people as `rendered` (see [`FormatError::rendered`]).
     pub fn with_rendered(mut self, rendered: impl Into<String>) -> Self {
         self.rendered = Some(rendered.into());
@@ -628,25 +639,30 @@ pub trait Codec: Send + Sync {
         self.read(bytes, options)
     }
 
-    /// The file's own counts and facts, as `rigport info` shows them. By default they are
-    /// counted on the model [`Codec::read`] gives; a codec whose file counts differ from the
-    /// model's (welded vertices, fanned polygons) overrides it.
+    /// The file's own counts and facts, as `rigport info` shows them, with the read's
+    /// warnings. By default the [`Opened`] file's ([`Codec::open`]), else counted on the
+    /// model [`Codec::read`] gives; a codec whose file counts differ from the model's
+    /// (welded vertices, fanned polygons) overrides it.
     fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
-        let (model, report) = self.read(bytes, options)?;
-        Ok(FileSummary::of_model(self.info().key, &model, &report))
+        let Some(opened) = self.open(bytes, options, &NoCompanions) else {
+            let (model, report) = self.read(bytes, options)?;
+            return Ok(FileSummary::of_model(self.info().key, &model, &report));
+        };
+        let (file, report) = opened?;
+        Ok(file.summary().with_warnings_of(&report))
     }
 
     /// A copy of the file in the same format through the faithful layer: byte-identical for
     /// a binary format, content-identical for a text one (comments and unknown lines kept).
-    /// `None` (the default) when the codec has no faithful layer: the copy then goes
-    /// through the model.
+    /// By default the [`Opened`] file's [`Opened::to_vec`]; `None` when the codec has no
+    /// faithful layer ([`Codec::open`] gives none): the copy then goes through the model.
     fn copy(
         &self,
         bytes: &[u8],
         options: &ReadOptions,
     ) -> Option<Result<(Vec<u8>, Report), FormatError>> {
-        let _ = (bytes, options);
-        None
+        let opened = self.open(bytes, options, &NoCompanions)?;
+        Some(opened.map(|(file, report)| (file.to_vec(), report)))
     }
 
     /// Reads the file faithfully and keeps it ([`Opened`]) for the steps that follow;
@@ -824,8 +840,7 @@ impl<F: Faithful> Opened for FaithfulFile<F> {
                 Location::Offset(offset) => Location::Offset(offset),
                 _ => Location::Unknown,
             };
-            let rendered = error.to_string();
-            FormatError::wrap(F::info().key, location, error).with_rendered(rendered)
+            FormatError::wrap_plain(F::info().key, location, error)
         })?;
         Ok(Modelled {
             model,
@@ -876,32 +891,9 @@ impl<F: Faithful> Codec for FaithfulCodec<F> {
         })
     }
 
-    fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
-        let (file, report) = F::read(bytes, options).map_err(|e| Self::error(e, bytes))?;
-        let mut summary = F::summary(&file);
-        summary
-            .warnings
-            .extend(report.notices.iter().map(|n| n.message.clone()));
-        Ok(summary)
-    }
-
-    fn copy(
-        &self,
-        bytes: &[u8],
-        options: &ReadOptions,
-    ) -> Option<Result<(Vec<u8>, Report), FormatError>> {
-        Some(
-            F::read(bytes, options)
-                .map(|(file, report)| (F::to_vec(&file), report))
-                .map_err(|e| Self::error(e, bytes)),
-        )
-    }
-
     fn write(&self, model: &Model, main: &str, _: &WriteOptions) -> Result<Written, FormatError> {
-        let (file, report) = F::from_model(model).map_err(|e| {
-            let rendered = e.to_string();
-            FormatError::wrap(F::info().key, Location::Unknown, e).with_rendered(rendered)
-        })?;
+        let (file, report) = F::from_model(model)
+            .map_err(|e| FormatError::wrap_plain(F::info().key, Location::Unknown, e))?;
         let mut written = Written::single(main, F::to_vec(&file));
         written.report = report;
         Ok(written)

@@ -62,10 +62,8 @@ impl Codec for Obj {
         options: &WriteOptions,
     ) -> Result<Written, FormatError> {
         let mtl_name = format!("{}.mtl", stem_of(main));
-        let export = crate::write_posed(model, &options.pose, Some(&mtl_name)).map_err(|e| {
-            let rendered = e.to_string();
-            FormatError::wrap(INFO.key, Location::Unknown, e).with_rendered(rendered)
-        })?;
+        let export = crate::write_posed(model, &options.pose, Some(&mtl_name))
+            .map_err(|e| FormatError::wrap_plain(INFO.key, Location::Unknown, e))?;
         let mut written = Written::single(main, export.obj.into_bytes());
         if !export.mtl.is_empty() {
             written.files.push(OutputFile {

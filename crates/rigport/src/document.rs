@@ -3,7 +3,9 @@
 
 use crate::error::Error;
 use crate::format::Format;
-use rigport_model_core::codec::{Codec, Companions, Folder, FormatError, NoCompanions, Opened};
+use rigport_model_core::codec::{
+    Codec, Companions, Folder, FormatError, NoCompanions, Opened, OutputFile,
+};
 use rigport_model_core::{FileSummary, Model, ReadOptions, Report};
 use std::any::Any;
 use std::path::Path;
@@ -44,6 +46,16 @@ pub struct Image {
     pub file_name: String,
     /// PNG bytes.
     pub png: Vec<u8>,
+}
+
+/// An image a codec found held in the file.
+impl From<OutputFile> for Image {
+    fn from(file: OutputFile) -> Self {
+        Image {
+            file_name: file.name,
+            png: file.bytes,
+        }
+    }
 }
 
 /// Detects a readable format from the content (magic), not the extension, among the formats
@@ -214,14 +226,7 @@ impl Document {
         match &self.kept {
             Kept::Opened(file) => {
                 let modelled = file.to_model(options).map_err(|e| self.to_model_error(e))?;
-                let images = modelled
-                    .images
-                    .into_iter()
-                    .map(|image| Image {
-                        file_name: image.name,
-                        png: image.bytes,
-                    })
-                    .collect();
+                let images = modelled.images.into_iter().map(Image::from).collect();
                 Ok((modelled.model, images, modelled.report))
             }
             // The codec read the model with the file; its read report was the document's.

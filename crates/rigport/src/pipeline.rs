@@ -153,14 +153,7 @@ fn read_source(
         let modelled = codec
             .read_model(input, &settings.read, companions, &options)
             .map_err(|e| crate::document::read_error(format, e, input))?;
-        let images = modelled
-            .images
-            .into_iter()
-            .map(|image| Image {
-                file_name: image.name,
-                png: image.bytes,
-            })
-            .collect();
+        let images = modelled.images.into_iter().map(Image::from).collect();
         return Ok((Source::Model(modelled.model, images), modelled.report));
     }
     Document::read_in(
