@@ -1069,6 +1069,32 @@ mod tests {
     }
 
     #[test]
+    fn overlays_answer_from_memory_first() {
+        let mut under = BTreeMap::new();
+        under.insert("eyes.png".to_owned(), b"eyes".to_vec());
+        under.insert("skin.png".to_owned(), b"disk".to_vec());
+        let held = [("skin.png", &b"held"[..])];
+        let overlay = Overlay::new(held, Some(&under));
+        assert_eq!(overlay.get("skin.png").as_deref(), Some(&b"held"[..]));
+        assert_eq!(overlay.get("eyes.png").as_deref(), Some(&b"eyes"[..]));
+        assert_eq!(overlay.size("skin.png"), Some(4));
+        assert_eq!(overlay.names(), ["skin.png", "eyes.png"]);
+        let alone = Overlay::new(std::iter::empty(), None);
+        assert!(alone.get("skin.png").is_none() && alone.names().is_empty());
+    }
+
+    #[test]
+    fn plain_errors_show_the_crate_message() {
+        let io = std::io::Error::other("too many joints");
+        let e = FormatError::wrap_plain("iqm", Location::Offset(4), io);
+        assert_eq!(e.render(b"whatever"), "too many joints");
+        assert_eq!(e.to_string(), "iqm: byte 4: too many joints");
+        let text = FormatError::new("smd", Location::Text { line: 1, column: 1 }, "bad")
+            .with_rendered("drawn by the crate");
+        assert_eq!(text.render(b"x"), "drawn by the crate");
+    }
+
+    #[test]
     fn companion_names() {
         assert_eq!(stem_of("hero.md5mesh"), "hero");
         assert_eq!(stem_of(".hidden"), ".hidden");

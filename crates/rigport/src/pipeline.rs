@@ -37,7 +37,7 @@ pub struct Settings {
     /// naming external files cannot be read, and textures stay URIs).
     pub source_dir: Option<PathBuf>,
     /// The files beside the source model, where texture images are looked for (by the rule
-    /// of [`rigport_model_core::texture`]): any [`Companions`](rigport_model_core::codec::Companions),
+    /// of [`rigport_model_core::texture`]): any [`Companions`],
     /// such as the files a web page was given. `None`: the files in [`Settings::source_dir`].
     pub beside: Option<Beside>,
     /// Frames per second at which animations the target cannot hold as they are (glTF
