@@ -260,7 +260,7 @@ impl Codec for GltfCodec {
     }
 
     fn sniff(&self, bytes: &[u8]) -> bool {
-        crate::sniff(bytes) && std::ptr::eq(info_of(bytes), self.info)
+        crate::sniff(bytes) && info_of(bytes).key == self.info.key
     }
 
     fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
