@@ -4,25 +4,9 @@
 
 use rigport_model_core::Model;
 
-/// Which pose is asked for (an OBJ export's, a picture's): an animation by name or index and
-/// a time or frame. All `None` (the default) means the bind pose.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PoseRequest {
-    /// Time in seconds; wins over [`frame`](Self::frame).
-    pub time: Option<f32>,
-    /// Frame number, turned into seconds with the animation's frame rate.
-    pub frame: Option<f32>,
-    /// Animation name, or its index when no animation has that name. Without it (but with a
-    /// time or frame) the first animation.
-    pub anim: Option<String>,
-}
-
-impl PoseRequest {
-    /// Whether this asks for the bind pose (nothing set).
-    pub fn is_bind_pose(&self) -> bool {
-        self.time.is_none() && self.frame.is_none() && self.anim.is_none()
-    }
-}
+/// Which pose is asked for (an OBJ export's, a picture's): defined beside the write options
+/// that carry it, and resolved here.
+pub use rigport_model_core::codec::PoseRequest;
 
 /// Why a [`PoseRequest`] names no pose of a model.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

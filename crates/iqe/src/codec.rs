@@ -26,6 +26,10 @@ rigport_model_core::faithful_codec!(
     INFO,
     |error, bytes| Location::at_text(bytes, error.span().map(|span| span.start)),
     {
+        fn render(error: &crate::Error, bytes: &[u8]) -> String {
+            error.render(bytes)
+        }
+
         // The scene the read checks the commands with is kept and becomes the model: the
         // commands are not interpreted twice.
         fn read_model(

@@ -64,19 +64,26 @@ fn read_kind(
     Ok((file, report))
 }
 
-fn summary_of(file: &File, report: &Report) -> FileSummary {
-    let mut summary = file.summary();
-    summary.warnings = report.notices.iter().map(|n| n.message.clone()).collect();
-    summary
-}
+/// `summary` and `copy` of the codec of one kind of MD5 file (`$info`, `$kind`), through the
+/// faithful `File`: its own counts with the read's warnings, and the file written back.
+macro_rules! faithful_methods {
+    ($info:ident, $kind:expr) => {
+        fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
+            let (file, report) = read_kind($info.key, $kind, bytes, options)?;
+            Ok(file.summary().with_warnings_of(&report))
+        }
 
-fn copy_of(
-    key: &'static str,
-    kind: Kind,
-    bytes: &[u8],
-    options: &ReadOptions,
-) -> Option<Result<(Vec<u8>, Report), FormatError>> {
-    Some(read_kind(key, kind, bytes, options).map(|(file, report)| (file.to_vec(), report)))
+        fn copy(
+            &self,
+            bytes: &[u8],
+            options: &ReadOptions,
+        ) -> Option<Result<(Vec<u8>, Report), FormatError>> {
+            Some(
+                read_kind($info.key, $kind, bytes, options)
+                    .map(|(file, report)| (file.to_vec(), report)),
+            )
+        }
+    };
 }
 
 impl Codec for Md5Mesh {
@@ -152,18 +159,7 @@ impl Codec for Md5Mesh {
         Ok((model, report))
     }
 
-    fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
-        let (file, report) = read_kind(MESH_INFO.key, Kind::Mesh, bytes, options)?;
-        Ok(summary_of(&file, &report))
-    }
-
-    fn copy(
-        &self,
-        bytes: &[u8],
-        options: &ReadOptions,
-    ) -> Option<Result<(Vec<u8>, Report), FormatError>> {
-        copy_of(MESH_INFO.key, Kind::Mesh, bytes, options)
-    }
+    faithful_methods!(MESH_INFO, Kind::Mesh);
 
     /// `main` (the `.md5mesh`) and, per animation, `<stem>_<animation>.md5anim` (names made
     /// file-safe, a number added when two would clash); the report lists the files.
@@ -225,18 +221,7 @@ impl Codec for Md5Anim {
         Ok((model, report))
     }
 
-    fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
-        let (file, report) = read_kind(ANIM_INFO.key, Kind::Anim, bytes, options)?;
-        Ok(summary_of(&file, &report))
-    }
-
-    fn copy(
-        &self,
-        bytes: &[u8],
-        options: &ReadOptions,
-    ) -> Option<Result<(Vec<u8>, Report), FormatError>> {
-        copy_of(ANIM_INFO.key, Kind::Anim, bytes, options)
-    }
+    faithful_methods!(ANIM_INFO, Kind::Anim);
 
     /// The first animation as `main`, each further one as `<stem>_<animation>.md5anim`; a
     /// model without animations is an error.

@@ -51,6 +51,7 @@
 //! ```
 
 use crate::{FileSummary, Model, ReadOptions, Report, UpAxis};
+use std::any::Any;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -131,6 +132,13 @@ pub struct FormatError {
     pub message: String,
     /// The format crate's own error, for callers that want its details.
     pub source: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
+    /// The error as the format crate shows it to a person, when it draws its errors itself
+    /// (a text format's line with a caret, a binary format's own sentence):
+    /// [`FormatError::render`] then gives it as it is.
+    pub rendered: Option<String>,
+    /// The file other than the one read that the error is about (an external buffer or
+    /// image a `.gltf` names that could not be read), when there is one.
+    pub file: Option<PathBuf>,
 }
 
 impl FormatError {
@@ -141,6 +149,8 @@ impl FormatError {
             location,
             message: message.into(),
             source: None,
+            rendered: None,
+            file: None,
         }
     }
 
@@ -154,15 +164,45 @@ impl FormatError {
             location,
             message: error.to_string(),
             source: Some(Box::new(error)),
+            rendered: None,
+            file: None,
         }
+    }
+
+    /// An error wrapping a format crate's own error, shown to people as that error's own
+    /// `Display` (no format or location before it): for errors not about the input's text
+    /// (a model a writer refuses, a conversion step).
+    pub fn wrap_plain<E>(format: &'static str, location: Location, error: E) -> Self
+    where
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let rendered = error.to_string();
+        Self::wrap(format, location, error).with_rendered(rendered)
+    }
+
+    /// This error, shown to people as `rendered` (see [`FormatError::rendered`]).
+    pub fn with_rendered(mut self, rendered: impl Into<String>) -> Self {
+        self.rendered = Some(rendered.into());
+        self
+    }
+
+    /// This error, about the file at `path` (see [`FormatError::file`]).
+    pub fn with_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.file = Some(path.into());
+        self
     }
 }
 
 impl FormatError {
-    /// The error as a person should see it: for a text location, the message, `--> line:col`,
-    /// the line of `src` and a caret under the column (as [`crate::diagnostic::render`]
-    /// draws it); otherwise the one-line [`Display`](fmt::Display). Pass the bytes read.
+    /// The error as a person should see it: the format crate's own rendering when it gave
+    /// one ([`FormatError::rendered`]); else, for a text location, the message,
+    /// `--> line:col`, the line of `src` and a caret under the column (as
+    /// [`crate::diagnostic::render`] draws it); otherwise the one-line
+    /// [`Display`](fmt::Display). Pass the bytes read.
     pub fn render(&self, src: &[u8]) -> String {
+        if let Some(rendered) = &self.rendered {
+            return rendered.clone();
+        }
         match self.location {
             Location::Text { line, column } => {
                 let at = crate::diagnostic::offset_of(src, line as usize, column as usize);
@@ -385,10 +425,163 @@ impl Companions for Folder {
     }
 }
 
-/// Options every writer takes.
+/// Which pose a posed export (OBJ) or a picture shows: an animation by name or index and a
+/// time or frame. All `None` (the default) means the bind pose. `rigport_anim::request`
+/// resolves it against a model.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PoseRequest {
+    /// Time in seconds; wins over [`frame`](Self::frame).
+    pub time: Option<f32>,
+    /// Frame number, turned into seconds with the animation's frame rate.
+    pub frame: Option<f32>,
+    /// Animation name, or its index when no animation has that name. Without it (but with a
+    /// time or frame) the first animation.
+    pub anim: Option<String>,
+}
+
+impl PoseRequest {
+    /// Whether this asks for the bind pose (nothing set).
+    pub fn is_bind_pose(&self) -> bool {
+        self.time.is_none() && self.frame.is_none() && self.anim.is_none()
+    }
+}
+
+/// Options every writer takes; each writer reads those that concern its format.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
-pub struct WriteOptions {}
+pub struct WriteOptions {
+    /// The pose a format holding one pose (OBJ) is written in.
+    pub pose: PoseRequest,
+    /// Keep texture references as URIs instead of embedding the images
+    /// ([`Codec::write_with`] is where images come from).
+    pub keep_texture_uris: bool,
+}
+
+impl WriteOptions {
+    /// These options writing `pose` (see [`WriteOptions::pose`]).
+    pub fn with_pose(mut self, pose: PoseRequest) -> Self {
+        self.pose = pose;
+        self
+    }
+
+    /// These options keeping texture URIs (`true`) or embedding images (`false`).
+    pub fn with_keep_texture_uris(mut self, keep: bool) -> Self {
+        self.keep_texture_uris = keep;
+        self
+    }
+}
+
+/// What a conversion to the neutral model asks for beyond the read options.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ModelOptions {
+    /// Frames per second given to animations whose key times suggest none (glTF).
+    pub fps: f32,
+}
+
+impl Default for ModelOptions {
+    fn default() -> Self {
+        Self { fps: 30.0 }
+    }
+}
+
+/// A file turned into the neutral model: the model, the images it holds inside the file
+/// (a glTF's embedded or data-URI images, as PNG, by the name its materials use), and what
+/// the conversion warned about.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Modelled {
+    /// The model.
+    pub model: Model,
+    /// Images held inside the file, each named as the materials name it.
+    pub images: Vec<OutputFile>,
+    /// Warnings and losses.
+    pub report: Report,
+}
+
+/// A file read faithfully by its codec ([`Codec::open`]): the format crate's own file, kept
+/// for what follows a read (counts, a same-format copy, the model) so that none of them
+/// reads the bytes again.
+pub trait Opened: Send + Sync + fmt::Debug {
+    /// The format the file is (a `.gltf` codec reading a `.glb` says `.glb`).
+    fn info(&self) -> &'static FormatInfo;
+    /// The file's own counts and facts, as `rigport info` shows them.
+    fn summary(&self) -> FileSummary;
+    /// The file written back as it was read (byte-identical for binary, content-identical
+    /// for text).
+    fn to_vec(&self) -> Vec<u8>;
+    /// The same-format copy a conversion writes, with a report: by default
+    /// [`Opened::to_vec`]; a format that repairs what its own validator refuses gives the
+    /// repaired file and says what it repaired, or `None` (and why, in the report) when the
+    /// copy must go through the model instead.
+    fn copy(&self) -> Result<(Option<Vec<u8>>, Report), FormatError> {
+        Ok((Some(self.to_vec()), Report::default()))
+    }
+    /// The neutral model, with the images the file holds.
+    fn to_model(&self, options: &ModelOptions) -> Result<Modelled, FormatError>;
+    /// The format crate's file, for callers that downcast it to its type.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// What [`Codec::open`] gives: the file kept, and what its read warned about.
+pub type Opening = Result<(Box<dyn Opened>, Report), FormatError>;
+
+/// Files a write may read besides the model (texture images to embed): `files` given in
+/// memory first (the images a source file held), then the files of `under`, if any.
+pub struct Overlay<'a> {
+    files: Vec<(&'a str, &'a [u8])>,
+    under: Option<&'a dyn Companions>,
+}
+
+impl<'a> Overlay<'a> {
+    /// `files` (name and content) over `under`.
+    pub fn new(
+        files: impl IntoIterator<Item = (&'a str, &'a [u8])>,
+        under: Option<&'a dyn Companions>,
+    ) -> Self {
+        Self {
+            files: files.into_iter().collect(),
+            under,
+        }
+    }
+}
+
+impl fmt::Debug for Overlay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self.files.iter().map(|(name, _)| *name).collect();
+        f.debug_struct("Overlay")
+            .field("files", &names)
+            .field("under", &self.under.is_some())
+            .finish()
+    }
+}
+
+impl Companions for Overlay<'_> {
+    fn get(&self, name: &str) -> Option<Cow<'_, [u8]>> {
+        match self.files.iter().find(|(n, _)| *n == name) {
+            Some((_, bytes)) => Some(Cow::Borrowed(bytes)),
+            None => self.under?.get(name),
+        }
+    }
+    fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.files.iter().map(|(n, _)| (*n).to_owned()).collect();
+        if let Some(under) = self.under {
+            for name in under.names() {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+        names
+    }
+    fn size(&self, name: &str) -> Option<u64> {
+        match self.files.iter().find(|(n, _)| *n == name) {
+            Some((_, bytes)) => Some(bytes.len() as u64),
+            None => self.under?.size(name),
+        }
+    }
+    fn folder(&self) -> Option<&Path> {
+        self.under?.folder()
+    }
+}
 
 /// One file a write produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -446,25 +639,73 @@ pub trait Codec: Send + Sync {
         self.read(bytes, options)
     }
 
-    /// The file's own counts and facts, as `rigport info` shows them. By default they are
-    /// counted on the model [`Codec::read`] gives; a codec whose file counts differ from the
-    /// model's (welded vertices, fanned polygons) overrides it.
+    /// The file's own counts and facts, as `rigport info` shows them, with the read's
+    /// warnings. By default the [`Opened`] file's ([`Codec::open`]), else counted on the
+    /// model [`Codec::read`] gives; a codec whose file counts differ from the model's
+    /// (welded vertices, fanned polygons) overrides it.
     fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
-        let (model, report) = self.read(bytes, options)?;
-        Ok(FileSummary::of_model(self.info().key, &model, &report))
+        let Some(opened) = self.open(bytes, options, &NoCompanions) else {
+            let (model, report) = self.read(bytes, options)?;
+            return Ok(FileSummary::of_model(self.info().key, &model, &report));
+        };
+        let (file, report) = opened?;
+        Ok(file.summary().with_warnings_of(&report))
     }
 
     /// A copy of the file in the same format through the faithful layer: byte-identical for
     /// a binary format, content-identical for a text one (comments and unknown lines kept).
-    /// `None` (the default) when the codec has no faithful layer: the copy then goes
-    /// through the model.
+    /// By default the [`Opened`] file's [`Opened::to_vec`]; `None` when the codec has no
+    /// faithful layer ([`Codec::open`] gives none): the copy then goes through the model.
     fn copy(
         &self,
         bytes: &[u8],
         options: &ReadOptions,
     ) -> Option<Result<(Vec<u8>, Report), FormatError>> {
-        let _ = (bytes, options);
+        let opened = self.open(bytes, options, &NoCompanions)?;
+        Some(opened.map(|(file, report)| (file.to_vec(), report)))
+    }
+
+    /// Reads the file faithfully and keeps it ([`Opened`]) for the steps that follow;
+    /// `None` (the default) when the codec has no faithful layer beyond
+    /// [`Codec::read_with`], [`Codec::summary`] and [`Codec::copy`].
+    fn open(
+        &self,
+        bytes: &[u8],
+        options: &ReadOptions,
+        companions: &dyn Companions,
+    ) -> Option<Opening> {
+        let _ = (bytes, options, companions);
         None
+    }
+
+    /// Bytes to the neutral model in one step, with the images the file holds, for a
+    /// conversion that needs nothing else of the file. By default [`Codec::open`] then
+    /// [`Opened::to_model`], or [`Codec::read_with`] for a codec without a faithful layer;
+    /// a codec with a faster way overrides it.
+    fn read_model(
+        &self,
+        bytes: &[u8],
+        options: &ReadOptions,
+        companions: &dyn Companions,
+        model_options: &ModelOptions,
+    ) -> Result<Modelled, FormatError> {
+        match self.open(bytes, options, companions) {
+            Some(opened) => {
+                let (file, mut report) = opened?;
+                let mut modelled = file.to_model(model_options)?;
+                report.extend(std::mem::take(&mut modelled.report));
+                modelled.report = report;
+                Ok(modelled)
+            }
+            None => {
+                let (model, report) = self.read_with(bytes, options, companions)?;
+                Ok(Modelled {
+                    model,
+                    images: Vec::new(),
+                    report,
+                })
+            }
+        }
     }
 
     /// Writes `model` as this format. `main` is the main output's file name: companions
@@ -482,6 +723,19 @@ pub trait Codec: Send + Sync {
             "this format is not written",
         ))
     }
+
+    /// [`Codec::write`] with files the writer may read (texture images to embed, looked up
+    /// among `files` by the rule of [`crate::texture`]); by default they are not used.
+    fn write_with(
+        &self,
+        model: &Model,
+        main: &str,
+        options: &WriteOptions,
+        files: &dyn Companions,
+    ) -> Result<Written, FormatError> {
+        let _ = files;
+        self.write(model, main, options)
+    }
 }
 
 /// A format crate's faithful layer, described once so that [`FaithfulCodec`] can implement
@@ -489,7 +743,7 @@ pub trait Codec: Send + Sync {
 /// has, and gets reading, summaries, faithful copies and writing through the shared trait.
 pub trait Faithful: Send + Sync + 'static {
     /// The faithful file (`File`).
-    type File;
+    type File: Send + Sync + fmt::Debug + 'static;
     /// The crate's error.
     type Error: std::error::Error + Send + Sync + 'static;
 
@@ -509,6 +763,13 @@ pub trait Faithful: Send + Sync + 'static {
     fn from_model(model: &Model) -> Result<(Self::File, Report), Self::Error>;
     /// Where in `bytes` the error is.
     fn location(error: &Self::Error, bytes: &[u8]) -> Location;
+
+    /// The error as a person should see it, against the `bytes` read (by default its
+    /// `Display`; text formats draw the line and a caret).
+    fn render(error: &Self::Error, bytes: &[u8]) -> String {
+        let _ = bytes;
+        error.to_string()
+    }
 
     /// Bytes to the neutral model in one step; a crate with a faster way than
     /// [`Faithful::read`] then [`Faithful::to_model`] overrides it.
@@ -545,7 +806,51 @@ impl<F> fmt::Debug for FaithfulCodec<F> {
 impl<F: Faithful> FaithfulCodec<F> {
     fn error(error: F::Error, bytes: &[u8]) -> FormatError {
         let location = F::location(&error, bytes);
-        FormatError::wrap(F::info().key, location, error)
+        let rendered = F::render(&error, bytes);
+        FormatError::wrap(F::info().key, location, error).with_rendered(rendered)
+    }
+}
+
+/// A [`Faithful`] layer's file, kept by [`FaithfulCodec::open`].
+struct FaithfulFile<F: Faithful>(F::File);
+
+impl<F: Faithful> fmt::Debug for FaithfulFile<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<F: Faithful> Opened for FaithfulFile<F> {
+    fn info(&self) -> &'static FormatInfo {
+        F::info()
+    }
+
+    fn summary(&self) -> FileSummary {
+        F::summary(&self.0)
+    }
+
+    fn to_vec(&self) -> Vec<u8> {
+        F::to_vec(&self.0)
+    }
+
+    fn to_model(&self, _: &ModelOptions) -> Result<Modelled, FormatError> {
+        let (model, report) = F::to_model(&self.0).map_err(|error| {
+            // The bytes read are gone: a byte offset still says where, a line cannot.
+            let location = match F::location(&error, &[]) {
+                Location::Offset(offset) => Location::Offset(offset),
+                _ => Location::Unknown,
+            };
+            FormatError::wrap_plain(F::info().key, location, error)
+        })?;
+        Ok(Modelled {
+            model,
+            images: Vec::new(),
+            report,
+        })
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        &self.0
     }
 }
 
@@ -562,29 +867,33 @@ impl<F: Faithful> Codec for FaithfulCodec<F> {
         F::read_model(bytes, options).map_err(|e| Self::error(e, bytes))
     }
 
-    fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
-        let (file, report) = F::read(bytes, options).map_err(|e| Self::error(e, bytes))?;
-        let mut summary = F::summary(&file);
-        summary
-            .warnings
-            .extend(report.notices.iter().map(|n| n.message.clone()));
-        Ok(summary)
+    fn open(&self, bytes: &[u8], options: &ReadOptions, _: &dyn Companions) -> Option<Opening> {
+        Some(match F::read(bytes, options) {
+            Ok((file, report)) => {
+                Ok((Box::new(FaithfulFile::<F>(file)) as Box<dyn Opened>, report))
+            }
+            Err(e) => Err(Self::error(e, bytes)),
+        })
     }
 
-    fn copy(
+    fn read_model(
         &self,
         bytes: &[u8],
         options: &ReadOptions,
-    ) -> Option<Result<(Vec<u8>, Report), FormatError>> {
-        Some(
-            F::read(bytes, options)
-                .map(|(file, report)| (F::to_vec(&file), report))
-                .map_err(|e| Self::error(e, bytes)),
-        )
+        _: &dyn Companions,
+        _: &ModelOptions,
+    ) -> Result<Modelled, FormatError> {
+        let (model, report) = self.read(bytes, options)?;
+        Ok(Modelled {
+            model,
+            images: Vec::new(),
+            report,
+        })
     }
 
     fn write(&self, model: &Model, main: &str, _: &WriteOptions) -> Result<Written, FormatError> {
-        let (file, report) = F::from_model(model).map_err(|e| Self::error(e, &[]))?;
+        let (file, report) = F::from_model(model)
+            .map_err(|e| FormatError::wrap_plain(F::info().key, Location::Unknown, e))?;
         let mut written = Written::single(main, F::to_vec(&file));
         written.report = report;
         Ok(written)
@@ -757,6 +1066,32 @@ mod tests {
         let e = FormatError::wrap("md5mesh", Location::Offset(3), io);
         assert_eq!(e.to_string(), "md5mesh: byte 3: boom");
         assert!(std::error::Error::source(&e).is_some());
+    }
+
+    #[test]
+    fn overlays_answer_from_memory_first() {
+        let mut under = BTreeMap::new();
+        under.insert("eyes.png".to_owned(), b"eyes".to_vec());
+        under.insert("skin.png".to_owned(), b"disk".to_vec());
+        let held = [("skin.png", &b"held"[..])];
+        let overlay = Overlay::new(held, Some(&under));
+        assert_eq!(overlay.get("skin.png").as_deref(), Some(&b"held"[..]));
+        assert_eq!(overlay.get("eyes.png").as_deref(), Some(&b"eyes"[..]));
+        assert_eq!(overlay.size("skin.png"), Some(4));
+        assert_eq!(overlay.names(), ["skin.png", "eyes.png"]);
+        let alone = Overlay::new(std::iter::empty(), None);
+        assert!(alone.get("skin.png").is_none() && alone.names().is_empty());
+    }
+
+    #[test]
+    fn plain_errors_show_the_crate_message() {
+        let io = std::io::Error::other("too many joints");
+        let e = FormatError::wrap_plain("iqm", Location::Offset(4), io);
+        assert_eq!(e.render(b"whatever"), "too many joints");
+        assert_eq!(e.to_string(), "iqm: byte 4: too many joints");
+        let text = FormatError::new("smd", Location::Text { line: 1, column: 1 }, "bad")
+            .with_rendered("drawn by the crate");
+        assert_eq!(text.render(b"x"), "drawn by the crate");
     }
 
     #[test]

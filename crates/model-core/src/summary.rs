@@ -28,6 +28,13 @@ pub struct FileSummary {
 }
 
 impl FileSummary {
+    /// These counts with the messages of `report` (a read's warnings) added to the warnings.
+    pub fn with_warnings_of(mut self, report: &crate::Report) -> Self {
+        self.warnings
+            .extend(report.notices.iter().map(|n| n.message.clone()));
+        self
+    }
+
     /// The counts of a neutral model, with the report's messages as warnings: what a format
     /// whose file counts are the model's own reports.
     pub fn of_model(format: &'static str, model: &crate::Model, report: &crate::Report) -> Self {

@@ -21,6 +21,13 @@ static INFO: FormatInfo = FormatInfo {
     writes: true,
 };
 
-rigport_model_core::faithful_codec!(Ms3dAscii, INFO, |error, bytes| {
-    Location::at_text(bytes, error.span().map(|span| span.start))
-});
+rigport_model_core::faithful_codec!(
+    Ms3dAscii,
+    INFO,
+    |error, bytes| Location::at_text(bytes, error.span().map(|span| span.start)),
+    {
+        fn render(error: &crate::Error, bytes: &[u8]) -> String {
+            error.render(bytes)
+        }
+    }
+);

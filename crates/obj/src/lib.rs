@@ -33,10 +33,12 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod codec;
 mod error;
 mod pose;
 mod write;
 
+pub use codec::CODEC;
 pub use error::Error;
 pub use pose::write_posed;
 pub use rigport_anim::request::{PoseRequest, resolve};

@@ -1,9 +1,20 @@
 //! Why a file could not be read, converted or written — one enum for the whole facade, whose
-//! read and conversion variants carry the format crate's own error.
+//! read and conversion variants carry the codec's error ([`FormatError`]: the format, where,
+//! the message, the format crate's own error as its source).
 
 use crate::format::Format;
 use rigport_model_core::codec::Location;
 use std::path::{Path, PathBuf};
+
+/// The error of a format's codec: the format, where, the message, and the format crate's
+/// own error as its source.
+pub use rigport_model_core::codec::FormatError;
+
+/// The codec's error as a person should see it when no input is at hand to draw a line
+/// from: the format crate's own rendering, else the one-line message.
+fn shown(error: &FormatError) -> String {
+    error.rendered.clone().unwrap_or_else(|| error.to_string())
+}
 
 /// Why a file could not be read, converted or written.
 #[derive(Debug, thiserror::Error)]
@@ -30,46 +41,38 @@ pub enum Error {
     Read {
         /// The format the file was read as.
         format: Format,
-        /// The format crate's error, with its byte offset or span.
+        /// The codec's error, with its location.
         #[source]
-        source: FormatError,
+        source: Box<FormatError>,
         /// The error rendered against the input (line:column and the line, for text).
         rendered: String,
     },
     /// The file read, but cannot become a neutral model.
-    #[error("{source}")]
+    #[error("{}", shown(.source))]
     ToModel {
         /// The format of the file.
         format: Format,
-        /// The format crate's error.
+        /// The codec's error.
         #[source]
-        source: FormatError,
+        source: Box<FormatError>,
     },
     /// The model cannot be written in the target format (a format limit, never a silent
     /// truncation).
-    #[error("{source}")]
+    #[error("{}", shown(.source))]
     FromModel {
         /// The target format.
         format: Format,
-        /// The format crate's error.
+        /// The codec's error.
         #[source]
-        source: FormatError,
+        source: Box<FormatError>,
     },
     /// The animations of another file do not fit the model's skeleton (see
     /// [`crate::attach`]); the message names the file and the mismatch.
     #[error("{0}")]
     Attach(String),
-    /// The glTF exporter refused the model.
-    #[cfg(feature = "gltf")]
-    #[error(transparent)]
-    Gltf(#[from] rigport_gltf::Error),
     /// The pose asked for (of an OBJ export or a picture) names no pose of the model.
     #[error(transparent)]
     Pose(#[from] rigport_anim::request::RequestError),
-    /// The OBJ pose could not be applied.
-    #[cfg(feature = "obj")]
-    #[error(transparent)]
-    Obj(#[from] rigport_obj::Error),
     /// The picture could not be drawn (no triangles, bad size, no animation for a sheet…).
     #[cfg(feature = "render")]
     #[error(transparent)]
@@ -97,9 +100,11 @@ impl Error {
     /// Where in `input` (the bytes that were read) the error is: a byte offset for binary
     /// formats and a `.glb`'s container, a line and column for text formats and glTF's
     /// JSON, [`Location::Unknown`] when the error is not about one place of the input.
+    /// (The codec located the error against `input` when it read it.)
     pub fn location(&self, input: &[u8]) -> Location {
+        let _ = input;
         match self {
-            Error::Read { source, .. } | Error::ToModel { source, .. } => source.location(input),
+            Error::Read { source, .. } | Error::ToModel { source, .. } => source.location,
             _ => Location::Unknown,
         }
     }
@@ -108,125 +113,8 @@ impl Error {
     /// `.gltf` names that could not be read), when there is one.
     pub fn file(&self) -> Option<&Path> {
         match self {
-            #[cfg(feature = "gltf")]
-            Error::Read {
-                source: FormatError::Gltf(error),
-                ..
-            }
-            | Error::ToModel {
-                source: FormatError::Gltf(error),
-                ..
-            } => match **error {
-                rigport_gltf::import::ImportError::MissingFile { ref path, .. } => Some(path),
-                _ => None,
-            },
+            Error::Read { source, .. } | Error::ToModel { source, .. } => source.file.as_deref(),
             _ => None,
-        }
-    }
-}
-
-/// The error of one format crate, as it came (offsets and spans included).
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum FormatError {
-    /// From `rigport-ms3d-bin`.
-    #[cfg(feature = "ms3d")]
-    Ms3d(rigport_ms3d_bin::Error),
-    /// From `rigport-ms3d-ascii`.
-    #[cfg(feature = "ms3d-ascii")]
-    Ms3dAscii(rigport_ms3d_ascii::Error),
-    /// From `rigport-iqe`.
-    #[cfg(feature = "iqe")]
-    Iqe(rigport_iqe::Error),
-    /// From `rigport-iqm` (boxed: its offsets and counts would make every `Result` of the
-    /// facade larger).
-    #[cfg(feature = "iqm")]
-    Iqm(Box<rigport_iqm::Error>),
-    /// From `rigport-gltf`'s import (boxed, like IQM's: it names offsets, URIs and paths).
-    #[cfg(feature = "gltf")]
-    Gltf(Box<rigport_gltf::import::ImportError>),
-    /// From a format crate that implements the shared
-    /// [`Codec`](rigport_model_core::codec::Codec) trait (MD5, SMD), with its location.
-    Codec(Box<rigport_model_core::codec::FormatError>),
-}
-
-// Written by hand, not derived: with no format feature the enum is empty, and the matches
-// below must then have no arms. It is a transparent wrapper: Display is the inner error's,
-// and so is the source chain.
-impl std::fmt::Display for FormatError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match *self {
-            #[cfg(feature = "ms3d")]
-            FormatError::Ms3d(ref e) => e.fmt(f),
-            #[cfg(feature = "ms3d-ascii")]
-            FormatError::Ms3dAscii(ref e) => e.fmt(f),
-            #[cfg(feature = "iqe")]
-            FormatError::Iqe(ref e) => e.fmt(f),
-            #[cfg(feature = "iqm")]
-            FormatError::Iqm(ref e) => e.fmt(f),
-            #[cfg(feature = "gltf")]
-            FormatError::Gltf(ref e) => e.fmt(f),
-            FormatError::Codec(ref e) => e.fmt(f),
-        }
-    }
-}
-
-impl FormatError {
-    /// Where in `input` (the bytes the format crate read) the error is; see
-    /// [`Error::location`].
-    pub fn location(&self, input: &[u8]) -> Location {
-        let _ = input; // unused when no format is built in
-        let offset = |offset: Option<u64>| offset.map_or(Location::Unknown, Location::Offset);
-        let text = |span: Option<std::ops::Range<usize>>| {
-            span.map_or(Location::Unknown, |span| {
-                Location::in_text(input, span.start)
-            })
-        };
-        let _ = (&offset, &text); // unused when only codec-based formats are built in
-        match *self {
-            #[cfg(feature = "ms3d")]
-            FormatError::Ms3d(ref e) => offset(e.offset()),
-            #[cfg(feature = "ms3d-ascii")]
-            FormatError::Ms3dAscii(ref e) => text(e.span()),
-            #[cfg(feature = "iqe")]
-            FormatError::Iqe(ref e) => text(e.span()),
-            #[cfg(feature = "iqm")]
-            FormatError::Iqm(ref e) => offset(e.offset()),
-            #[cfg(feature = "gltf")]
-            FormatError::Gltf(ref e) => match **e {
-                // The JSON text's own line and column (inside a `.glb`, counted from the
-                // start of its JSON chunk, as the rendered message shows them).
-                rigport_gltf::import::ImportError::Json {
-                    offset, json_start, ..
-                } => {
-                    let start =
-                        usize::try_from(json_start).map_or(input.len(), |s| s.min(input.len()));
-                    let at = usize::try_from(offset)
-                        .unwrap_or(usize::MAX)
-                        .saturating_sub(start);
-                    Location::in_text(&input[start..], at)
-                }
-                ref other => offset(other.offset()),
-            },
-            FormatError::Codec(ref e) => e.location,
-        }
-    }
-}
-
-impl std::error::Error for FormatError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match *self {
-            #[cfg(feature = "ms3d")]
-            FormatError::Ms3d(ref e) => e.source(),
-            #[cfg(feature = "ms3d-ascii")]
-            FormatError::Ms3dAscii(ref e) => e.source(),
-            #[cfg(feature = "iqe")]
-            FormatError::Iqe(ref e) => e.source(),
-            #[cfg(feature = "iqm")]
-            FormatError::Iqm(ref e) => e.source(),
-            #[cfg(feature = "gltf")]
-            FormatError::Gltf(ref e) => e.source(),
-            FormatError::Codec(ref e) => e.source(),
         }
     }
 }

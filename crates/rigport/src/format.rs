@@ -135,17 +135,7 @@ impl Format {
 
     /// Whether this build includes the format's feature.
     pub fn is_enabled(self) -> bool {
-        match self {
-            Format::Ms3d => cfg!(feature = "ms3d"),
-            Format::Ms3dAscii => cfg!(feature = "ms3d-ascii"),
-            Format::Iqe => cfg!(feature = "iqe"),
-            Format::Iqm => cfg!(feature = "iqm"),
-            Format::Glb | Format::Gltf => cfg!(feature = "gltf"),
-            Format::Obj => cfg!(feature = "obj"),
-            Format::Md5Mesh | Format::Md5Anim | Format::Smd => {
-                crate::registry::codec(self).is_some()
-            }
-        }
+        crate::registry::codec(self).is_some()
     }
 
     /// The axis models stand along in this format (DESIGN §10): +Z for IQE and IQM, +Y for
@@ -179,13 +169,9 @@ impl Format {
         self.is_readable() && self.is_enabled()
     }
 
-    /// Whether this build can write the format: every built-in format is, and a codec-based
-    /// one when its codec writes.
+    /// Whether this build can write the format: built in, and its codec writes.
     pub fn can_write(self) -> bool {
-        match crate::registry::codec(self) {
-            Some(codec) => codec.info().writes,
-            None => self.is_enabled(),
-        }
+        crate::registry::codec(self).is_some_and(|codec| codec.info().writes)
     }
 }
 

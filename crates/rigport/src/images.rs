@@ -3,7 +3,7 @@
 //! textures are found there ([`TextureList`], by the one rule of
 //! [`rigport_model_core::texture`]), and the images a model carries inside its source file
 //! (a glTF's embedded or data-URI textures): written beside the output as PNG files for the
-//! formats that name image files, or handed to the glTF exporter in memory to embed.
+//! formats that name image files, or handed to the writer in memory to embed.
 
 use crate::document::Image;
 use rigport_model_core::codec::{Companions, Folder};
@@ -43,6 +43,9 @@ impl Companions for Beside {
     }
     fn size(&self, name: &str) -> Option<u64> {
         self.0.size(name)
+    }
+    fn folder(&self) -> Option<&Path> {
+        self.0.folder()
     }
 }
 
@@ -146,35 +149,6 @@ pub fn name_materials_after_textures(
                 ),
             );
             material.name = texture.to_owned();
-        }
-    }
-}
-
-/// The glTF exporter's image source for a model converted from a glTF: the images it carried
-/// in memory, by the name its materials use, else the files beside the source.
-#[cfg(feature = "gltf")]
-pub struct MemoryImages<'a> {
-    /// The images the source file held.
-    pub images: &'a [Image],
-    /// Files beside the source, for references the images do not cover.
-    pub folder: Option<rigport_gltf::export::BesideImages<Beside>>,
-}
-
-#[cfg(feature = "gltf")]
-impl rigport_gltf::export::ImageSource for MemoryImages<'_> {
-    fn load(
-        &self,
-        reference: &str,
-    ) -> Result<rigport_gltf::export::SourceImage, rigport_gltf::export::ImageError> {
-        if let Some(image) = self.images.iter().find(|i| i.file_name == reference) {
-            return Ok(rigport_gltf::export::SourceImage {
-                name: image.file_name.clone(),
-                bytes: image.png.clone(),
-            });
-        }
-        match &self.folder {
-            Some(folder) => folder.load(reference),
-            None => Err(rigport_gltf::export::ImageError::NotFound),
         }
     }
 }

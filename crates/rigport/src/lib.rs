@@ -40,25 +40,6 @@
 //! assert!(matches!(err, rigport::Error::Read { format: Format::Iqe, .. }));
 //! ```
 #![forbid(unsafe_code)]
-// A build that reads no format (only `obj`, or nothing) has a `Document` with
-// no variants: the code that reads, converts and writes documents is then unreachable by
-// design, and the lints about it say nothing useful.
-#![cfg_attr(
-    not(any(
-        feature = "ms3d",
-        feature = "ms3d-ascii",
-        feature = "iqe",
-        feature = "iqm",
-        feature = "gltf"
-    )),
-    allow(
-        unused_imports,
-        unused_variables,
-        unreachable_code,
-        dead_code,
-        clippy::drop_non_drop
-    )
-)]
 
 pub mod attach;
 pub mod batch;

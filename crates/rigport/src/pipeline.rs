@@ -7,9 +7,9 @@
 use crate::attach::{AnimationSource, attach};
 use crate::document::{Document, Image, ModelOptions};
 use crate::error::Error;
-use crate::error::FormatError;
 use crate::format::Format;
 pub use crate::images::Beside;
+use rigport_model_core::codec::{Companions, Overlay, WriteOptions};
 use rigport_model_core::{Model, ReadOptions, Report};
 use std::path::{Path, PathBuf};
 
@@ -37,7 +37,7 @@ pub struct Settings {
     /// naming external files cannot be read, and textures stay URIs).
     pub source_dir: Option<PathBuf>,
     /// The files beside the source model, where texture images are looked for (by the rule
-    /// of [`rigport_model_core::texture`]): any [`Companions`](rigport_model_core::codec::Companions),
+    /// of [`rigport_model_core::texture`]): any [`Companions`],
     /// such as the files a web page was given. `None`: the files in [`Settings::source_dir`].
     pub beside: Option<Beside>,
     /// Frames per second at which animations the target cannot hold as they are (glTF
@@ -84,24 +84,6 @@ impl Settings {
             .clone()
             .or_else(|| self.source_dir.as_ref().map(Beside::folder))
     }
-
-    /// The glTF export options these settings ask for (images come from
-    /// [`Settings::image_source`], never from a folder of the options).
-    #[cfg(feature = "gltf")]
-    fn gltf_options(&self) -> rigport_gltf::export::ExportOptions {
-        rigport_gltf::export::ExportOptions::default().with_embed_textures(!self.keep_texture_uris)
-    }
-
-    /// Where glTF export finds texture images: the source's own images first, then the
-    /// files beside the source; `None` when there are neither.
-    #[cfg(feature = "gltf")]
-    fn image_source<'a>(&self, images: &'a [Image]) -> Option<crate::images::MemoryImages<'a>> {
-        let folder = self
-            .beside_files()
-            .map(rigport_gltf::export::BesideImages::over);
-        (folder.is_some() || !images.is_empty())
-            .then_some(crate::images::MemoryImages { images, folder })
-    }
 }
 
 /// The files one conversion produces (a `.gltf` has a `.bin` beside it, an `.obj` an `.mtl`).
@@ -146,16 +128,16 @@ pub fn convert_owned<B: AsRef<[u8]>>(
 /// worth a box.
 #[allow(clippy::large_enum_variant)]
 enum Source {
-    /// The faithful file.
+    /// The faithful file, for a same-format copy.
     Document(Document),
-    /// An IQE file for another format, read straight into the model by its codec (which
-    /// keeps the scene its read checks the commands with, so they are interpreted once).
-    #[cfg(feature = "iqe")]
-    Model(Model),
+    /// A file for another format, read straight into the model by its codec (IQE's keeps
+    /// the scene its read checks the commands with, so they are interpreted once), with
+    /// the images the file holds.
+    Model(Model, Vec<Image>),
 }
 
-/// Reads `input` for a conversion into `target`; `direct` reads an IQE file straight into
-/// the model (faster, but the text stays alive until the model is built).
+/// Reads `input` for a conversion into `target`; `direct` reads a file for another format
+/// straight into the model (faster, but the input stays alive until the model is built).
 fn read_source(
     input: &[u8],
     target: Format,
@@ -163,12 +145,17 @@ fn read_source(
     direct: bool,
 ) -> Result<(Source, Report), Error> {
     let format = crate::document::sniff(input).ok_or(Error::Unrecognized)?;
-    #[cfg(feature = "iqe")]
-    if direct && format == Format::Iqe && target != Format::Iqe {
-        return crate::document::read_iqe_model(input, &settings.read)
-            .map(|(model, report)| (Source::Model(model), report));
+    if direct && format != target {
+        let codec = crate::document::reader(format)?;
+        let folder = crate::document::folder(settings.source_dir.as_deref());
+        let companions = crate::document::companions(&folder);
+        let options = ModelOptions { fps: settings.fps };
+        let modelled = codec
+            .read_model(input, &settings.read, companions, &options)
+            .map_err(|e| crate::document::read_error(format, e, input))?;
+        let images = modelled.images.into_iter().map(Image::from).collect();
+        return Ok((Source::Model(modelled.model, images), modelled.report));
     }
-    let _ = (target, direct); // read only with the IQE reader
     Document::read_in(
         input,
         format,
@@ -188,10 +175,9 @@ fn convert_source(
 ) -> Result<Converted, Error> {
     match source {
         Source::Document(document) => convert_document(document, report, output, target, settings),
-        #[cfg(feature = "iqe")]
-        Source::Model(model) => convert_model(
+        Source::Model(model, images) => convert_model(
             model,
-            &[],
+            &images,
             report,
             Report::default(),
             output,
@@ -213,21 +199,9 @@ fn convert_document(
     // A `.gltf` may name external buffers and images beside it, which a copy of its JSON
     // into another folder would lose: it goes through the model, which writes them anew.
     if document.format() == target && target != Format::Gltf && settings.animations.is_empty() {
-        // A glTF reads lazily: accessors and indices are checked by the import, so a .glb
-        // copy is imported once (and the model dropped) rather than copied unchecked.
-        if matches!(document.format(), Format::Glb) {
-            document.to_model()?;
-        }
-        // A .glb copy rebuilds vertex tangents glTF forbids, so that every .glb written
-        // validates; when they cannot be rewritten in place it goes through the model.
-        let copy = match &document {
-            #[cfg(feature = "gltf")]
-            Document::Gltf(file) => file.valid_copy(),
-            #[allow(unreachable_patterns)]
-            _ => Some((document.to_vec(), Report::default())),
-        };
-        if let Some((bytes, repaired)) = copy {
-            report.extend(repaired);
+        let (copy, more) = document.copy()?;
+        report.extend(more);
+        if let Some(bytes) = copy {
             if settings.concat_animations && !target.has_one_timeline() {
                 ignore_concat(target, &mut report);
             }
@@ -236,15 +210,10 @@ fn convert_document(
                 report,
             });
         }
-        report.warn(
-            rigport_model_core::codes::TANGENTS_REPAIRED,
-            "vertex tangents glTF forbids cannot be rebuilt in place (sparse, not f32 VEC4, or outside the BIN chunk); converted through the model, which does not carry tangents",
-        );
     }
     let options = ModelOptions { fps: settings.fps };
-    let (model, images, to_model_report) = document.to_model_with_images(&options)?;
-    // The faithful file is no longer needed: free it before the writer allocates its output.
-    drop(document);
+    // The faithful file is no longer needed: it is freed before the writer allocates.
+    let (model, images, to_model_report) = document.into_model_with_images(&options)?;
     convert_model(
         model,
         &images,
@@ -358,7 +327,9 @@ fn ignore_concat(target: Format, report: &mut Report) {
     );
 }
 
-/// Writes a neutral model as `target`.
+/// Writes a neutral model as `target` through its codec: the main file at `output`, its
+/// companions beside it. Texture images (for the formats that embed them) are looked up
+/// among `images` (the source's own) and then the files beside the source.
 fn write_model(
     model: &Model,
     output: &Path,
@@ -367,140 +338,32 @@ fn write_model(
     images: &[Image],
     report: &mut Report,
 ) -> Result<Vec<(PathBuf, Vec<u8>)>, Error> {
-    let _ = (model, settings, images, &report); // unused when no writer is built in
-    let single = |bytes: Vec<u8>| vec![(output.to_path_buf(), bytes)];
-    let files: Vec<(PathBuf, Vec<u8>)> = match target {
-        #[cfg(feature = "ms3d")]
-        Format::Ms3d => {
-            let (file, r) = rigport_ms3d_bin::from_model(model, &Default::default())
-                .map_err(|e| from_model_error(target, FormatError::Ms3d(e)))?;
-            report.extend(r);
-            single(file.to_vec())
-        }
-        #[cfg(feature = "ms3d-ascii")]
-        Format::Ms3dAscii => {
-            let (file, r) = rigport_ms3d_ascii::from_model(model, &Default::default())
-                .map_err(|e| from_model_error(target, FormatError::Ms3dAscii(e)))?;
-            report.extend(r);
-            single(file.to_vec())
-        }
-        #[cfg(feature = "iqe")]
-        Format::Iqe => {
-            let (file, r) = rigport_iqe::from_model(model, &Default::default())
-                .map_err(|e| from_model_error(target, FormatError::Iqe(e)))?;
-            report.extend(r);
-            single(file.to_vec())
-        }
-        #[cfg(feature = "iqm")]
-        Format::Iqm => {
-            let (file, r) = rigport_iqm::from_model(model, &Default::default())
-                .map_err(|e| from_model_error(target, FormatError::Iqm(Box::new(e))))?;
-            report.extend(r);
-            single(file.to_vec())
-        }
-        #[cfg(feature = "gltf")]
-        Format::Glb => {
-            use rigport_gltf::export::{to_glb, to_glb_with_images};
-            let options = settings.gltf_options();
-            // Only a glTF source carries images in memory; the others keep the folder rule.
-            let (bytes, r) = match settings.image_source(images) {
-                None => to_glb(model, &options)?,
-                Some(source) => to_glb_with_images(model, &options, &source)?,
-            };
-            report.extend(r);
-            single(bytes)
-        }
-        #[cfg(feature = "gltf")]
-        Format::Gltf => {
-            use rigport_gltf::export::{bin_file_name_for, to_gltf, to_gltf_with_images};
-            let bin_name = bin_file_name_for(output);
-            let options = settings.gltf_options().with_pretty(true);
-            let (separate, r) = match settings.image_source(images) {
-                None => to_gltf(model, &bin_name, &options)?,
-                Some(source) => to_gltf_with_images(model, &bin_name, &options, &source)?,
-            };
-            report.extend(r);
-            let mut files = single(separate.json.into_bytes());
-            if !separate.bin.is_empty() {
-                files.push((output.with_file_name(bin_name), separate.bin));
-            }
-            // Texture images the .gltf names, written beside it like the .bin.
-            for image in separate.images {
-                files.push((output.with_file_name(image.name), image.bytes));
-            }
-            files
-        }
-        #[cfg(feature = "obj")]
-        Format::Obj => write_obj(model, output, &settings.pose, report)?,
-        #[allow(unreachable_patterns)] // reached only when a format's feature is off
-        _ => write_codec(model, output, target, report)?,
-    };
-    // `out.mtl --to obj` or `out.bin --to gltf` would make the companion file replace the
-    // main one; refuse instead of writing one of them silently.
-    if files.iter().skip(1).any(|(path, _)| path == output) {
-        return Err(Error::CompanionClash {
-            output: output.to_path_buf(),
-            format: target,
-        });
-    }
-    Ok(files)
-}
-
-/// Writes a model through the codec of a codec-based format: the main file at `output`,
-/// its companions beside it, each named in the report.
-fn write_codec(
-    model: &Model,
-    output: &Path,
-    target: Format,
-    report: &mut Report,
-) -> Result<Vec<(PathBuf, Vec<u8>)>, Error> {
     let codec = crate::registry::codec(target).ok_or(Error::NotEnabled { format: target })?;
     let main = output.file_name().map_or_else(
         || format!("out.{}", target.extension()),
         |n| n.to_string_lossy().into_owned(),
     );
-    let options = rigport_model_core::codec::WriteOptions::default();
-    let written = codec
-        .write(model, &main, &options)
-        .map_err(|e| Error::FromModel {
-            format: target,
-            source: FormatError::Codec(Box::new(e)),
-        })?;
+    let options = WriteOptions::default()
+        .with_pose(settings.pose.clone())
+        .with_keep_texture_uris(settings.keep_texture_uris);
+    let beside = settings.beside_files();
+    let written = if images.is_empty() && beside.is_none() {
+        codec.write(model, &main, &options)
+    } else {
+        let under = beside.as_ref().map(|files| files as &dyn Companions);
+        let held = images
+            .iter()
+            .map(|image| (image.file_name.as_str(), image.png.as_slice()));
+        codec.write_with(model, &main, &options, &Overlay::new(held, under))
+    }
+    .map_err(|e| Error::FromModel {
+        format: target,
+        source: Box::new(e),
+    })?;
     report.extend(written.report);
     Ok(written
         .files
         .into_iter()
         .map(|file| (output.with_file_name(file.name), file.bytes))
         .collect())
-}
-
-#[cfg(any(
-    feature = "ms3d",
-    feature = "ms3d-ascii",
-    feature = "iqe",
-    feature = "iqm"
-))]
-fn from_model_error(format: Format, source: FormatError) -> Error {
-    Error::FromModel { format, source }
-}
-
-/// Poses the model as asked and writes OBJ text plus its material library.
-#[cfg(feature = "obj")]
-fn write_obj(
-    model: &Model,
-    output: &Path,
-    pose: &PoseRequest,
-    report: &mut Report,
-) -> Result<Vec<(PathBuf, Vec<u8>)>, Error> {
-    let mtl_path = output.with_extension("mtl");
-    let mtl_name = mtl_path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned());
-    let export = rigport_obj::write_posed(model, pose, mtl_name.as_deref())?;
-    report.extend(export.report);
-    let mut files = vec![(output.to_path_buf(), export.obj.into_bytes())];
-    if !export.mtl.is_empty() {
-        files.push((mtl_path, export.mtl.into_bytes()));
-    }
-    Ok(files)
 }

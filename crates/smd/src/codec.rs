@@ -47,9 +47,7 @@ impl Codec for Smd {
 
     fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
         let (file, report) = read_file(bytes, options)?;
-        let mut summary = file.summary();
-        summary.warnings = report.notices.iter().map(|n| n.message.clone()).collect();
-        Ok(summary)
+        Ok(file.summary().with_warnings_of(&report))
     }
 
     fn copy(
