@@ -70,12 +70,14 @@ pub enum Command {
     /// frame per animation frame (or --fps); without --orbit and --animate the model's
     /// picture is picture.png. `--metadata` writes metadata.json: the `info --json` object
     /// plus up, bounds (Y-up), joint_list, animation_list and textures found and missing.
-    /// `--resume` skips inputs whose manifest line says ok and whose outputs all exist.
+    /// `--resume` skips inputs whose manifest line says ok and whose outputs all exist whole.
+    /// Pictures are renamed into place whole but not synced to disk one by one: after a
+    /// machine crash, `--resume` draws again a model whose files were cut short.
     ///
     /// Drawing: z-buffer, both faces drawn, Lambert shading from a light at the camera plus
     /// ambient; the material's texture where its image is found beside the model (PNG,
     /// JPEG, BMP, TGA; found as the glTF export finds it), else vertex colours, else the
-    /// material's diffuse colour; 2x supersampling. Default pose: the bind pose of a model
+    /// material's diffuse colour; 4 samples per pixel. Default pose: the bind pose of a model
     /// without animations, else the first frame of the first animation.
     #[command(long_about)]
     Render(RenderArgs),

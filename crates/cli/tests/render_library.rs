@@ -343,6 +343,11 @@ fn orbit_passes_metadata_and_manifest_of_a_folder() {
         .join(inputs[0].file_stem().unwrap())
         .join("view_03_mask.png");
     std::fs::remove_file(&first).unwrap();
+    // A picture cut short (as a machine crash may leave one that was not synced) counts
+    // as missing too.
+    let second = out.join(inputs[1].file_stem().unwrap()).join("view_00.png");
+    let png = std::fs::read(&second).unwrap();
+    std::fs::write(&second, &png[..png.len() / 2]).unwrap();
     let run = rigport(&resume);
     assert_eq!(run.status.code(), Some(1));
     let manifest = std::fs::read_to_string(out.join("manifest.jsonl")).unwrap();
@@ -352,10 +357,12 @@ fn orbit_passes_metadata_and_manifest_of_a_folder() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     let redone: Vec<&str> = again.iter().map(|l| l["input"].as_str().unwrap()).collect();
-    assert_eq!(redone.len(), 2, "{redone:?}");
+    assert_eq!(redone.len(), 3, "{redone:?}");
     assert!(redone.iter().any(|i| i.ends_with("damaged.ms3d")));
     assert!(redone.iter().any(|i| Path::new(i) == inputs[0]));
+    assert!(redone.iter().any(|i| Path::new(i) == inputs[1]));
     assert!(first.is_file());
+    assert_eq!(std::fs::read(&second).unwrap(), png);
 }
 
 #[test]

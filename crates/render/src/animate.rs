@@ -3,7 +3,6 @@
 //! animation's length.
 
 use crate::draw::{Scene, parallel_bands};
-use crate::raster::Target;
 use crate::texture::TextureSource;
 use crate::{PoseAt, RenderError, RenderOptions};
 use glam::Vec3;
@@ -114,14 +113,12 @@ pub fn render_apng(
                 frame = Some(frame.map_or([lo, hi], |[a, b]| [a.min(lo), b.max(hi)]));
             }
         }
-        let mut target = Target::new(0, 0, [0; 3]);
         let mut rgb = Vec::new();
         for &time in &times {
             let picture = scene.draw_framed(
                 &options,
                 PoseAt::Animation { index, time },
                 frame,
-                &mut target,
                 parallel_bands(),
             )?;
             for notice in picture.report.notices {

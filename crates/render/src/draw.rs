@@ -2,7 +2,7 @@
 //! wire, filter down.
 
 use crate::camera::{Camera, CameraPose, Projected};
-use crate::raster::{Band, SUPERSAMPLE, Target, levels, with_target};
+use crate::raster::{Band, SUPERSAMPLE, levels, with_target};
 use crate::texture::{TextureError, TextureSource, sample};
 use crate::{PoseAt, RenderError, RenderOptions};
 use glam::{Vec3, Vec4};
@@ -149,19 +149,18 @@ impl<'a> Scene<'a> {
     /// Draws the model at `pose` (texture warnings are in [`Scene::report`], not here),
     /// filling bands of rows on all available cores.
     pub fn draw(&self, options: &RenderOptions, pose: PoseAt) -> Result<Picture, RenderError> {
-        with_target(|target| self.draw_into(options, pose, target, parallel_bands()))
+        self.draw_into(options, pose, parallel_bands())
     }
 
-    /// [`Scene::draw`] into `target` (resized and cleared first, so a sheet reuses one per
-    /// worker), in about `bands` bands of rows (1 draws on this thread only).
+    /// [`Scene::draw`] in about `bands` bands of rows (1 draws on this thread only, for a
+    /// caller drawing several pictures at once).
     pub fn draw_into(
         &self,
         options: &RenderOptions,
         pose: PoseAt,
-        target: &mut Target,
         bands: usize,
     ) -> Result<Picture, RenderError> {
-        self.draw_framed(options, pose, None, target, bands)
+        self.draw_framed(options, pose, None, bands)
     }
 
     /// The model's meshes at `pose`, and what posing warned about.
@@ -196,7 +195,6 @@ impl<'a> Scene<'a> {
         options: &RenderOptions,
         pose: PoseAt,
         frame: Option<[Vec3; 2]>,
-        target: &mut Target,
         bands: usize,
     ) -> Result<Picture, RenderError> {
         let (meshes, mut report) = self.posed(pose)?;
@@ -255,56 +253,63 @@ impl<'a> Scene<'a> {
             .map(|((mesh, triangles), screen)| self.batch(&camera, mesh, triangles, screen))
             .collect();
 
-        target.reset(width, height, options.background.0);
-        let fill = |mut band: Band<'_>| {
-            for batch in &batches {
-                match batch.image {
-                    Some(image) => {
-                        for f in &batch.fills {
-                            let [lo, hi] = uv_bounds(&f.attributes);
-                            band.triangle(f.corners, f.attributes, |a| textured(image, a, lo, hi));
+        // The target is taken only now, once the pose and the camera (which may use the
+        // pool themselves) are done, and given back before the picture is encoded: a
+        // thread holds one target at a time.
+        with_target(|target| {
+            target.reset(width, height, options.background.0);
+            let fill = |mut band: Band<'_>| {
+                for batch in &batches {
+                    match batch.image {
+                        Some(image) => {
+                            for f in &batch.fills {
+                                let [lo, hi] = uv_bounds(&f.attributes);
+                                band.triangle(f.corners, f.attributes, |a| {
+                                    textured(image, a, lo, hi)
+                                });
+                            }
                         }
-                    }
-                    None => {
-                        for f in &batch.fills {
-                            band.triangle(f.corners, f.attributes, levels);
+                        None => {
+                            for f in &batch.fills {
+                                band.triangle(f.corners, f.attributes, levels);
+                            }
                         }
                     }
                 }
+            };
+            let parts = target.bands(bands);
+            if parts.len() > 1 {
+                parts.into_par_iter().for_each(fill);
+            } else {
+                parts.into_iter().for_each(fill);
             }
-        };
-        let parts = target.bands(bands);
-        if parts.len() > 1 {
-            parts.into_par_iter().for_each(fill);
-        } else {
-            parts.into_iter().for_each(fill);
-        }
-        if options.wire {
-            for (triangles, screen) in drawable.iter().zip(&screens) {
-                for t in triangles {
-                    let [a, b, c] = t.map(|i| screen[i as usize]);
-                    target.line(a, b, WIRE);
-                    target.line(b, c, WIRE);
-                    target.line(c, a, WIRE);
+            if options.wire {
+                for (triangles, screen) in drawable.iter().zip(&screens) {
+                    for t in triangles {
+                        let [a, b, c] = t.map(|i| screen[i as usize]);
+                        target.line(a, b, WIRE);
+                        target.line(b, c, WIRE);
+                        target.line(c, a, WIRE);
+                    }
                 }
             }
-        }
-        let image = target.resolve();
-        let passes = options.passes;
-        let depth = passes
-            .depth
-            .then(|| target.resolve_depth(|key| camera.distance(key) as f32));
-        let mask = passes.mask.then(|| target.resolve_mask());
-        let normal = passes.normal.then(|| {
-            crate::passes::draw_normals(&camera, &meshes, drawable, &screens, target, bands)
-        });
-        Ok(Picture {
-            image,
-            report,
-            depth,
-            normal,
-            mask,
-            camera: Some(camera.pose(SUPERSAMPLE)),
+            let image = target.resolve();
+            let passes = options.passes;
+            let depth = passes
+                .depth
+                .then(|| target.resolve_depth(|key| camera.distance(key) as f32));
+            let mask = passes.mask.then(|| target.resolve_mask());
+            let normal = passes.normal.then(|| {
+                crate::passes::draw_normals(&camera, &meshes, drawable, &screens, target, bands)
+            });
+            Ok(Picture {
+                image,
+                report,
+                depth,
+                normal,
+                mask,
+                camera: Some(camera.pose(SUPERSAMPLE)),
+            })
         })
     }
 

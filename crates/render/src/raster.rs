@@ -21,7 +21,7 @@ use crate::camera::Projected;
 use glam::{BVec4A, Vec4};
 use image::RgbaImage;
 use rayon::prelude::*;
-use std::cell::RefCell;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Samples per output pixel in each direction.
@@ -62,6 +62,11 @@ pub(crate) struct Target {
     background: [u8; 4],
     /// The pixels drawn since the last clear.
     dirty: Dirty,
+    /// Whether the last [`Target::bands`] asked for more than one band: the filters then
+    /// run on rayon's pool too; with one band (several pictures drawn at once, one per
+    /// core) they run on the calling thread, which would otherwise wait for its rows and
+    /// start another picture meanwhile, each with a target of its own.
+    parallel: bool,
 }
 
 /// One pixel's four samples.
@@ -86,26 +91,29 @@ impl Pixel {
 /// a larger one is freed after its picture.
 const KEPT_PIXELS: usize = 1 << 20;
 
-thread_local! {
-    /// One target per thread, reused by every picture drawn on it (an orbit's views, a
-    /// sheet's cells, a folder's models): its buffers are allocated and first touched
-    /// once, not once per picture.
-    static TARGET: RefCell<Target> = RefCell::new(Target::new(0, 0, [0; 3]));
-}
+/// Most targets kept for reuse.
+const KEPT_TARGETS: usize = 16;
 
-/// Runs `f` with this thread's target (a new one while the thread's is in use, as when a
-/// thread waiting for bands of one picture draws another).
+/// Targets waiting to be reused by the next picture (an orbit's views, a sheet's cells, a
+/// folder's models): their buffers are allocated and first touched once, not once per
+/// picture.
+static TARGETS: Mutex<Vec<Target>> = Mutex::new(Vec::new());
+
+/// Runs `f` with a target taken from those kept for reuse (a new one when none is free,
+/// as when a thread waiting for the rows of one picture draws another), and keeps it
+/// afterwards unless it is large.
 pub(crate) fn with_target<R>(f: impl FnOnce(&mut Target) -> R) -> R {
-    TARGET.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut target) => {
-            let result = f(&mut target);
-            if target.pixels.len() > KEPT_PIXELS {
-                *target = Target::new(0, 0, [0; 3]);
+    let kept = TARGETS.lock().ok().and_then(|mut targets| targets.pop());
+    let mut target = kept.unwrap_or_else(|| Target::new(0, 0, [0; 3]));
+    let result = f(&mut target);
+    if target.pixels.len() <= KEPT_PIXELS {
+        if let Ok(mut targets) = TARGETS.lock() {
+            if targets.len() < KEPT_TARGETS {
+                targets.push(target);
             }
-            result
         }
-        Err(_) => f(&mut Target::new(0, 0, [0; 3])),
-    })
+    }
+    result
 }
 
 /// A sample only a line was drawn on: nearer than empty, farther than any surface.
@@ -194,6 +202,7 @@ impl Target {
             pixels: Vec::new(),
             background: [0, 0, 0, 255],
             dirty: Dirty::empty(),
+            parallel: false,
         };
         target.reset(width, height, background);
         target
@@ -244,6 +253,7 @@ impl Target {
 
     /// The target split into about `count` bands of whole pixel rows, top to bottom.
     pub fn bands(&mut self, count: usize) -> Vec<Band<'_>> {
+        self.parallel = count > 1;
         let (width, height) = pixels(self.width, self.height);
         let rows = height
             .div_ceil(count.max(1))
@@ -325,7 +335,8 @@ impl Target {
         self.pixels[pixel].depth[lane] > LINE_ONLY
     }
 
-    /// The picture: each pixel the mean of its samples, rows filtered in parallel.
+    /// The picture: each pixel the mean of its samples (rows filtered in parallel when the
+    /// fill was).
     pub fn resolve(&self) -> RgbaImage {
         let (w, h) = pixels(self.width, self.height);
         let mut out = vec![[0u8; 4]; w * h];
@@ -334,29 +345,37 @@ impl Target {
             // Outside the box drawn on, every pixel is the background.
             let [x0, x1, y0, y1] = self.dirty.get().unwrap_or([1, 0, 1, 0]);
             let columns = x0.min(w)..(x1 + 1).min(w);
-            out.par_chunks_mut(w)
-                .zip(self.pixels.par_chunks(w))
-                .enumerate()
-                .for_each(|(y, (line, pixels))| {
-                    let columns = if (y0..=y1).contains(&y) {
-                        columns.clone()
-                    } else {
-                        0..0
+            let row = |(y, (line, pixels)): (usize, (&mut [[u8; 4]], &[Pixel]))| {
+                let columns = if (y0..=y1).contains(&y) {
+                    columns.clone()
+                } else {
+                    0..0
+                };
+                let (before, rest) = line.split_at_mut(columns.start);
+                let (drawn, after) = rest.split_at_mut(columns.len());
+                before.fill(background.to_le_bytes());
+                after.fill(background.to_le_bytes());
+                for (out, pixel) in drawn.iter_mut().zip(&pixels[columns]) {
+                    let lanes = pixel.depth.cmpgt(Vec4::splat(EMPTY)).bitmask();
+                    let pixel = match lanes {
+                        0 => background,
+                        0b1111 => mean(pixel.colour.map(u32::from_le_bytes)),
+                        _ => mean(select(&pixel.colour, lanes, background)),
                     };
-                    let (before, rest) = line.split_at_mut(columns.start);
-                    let (drawn, after) = rest.split_at_mut(columns.len());
-                    before.fill(background.to_le_bytes());
-                    after.fill(background.to_le_bytes());
-                    for (out, pixel) in drawn.iter_mut().zip(&pixels[columns]) {
-                        let lanes = pixel.depth.cmpgt(Vec4::splat(EMPTY)).bitmask();
-                        let pixel = match lanes {
-                            0 => background,
-                            0b1111 => mean(pixel.colour.map(u32::from_le_bytes)),
-                            _ => mean(select(&pixel.colour, lanes, background)),
-                        };
-                        *out = pixel.to_le_bytes();
-                    }
-                });
+                    *out = pixel.to_le_bytes();
+                }
+            };
+            if self.parallel {
+                out.par_chunks_mut(w)
+                    .zip(self.pixels.par_chunks(w))
+                    .enumerate()
+                    .for_each(row);
+            } else {
+                out.chunks_mut(w)
+                    .zip(self.pixels.chunks(w))
+                    .enumerate()
+                    .for_each(row);
+            }
         }
         RgbaImage::from_raw(w as u32, h as u32, out.into_flattened())
             .unwrap_or_else(|| RgbaImage::new(w as u32, h as u32))
@@ -367,15 +386,18 @@ impl Target {
     pub fn resolve_depth(&self, distance: impl Fn(f32) -> f32 + Sync) -> crate::DepthImage {
         let (w, h) = pixels(self.width, self.height);
         let mut out = vec![0f32; w * h];
-        out.par_iter_mut()
-            .zip(&self.pixels)
-            .for_each(|(out, pixel)| {
-                let nearest = pixel.depth.max_element();
-                if nearest > LINE_ONLY {
-                    let d = distance(nearest);
-                    *out = if d.is_finite() { d.max(0.0) } else { 0.0 };
-                }
-            });
+        let one = |(out, pixel): (&mut f32, &Pixel)| {
+            let nearest = pixel.depth.max_element();
+            if nearest > LINE_ONLY {
+                let d = distance(nearest);
+                *out = if d.is_finite() { d.max(0.0) } else { 0.0 };
+            }
+        };
+        if self.parallel {
+            out.par_iter_mut().zip(&self.pixels).for_each(one);
+        } else {
+            out.iter_mut().zip(&self.pixels).for_each(one);
+        }
         image::ImageBuffer::from_raw(w as u32, h as u32, out)
             .unwrap_or_else(|| image::ImageBuffer::new(w as u32, h as u32))
     }
@@ -383,18 +405,19 @@ impl Target {
     /// Each pixel's share of its samples covered by a triangle, 0–255.
     pub fn resolve_mask(&self) -> image::GrayImage {
         let (w, h) = pixels(self.width, self.height);
-        let out: Vec<u8> = self
-            .pixels
-            .par_iter()
-            .map(|pixel| {
-                let covered = pixel
-                    .depth
-                    .cmpgt(Vec4::splat(LINE_ONLY))
-                    .bitmask()
-                    .count_ones();
-                ((covered * 255 + 2) / 4) as u8
-            })
-            .collect();
+        let share = |pixel: &Pixel| {
+            let covered = pixel
+                .depth
+                .cmpgt(Vec4::splat(LINE_ONLY))
+                .bitmask()
+                .count_ones();
+            ((covered * 255 + 2) / 4) as u8
+        };
+        let out: Vec<u8> = if self.parallel {
+            self.pixels.par_iter().map(share).collect()
+        } else {
+            self.pixels.iter().map(share).collect()
+        };
         image::GrayImage::from_raw(w as u32, h as u32, out)
             .unwrap_or_else(|| image::GrayImage::new(w as u32, h as u32))
     }

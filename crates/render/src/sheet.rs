@@ -1,7 +1,6 @@
 //! Contact sheets: frames spread evenly over an animation, in a grid of equal cells.
 
 use crate::draw::{Picture, Scene, parallel_bands};
-use crate::raster::with_target;
 use crate::texture::TextureSource;
 use crate::{MAX_SHEET_PIXELS, PoseAt, RenderError, RenderOptions};
 use image::RgbaImage;
@@ -81,7 +80,7 @@ pub fn render_sheet(
     };
     let times = sheet_times(animation.end_time(), animation.looping, frames);
 
-    // Cells are drawn in parallel, each thread reusing its target; a cell is split into
+    // Cells are drawn in parallel, reusing the kept targets; a cell is split into
     // bands of rows only when there are fewer cells than cores.
     let threads = rayon::current_num_threads();
     let bands = if times.len() >= threads {
@@ -91,11 +90,7 @@ pub fn render_sheet(
     };
     let cells: Vec<Result<Picture, RenderError>> = times
         .par_iter()
-        .map(|&time| {
-            with_target(|target| {
-                scene.draw_into(options, PoseAt::Animation { index, time }, target, bands)
-            })
-        })
+        .map(|&time| scene.draw_into(options, PoseAt::Animation { index, time }, bands))
         .collect();
 
     let mut image = RgbaImage::from_pixel(

@@ -2,7 +2,6 @@
 //! each camera from one prepared scene, and the cameras are drawn on rayon's pool.
 
 use crate::draw::{Picture, Scene, parallel_bands};
-use crate::raster::Target;
 use crate::texture::TextureSource;
 use crate::{Orbit, RenderError, RenderOptions};
 use rayon::prelude::*;
@@ -57,7 +56,7 @@ pub fn render_views(
     }
     let scene = Scene::new(model, textures)?;
     let pose = options.pose;
-    // Views are drawn in parallel, each worker reusing one target; a view is split into
+    // Views are drawn in parallel, reusing the kept targets; a view is split into
     // bands of rows only when there are fewer views than cores.
     let bands = if orbits.len() >= rayon::current_num_threads() {
         1
@@ -66,16 +65,13 @@ pub fn render_views(
     };
     let mut pictures = orbits
         .par_iter()
-        .map_init(
-            || Target::new(0, 0, [0; 3]),
-            |target, &orbit| {
-                let options = RenderOptions {
-                    orbit: Some(orbit),
-                    ..*options
-                };
-                scene.draw_into(&options, pose, target, bands)
-            },
-        )
+        .map(|&orbit| {
+            let options = RenderOptions {
+                orbit: Some(orbit),
+                ..*options
+            };
+            scene.draw_into(&options, pose, bands)
+        })
         .collect::<Result<Vec<Picture>, RenderError>>()?;
     if let Some(first) = pictures.first_mut() {
         let mut report = scene.report.clone();

@@ -5,7 +5,7 @@
 use super::Status;
 use crate::args::RenderArgs;
 use crate::batch;
-use crate::output::{check_target, write_atomic};
+use crate::output::{check_target, write_atomic_unsynced};
 use rigport::picture::{PictureRequest, Prepared};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
@@ -122,8 +122,8 @@ fn model_name(input: &Path) -> String {
         .into_owned()
 }
 
-/// Inputs the manifest at `path` lists as ok whose outputs (relative to `dir`) all exist.
-/// Lines that do not parse (an interrupted write) are ignored.
+/// Inputs the manifest at `path` lists as ok whose outputs (relative to `dir`) all exist
+/// whole ([`whole`]). Lines that do not parse (an interrupted write) are ignored.
 fn completed(path: &Path, dir: &Path) -> HashSet<String> {
     let mut done = HashSet::new();
     let Ok(file) = File::open(path) else {
@@ -141,7 +141,7 @@ fn completed(path: &Path, dir: &Path) -> HashSet<String> {
             && value["outputs"].as_array().is_some_and(|outputs| {
                 outputs
                     .iter()
-                    .all(|o| o.as_str().is_some_and(|o| dir.join(o).is_file()))
+                    .all(|o| o.as_str().is_some_and(|o| whole(&dir.join(o))))
             });
         if complete {
             done.insert(input.to_owned());
@@ -150,6 +150,23 @@ fn completed(path: &Path, dir: &Path) -> HashSet<String> {
         }
     }
     done
+}
+
+/// Whether an output file is there and whole: not empty, a PNG ending with its `IEND`
+/// chunk, a JSON document ending with `}`. Pictures are not synced to disk one by one
+/// ([`write_atomic_unsynced`]), so after a machine crash a file listed as done may be
+/// empty or cut short; such a model is drawn again.
+fn whole(path: &Path) -> bool {
+    /// The last 12 bytes of every PNG: the empty `IEND` chunk and its CRC.
+    const PNG_END: [u8; 12] = [0, 0, 0, 0, b'I', b'E', b'N', b'D', 0xae, 0x42, 0x60, 0x82];
+    let Ok(bytes) = std::fs::read(path) else {
+        return false;
+    };
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("png") => bytes.ends_with(&PNG_END),
+        Some("json") => bytes.trim_ascii_end().ends_with(b"}"),
+        _ => !bytes.is_empty(),
+    }
 }
 
 /// Reads one model and writes everything asked for into `folder`; returns the files
@@ -217,7 +234,7 @@ fn draw_model(
         check_target(path, &[input], force).map_err(|e| e.to_string())?;
     }
     for (path, bytes) in &files {
-        write_atomic(path, bytes).map_err(|e| e.to_string())?;
+        write_atomic_unsynced(path, bytes).map_err(|e| e.to_string())?;
     }
     Ok((
         files.into_iter().map(|(path, _)| path).collect(),
