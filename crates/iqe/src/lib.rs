@@ -78,6 +78,7 @@ pub use command::{Attribute, Command, FaceBase, PoseKind, VertexArrayDecl};
 pub use convert::{ConvertOptions, DEFAULT_FRAMERATE, from_model, to_model};
 pub use error::Error;
 pub use file::{File, sniff};
+pub use interpreted::Interpreted;
 pub use normals::{CornerNormals, corner_normals};
 pub use pose::{PoseFacts, Transform, pose_transform};
 pub use rigport_model_core::{FileSummary, ReadOptions, Report};

@@ -375,6 +375,17 @@ fn read_codec(
     Ok((Document::Codec(document), report))
 }
 
+/// An IQE file read with its scene kept ([`rigport_iqe::Interpreted`]), for a conversion
+/// that frees the text before building the model from it (the commands are interpreted
+/// once). Errors are rendered against the text as [`Document::read`] renders them.
+#[cfg(feature = "iqe")]
+pub(crate) fn read_iqe_interpreted(
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<(rigport_iqe::Interpreted, Report), Error> {
+    rigport_iqe::Interpreted::from_slice_with(bytes, options).map_err(|e| iqe_read_error(e, bytes))
+}
+
 /// An IQE file read straight into the model by its codec, for a conversion that then needs
 /// neither the text nor a second interpretation of the commands. Errors are the reader's,
 /// rendered against the text as [`Document::read`] renders them.

@@ -134,9 +134,10 @@ pub fn convert_owned<B: AsRef<[u8]>>(
     target: Format,
     settings: &Settings,
 ) -> Result<Converted, Error> {
-    // The faithful file is read first and the input dropped before the model is built:
-    // building the model straight from the text would hold the input, the parsed file and
-    // the model at once.
+    // The file is read first and the input dropped before the model is built: building
+    // the model straight from the text would hold the input, the parsed file and the model
+    // at once. An IQE file keeps the scene its read checks the commands with (the model is
+    // made from it, not from a second interpretation).
     let (source, report) = read_source(input.as_ref(), target, settings, false)?;
     drop(input);
     convert_source(source, report, output, target, settings)
@@ -152,6 +153,10 @@ enum Source {
     /// keeps the scene its read checks the commands with, so they are interpreted once).
     #[cfg(feature = "iqe")]
     Model(Model),
+    /// An IQE file for another format, read with the scene its read checks the commands
+    /// with, for a caller that drops the text before the model is built from them.
+    #[cfg(feature = "iqe")]
+    Interpreted(rigport_iqe::Interpreted),
 }
 
 /// Reads `input` for a conversion into `target`; `direct` reads an IQE file straight into
@@ -164,9 +169,13 @@ fn read_source(
 ) -> Result<(Source, Report), Error> {
     let format = crate::document::sniff(input).ok_or(Error::Unrecognized)?;
     #[cfg(feature = "iqe")]
-    if direct && format == Format::Iqe && target != Format::Iqe {
-        return crate::document::read_iqe_model(input, &settings.read)
-            .map(|(model, report)| (Source::Model(model), report));
+    if format == Format::Iqe && target != Format::Iqe {
+        if direct {
+            return crate::document::read_iqe_model(input, &settings.read)
+                .map(|(model, report)| (Source::Model(model), report));
+        }
+        return crate::document::read_iqe_interpreted(input, &settings.read)
+            .map(|(read, report)| (Source::Interpreted(read), report));
     }
     let _ = (target, direct); // read only with the IQE reader
     Document::read_in(
@@ -188,6 +197,19 @@ fn convert_source(
 ) -> Result<Converted, Error> {
     match source {
         Source::Document(document) => convert_document(document, report, output, target, settings),
+        #[cfg(feature = "iqe")]
+        Source::Interpreted(read) => {
+            let (model, to_model_report) = read.into_model(&Default::default());
+            convert_model(
+                model,
+                &[],
+                report,
+                to_model_report,
+                output,
+                target,
+                settings,
+            )
+        }
         #[cfg(feature = "iqe")]
         Source::Model(model) => convert_model(
             model,
