@@ -7,7 +7,7 @@ use super::quantize::Channels;
 use crate::error::Error;
 use crate::records::LOOP;
 use rigport_anim::normalize_animation;
-use rigport_anim::sample::{Transform, sample_track};
+use rigport_anim::sample::{TrackCursor, Transform, sample_track_from};
 use rigport_model_core::glam::{Quat, Vec4};
 use rigport_model_core::{Animation, Interpolation, JointId, Model, Report, Skeleton, Track};
 
@@ -96,11 +96,13 @@ pub(crate) fn sample<'m>(
         }
         let first_frame = (values.len() / joints) as u32;
         values.reserve(poses as usize);
+        // Frame times only grow: each channel's search goes on from the last frame's key.
+        let mut cursors = vec![TrackCursor::default(); joints];
         for f in 0..frames {
             let time = f as f32 / fps;
             for (j, bind) in binds.iter().enumerate() {
                 let t = by_joint[j].map_or(*bind, |track| {
-                    sample_track(track, time, sorted.interpolation, bind)
+                    sample_track_from(track, time, sorted.interpolation, bind, &mut cursors[j])
                 });
                 let q = flip(t.rotation);
                 values.push([
