@@ -559,7 +559,9 @@ mod tests {
         let times = [0.0, 0.1, 0.1, 0.35, 0.5, 0.9, 1.4];
         for (i, &t) in times.iter().enumerate() {
             let x = i as f32;
-            track.translations.push(Key::new(t, Vec3::new(x, -x, x * x)));
+            track
+                .translations
+                .push(Key::new(t, Vec3::new(x, -x, x * x)));
             let q = Quat::from_rotation_y(x * 0.4) * Quat::from_rotation_x(0.3 - x * 0.1);
             track.rotations.push(Key::new(t * 0.5, q));
         }

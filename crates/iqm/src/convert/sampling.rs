@@ -82,30 +82,46 @@ pub(crate) fn sample<'m>(
             )));
         }
         poses_left -= poses;
-        let mut sorted = animation.clone();
-        for track in &mut sorted.tracks {
-            track.joint = JointId(new_index[track.joint.index()]);
-        }
-        let _ = normalize_animation(&mut sorted, joints);
         if animation.interpolation != Interpolation::Linear {
             stepped += 1;
         }
+        // The first track of each joint (as `normalize_animation` keeps it), under the
+        // joint's new index.
         let mut by_joint: Vec<Option<&Track>> = vec![None; joints];
-        for track in &sorted.tracks {
-            by_joint[track.joint.index()] = Some(track);
+        for track in &animation.tracks {
+            let slot = &mut by_joint[new_index[track.joint.index()] as usize];
+            if slot.is_none() {
+                *slot = Some(track);
+            }
         }
         let first_frame = (values.len() / joints) as u32;
-        values.reserve(poses as usize);
-        // Frame times only grow: each channel's search goes on from the last frame's key.
-        let mut cursors = vec![TrackCursor::default(); joints];
-        for f in 0..frames {
-            let time = f as f32 / fps;
-            for (j, bind) in binds.iter().enumerate() {
-                let t = by_joint[j].map_or(*bind, |track| {
-                    sample_track_from(track, time, sorted.interpolation, bind, &mut cursors[j])
+        let start = values.len();
+        values.resize(start + poses as usize, [0.0; 10]);
+        let frames_of = &mut values[start..];
+        // Joint by joint: one track is copied and normalized at a time (not the whole
+        // animation), and its channels are walked forward as the frame times grow.
+        for (j, bind) in binds.iter().enumerate() {
+            let normalized = by_joint[j].map(|track| {
+                let mut single = Animation::new(animation.name.clone(), animation.fps);
+                single.interpolation = animation.interpolation;
+                single.tracks.push(Track {
+                    joint: JointId(j as u32),
+                    ..track.clone()
                 });
+                let _ = normalize_animation(&mut single, joints);
+                single.tracks.pop()
+            });
+            let mut cursor = TrackCursor::default();
+            for f in 0..frames as usize {
+                let time = f as f32 / fps;
+                let t = match normalized.as_ref() {
+                    Some(Some(track)) => {
+                        sample_track_from(track, time, animation.interpolation, bind, &mut cursor)
+                    }
+                    _ => *bind,
+                };
                 let q = flip(t.rotation);
-                values.push([
+                frames_of[f * joints + j] = [
                     t.translation.x,
                     t.translation.y,
                     t.translation.z,
@@ -116,7 +132,7 @@ pub(crate) fn sample<'m>(
                     t.scale.x,
                     t.scale.y,
                     t.scale.z,
-                ]);
+                ];
             }
         }
         sampled.anims.push(SampledAnim {
