@@ -299,10 +299,11 @@ fn add_geometry(
             empty.push(format!("`{}`", mesh.name));
             continue;
         }
-        let written: Vec<Written> = mesh
-            .vertices
-            .iter()
-            .map(|v| {
+        let first_vertex = all.len() as u32;
+        // Each vertex is welded as it is made: straight into `all`, with no array of the
+        // mesh's vertices before welding.
+        let local = geometry::weld_into(
+            mesh.vertices.iter().map(|v| {
                 if v.influences().count() > 4 {
                     truncated += 1;
                 }
@@ -329,17 +330,15 @@ fn add_geometry(
                     joints,
                     weights,
                 }
-            })
-            .collect();
-        let (kept, local) = geometry::weld(&written);
-        welded += written.len() - kept.len();
-        let first_vertex = all.len() as u32;
+            }),
+            &mut all,
+        );
+        welded += local.len() - (all.len() - first_vertex as usize);
         let first_triangle = file.triangles.len() as u32;
         for t in &mesh.triangles {
             let [a, b, c] = t.map(|i| first_vertex + local[i as usize]);
             file.triangles.push([a, c, b]);
         }
-        all.extend(kept);
         let material = mesh
             .material
             .and_then(|m| model.materials.get(m.index()))

@@ -40,23 +40,26 @@ impl Written {
     }
 }
 
-/// Welds identical vertices: returns the distinct vertices in first-use order and, for
-/// each input vertex, its index among them.
-pub(crate) fn weld(vertices: &[Written]) -> (Vec<Written>, Vec<u32>) {
+/// Welds identical vertices: appends the distinct ones of `vertices` to `out` in first-use
+/// order and returns, for each vertex, its index among them (counted from `out`'s length
+/// before the call).
+pub(crate) fn weld_into(
+    vertices: impl ExactSizeIterator<Item = Written>,
+    out: &mut Vec<Written>,
+) -> Vec<u32> {
+    let start = out.len();
     let mut numbers = Numbering::with_capacity(vertices.len());
-    let mut kept: Vec<Written> = Vec::with_capacity(vertices.len());
-    let remap = vertices
-        .iter()
+    out.reserve(vertices.len());
+    vertices
         .map(|v| {
             let key = v.key();
-            let (number, new) = numbers.number(&key, |n| kept[n as usize].key() == key);
+            let (number, new) = numbers.number(&key, |n| out[start + n as usize].key() == key);
             if new {
-                kept.push(*v);
+                out.push(v);
             }
             number
         })
-        .collect();
-    (kept, remap)
+        .collect()
 }
 
 /// Per-vertex tangents `x y z w` from texture coordinates (`w` = the bitangent's sign),
@@ -182,6 +185,33 @@ mod tests {
             joints: [0; 4],
             weights: [0; 4],
         }
+    }
+
+    #[test]
+    fn welding_appends_distinct_vertices_in_first_use_order() {
+        let mut out = vec![at(9.0, 9.0)];
+        let mut normal = at(1.0, 0.0);
+        normal.normal = Vec3::X;
+        let vertices = [
+            at(1.0, 0.0),
+            at(0.0, 1.0),
+            at(1.0, 0.0),
+            at(-0.0, 1.0), // -0 and +0 differ in their bits: kept apart
+            normal,
+            at(0.0, 1.0),
+        ];
+        let local = weld_into(vertices.into_iter(), &mut out);
+        assert_eq!(local, [0, 1, 0, 2, 3, 1]);
+        assert_eq!(
+            out,
+            [
+                at(9.0, 9.0),
+                at(1.0, 0.0),
+                at(0.0, 1.0),
+                at(-0.0, 1.0),
+                normal
+            ]
+        );
     }
 
     #[test]
