@@ -229,8 +229,14 @@ impl Text {
     }
 }
 
+/// A vertex's joint ids and the bits of its weights.
+type Skin = ([u32; 4], [u32; 4]);
+
+/// Blend indexes and weight bytes as the file stores them.
+type Encoded = ([u32; 4], [u8; 4]);
+
 /// The SDK's weight encoding: the four largest weights, normalized, as bytes summing to 255.
-fn encode_weights(vertex: &rigport_model_core::Vertex, remap: &[u32]) -> ([u32; 4], [u8; 4]) {
+fn encode_weights(vertex: &rigport_model_core::Vertex, remap: &[u32]) -> Encoded {
     // The four largest weights on joints that exist, largest first (ties keep their
     // order), without allocating: this runs once per vertex.
     let mut pairs = [(0u32, 0f32); 4];
@@ -300,6 +306,8 @@ fn add_geometry(
             continue;
         }
         let first_vertex = all.len() as u32;
+        // The last skin encoded and its encoding: neighbouring vertices usually share it.
+        let mut last_skin: Option<(Skin, Encoded)> = None;
         // Each vertex is welded as it is made: straight into `all`, with no array of the
         // mesh's vertices before welding.
         let local = geometry::weld_into(
@@ -310,7 +318,15 @@ fn add_geometry(
                 let (joints, weights) = if remap.is_empty() {
                     ([0; 4], [0; 4])
                 } else {
-                    encode_weights(v, remap)
+                    let skin = (v.joints.map(|j| j.0), v.weights.map(f32::to_bits));
+                    match last_skin {
+                        Some((last, encoded)) if last == skin => encoded,
+                        _ => {
+                            let encoded = encode_weights(v, remap);
+                            last_skin = Some((skin, encoded));
+                            encoded
+                        }
+                    }
                 };
                 Written {
                     position: v.position,
