@@ -156,13 +156,17 @@ pub(crate) fn adjacency(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[u3
     drop(next);
     let larger_end = |c: u32| edge(&triangles[c as usize / 3], c as usize % 3).1;
     let mut out = vec![[NONE; 3]; triangles.len()];
+    // One bucket's edges as (larger end, corner), sorted.
+    let mut sorted: Vec<(u32, u32)> = Vec::new();
     for bucket in first.windows(2) {
-        let corners = &mut corners[bucket[0] as usize..bucket[1] as usize];
-        corners.sort_unstable_by_key(|&c| (larger_end(c), c));
+        let corners = &corners[bucket[0] as usize..bucket[1] as usize];
+        sorted.clear();
+        sorted.extend(corners.iter().map(|&c| (larger_end(c), c)));
+        sorted.sort_unstable();
         // An edge used by exactly two corners joins their triangles; by one, or by three
         // or more, none.
-        for run in corners.chunk_by(|&a, &b| larger_end(a) == larger_end(b)) {
-            if let [c, d] = run {
+        for run in sorted.chunk_by(|a, b| a.0 == b.0) {
+            if let [(_, c), (_, d)] = run {
                 let (c, d) = (*c as usize, *d as usize);
                 out[c / 3][c % 3] = (d / 3) as u32;
                 out[d / 3][d % 3] = (c / 3) as u32;
