@@ -207,6 +207,7 @@ impl KeyTimeline {
     }
 
     /// Whether a key at `time` seconds can be on this timeline.
+    #[inline]
     pub fn holds(&self, time: f32) -> bool {
         time.is_finite() && (0.0..=self.end).contains(&time)
     }
