@@ -11,15 +11,62 @@ use glam::{EulerRot, Quat, Vec3};
 pub fn euler_to_quat(angles: Vec3) -> Quat {
     // libm, not std: the same bits on every target (std's sine is the system's natively and
     // libm's in WebAssembly).
-    let (sr, cr) = libm::sincosf(angles.x * 0.5);
-    let (sp, cp) = libm::sincosf(angles.y * 0.5);
-    let (sy, cy) = libm::sincosf(angles.z * 0.5);
+    quat_of(angles, libm::sincosf)
+}
+
+/// `qz·qy·qx` from the sines and cosines of the half angles `sin_cos` gives.
+#[inline(always)]
+fn quat_of(angles: Vec3, mut sin_cos: impl FnMut(f32) -> (f32, f32)) -> Quat {
+    let (sr, cr) = sin_cos(angles.x * 0.5);
+    let (sp, cp) = sin_cos(angles.y * 0.5);
+    let (sy, cy) = sin_cos(angles.z * 0.5);
     Quat::from_xyzw(
         sr * cp * cy - cr * sp * sy,
         cr * sp * cy + sr * cp * sy,
         cr * cp * sy - sr * sp * cy,
         cr * cp * cy + sr * sp * sy,
     )
+}
+
+/// [`euler_to_quat`] for many keys, remembering the sines and cosines of the last angles it
+/// met (a small table indexed by the angle's bits): animation keys repeat angles (an axis
+/// a joint does not turn about, a pose held or cycled), and a remembered pair is the very
+/// pair `libm::sincosf` gave, so every quaternion has exactly [`euler_to_quat`]'s bits.
+#[derive(Clone, Debug)]
+pub struct EulerToQuat {
+    /// `(angle bits, sine, cosine)`.
+    slots: [(u32, f32, f32); Self::SLOTS],
+}
+
+impl Default for EulerToQuat {
+    fn default() -> Self {
+        // Every slot starts as the angle +0.
+        let (sine, cosine) = libm::sincosf(0.0);
+        Self {
+            slots: [(0.0f32.to_bits(), sine, cosine); Self::SLOTS],
+        }
+    }
+}
+
+impl EulerToQuat {
+    const SLOTS: usize = 256;
+
+    /// [`euler_to_quat`] of `angles`.
+    #[inline]
+    pub fn quat(&mut self, angles: Vec3) -> Quat {
+        quat_of(angles, |x| self.sin_cos(x))
+    }
+
+    #[inline]
+    fn sin_cos(&mut self, x: f32) -> (f32, f32) {
+        let bits = x.to_bits();
+        let slot = &mut self.slots[(bits.wrapping_mul(0x9E37_79B1) >> 24) as usize];
+        if slot.0 != bits {
+            let (sine, cosine) = libm::sincosf(x);
+            *slot = (bits, sine, cosine);
+        }
+        (slot.1, slot.2)
+    }
 }
 
 /// Euler angles `(x, y, z)` of a unit quaternion, the inverse of [`euler_to_quat`]; `y` is
@@ -67,6 +114,33 @@ mod tests {
         let q = euler_to_quat(Vec3::new(FRAC_PI_2, 0.0, FRAC_PI_2));
         assert!((q * Vec3::Y - Vec3::Z).length() < 1e-6);
         assert!((q * Vec3::X - Vec3::Y).length() < 1e-6);
+    }
+
+    #[test]
+    fn remembered_sines_give_the_same_bits() {
+        let mut memo = EulerToQuat::default();
+        let mut angles = vec![
+            Vec3::ZERO,
+            Vec3::new(-0.0, 0.0, -0.0),
+            Vec3::splat(f32::NAN),
+        ];
+        for i in 0..2000u32 {
+            let bend = ((i % 64) as f32 / 32.0 - 1.0) * 0.3;
+            angles.push(Vec3::new(bend, i as f32 * 1e-3 - 1.0, -bend));
+            angles.push(Vec3::new(
+                f32::from_bits(i.wrapping_mul(2_654_435_761)),
+                0.0,
+                3.0,
+            ));
+        }
+        for a in angles.iter().chain(angles.iter().rev()) {
+            let (q, r) = (memo.quat(*a), euler_to_quat(*a));
+            assert_eq!(
+                q.to_array().map(f32::to_bits),
+                r.to_array().map(f32::to_bits),
+                "{a:?}"
+            );
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! translation is `pos + R(rot)·k_pos` and the rotation `R(rot)·R(k_rot)`. (assimp and
 //! Irrlicht add `k_pos` unrotated, which is wrong whenever the bind rotation is not zero.)
 
-use crate::euler::{euler_to_quat, quat_to_euler};
+use crate::euler::{EulerToQuat, euler_to_quat, quat_to_euler};
 use glam::{Quat, Vec3};
 use rigport_model_core::{Animation, JointId, Key, Report, Track, codes};
 use std::collections::HashMap;
@@ -207,6 +207,7 @@ impl KeyTimeline {
     }
 
     /// Whether a key at `time` seconds can be on this timeline.
+    #[inline]
     pub fn holds(&self, time: f32) -> bool {
         time.is_finite() && (0.0..=self.end).contains(&time)
     }
@@ -255,10 +256,11 @@ pub fn absolute_track(
             .map(|(time, key)| Key::new(time, bind.absolute_translation(key))),
     );
     track.rotations = Vec::with_capacity(rotations.len());
+    let mut to_quat = EulerToQuat::default();
     track.rotations.extend(
         rotations
             .filter(|(time, _)| timeline.holds(*time))
-            .map(|(time, key)| Key::new(time, bind.absolute_rotation(key))),
+            .map(|(time, key)| Key::new(time, bind.absolute_rotation_with(key, &mut to_quat))),
     );
     let dropped = before - track.key_count();
     (track, dropped)
@@ -320,6 +322,13 @@ impl BindPose {
     #[inline]
     pub fn absolute_rotation(&self, key: Vec3) -> Quat {
         (self.rotation * euler_to_quat(key)).normalize()
+    }
+
+    /// [`BindPose::absolute_rotation`] with the key's quaternion from `to_quat` (the same
+    /// bits, fewer sines and cosines over many keys).
+    #[inline]
+    pub fn absolute_rotation_with(&self, key: Vec3, to_quat: &mut EulerToQuat) -> Quat {
+        (self.rotation * to_quat.quat(key)).normalize()
     }
 }
 

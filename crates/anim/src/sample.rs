@@ -122,11 +122,25 @@ pub fn sample_spline<T: Interpolate>(
     mode: Interpolation,
     fallback: T,
 ) -> T {
+    // First key strictly after `time` (a NaN time finds 0 and holds the first key).
+    let next = keys.partition_point(|k| k.time <= time);
+    value_before(keys, tangents, next, time, mode, fallback)
+}
+
+/// The value at `time` of a channel whose first key after `time` is `keys[next]` (or none,
+/// when `next` is the number of keys).
+#[inline]
+fn value_before<T: Interpolate>(
+    keys: &[Key<T>],
+    tangents: &[Tangents<T::Tangent>],
+    next: usize,
+    time: f32,
+    mode: Interpolation,
+    fallback: T,
+) -> T {
     let (Some(first), Some(last)) = (keys.first(), keys.last()) else {
         return fallback;
     };
-    // First key strictly after `time` (a NaN time finds 0 and holds the first key).
-    let next = keys.partition_point(|k| k.time <= time);
     if next == 0 {
         return first.value;
     }
@@ -307,6 +321,77 @@ pub fn sample_track(track: &Track, time: f32, mode: Interpolation, bind: &Transf
     }
 }
 
+/// Where a [`TrackCursor`] stands in each channel of a track: the first key after the last
+/// time sampled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TrackCursor {
+    translation: usize,
+    rotation: usize,
+    scale: usize,
+}
+
+/// [`sample_track`] for times that never decrease, on a track whose keys are finite and
+/// sorted by time (as [`normalize_animation`](crate::normalize_animation) leaves them):
+/// each channel's search goes on from where `cursor` stopped instead of starting over, so
+/// sampling every frame of a long track costs one step per key instead of a binary search
+/// per frame. The transform is [`sample_track`]'s exactly; a time earlier than the last
+/// (or not finite) searches afresh.
+pub fn sample_track_from(
+    track: &Track,
+    time: f32,
+    mode: Interpolation,
+    bind: &Transform,
+    cursor: &mut TrackCursor,
+) -> Transform {
+    Transform {
+        translation: sample_from(
+            &track.translations,
+            &track.translation_tangents,
+            time,
+            mode,
+            bind.translation,
+            &mut cursor.translation,
+        ),
+        rotation: sample_from(
+            &track.rotations,
+            &track.rotation_tangents,
+            time,
+            mode,
+            bind.rotation,
+            &mut cursor.rotation,
+        ),
+        scale: sample_from(
+            &track.scales,
+            &track.scale_tangents,
+            time,
+            mode,
+            bind.scale,
+            &mut cursor.scale,
+        ),
+    }
+}
+
+/// [`sample_spline`] with the search for the first key after `time` going on from `next`.
+fn sample_from<T: Interpolate>(
+    keys: &[Key<T>],
+    tangents: &[Tangents<T::Tangent>],
+    time: f32,
+    mode: Interpolation,
+    fallback: T,
+    next: &mut usize,
+) -> T {
+    let mut at = (*next).min(keys.len());
+    if !time.is_finite() || (at > 0 && keys[at - 1].time > time) {
+        at = keys.partition_point(|k| k.time <= time);
+    } else {
+        while at < keys.len() && keys[at].time <= time {
+            at += 1;
+        }
+    }
+    *next = at;
+    value_before(keys, tangents, at, time, mode, fallback)
+}
+
 /// Length of one cycle of an animation: the later of its declared duration and its last
 /// key time. Reads only the last key of each channel, so the keys must be sorted.
 ///
@@ -464,6 +549,48 @@ mod tests {
 
     fn x_at(keys: &[Key<Vec3>], t: f32, mode: Interpolation) -> f32 {
         sample(keys, t, mode, Vec3::splat(-99.0)).x
+    }
+
+    #[test]
+    fn sampling_from_a_cursor_gives_sample_track_exactly() {
+        // Keys at uneven times, two at one time (a jump), a channel without keys; times
+        // that go forward through and past the keys, then back, then NaN.
+        let mut track = Track::new(rigport_model_core::JointId(0));
+        let times = [0.0, 0.1, 0.1, 0.35, 0.5, 0.9, 1.4];
+        for (i, &t) in times.iter().enumerate() {
+            let x = i as f32;
+            track
+                .translations
+                .push(Key::new(t, Vec3::new(x, -x, x * x)));
+            let q = Quat::from_rotation_y(x * 0.4) * Quat::from_rotation_x(0.3 - x * 0.1);
+            track.rotations.push(Key::new(t * 0.5, q));
+        }
+        let bind = Transform::IDENTITY;
+        let mut frames: Vec<f32> = (0..40).map(|f| f as f32 / 24.0).collect();
+        frames.extend([0.1, 0.1, 0.05, 0.6, 2.0, f32::NAN, 0.2]);
+        for mode in [
+            Interpolation::Linear,
+            Interpolation::Step,
+            Interpolation::Cubic,
+        ] {
+            let mut cursor = TrackCursor::default();
+            for &time in &frames {
+                let a = sample_track_from(&track, time, mode, &bind, &mut cursor);
+                let b = sample_track(&track, time, mode, &bind);
+                let bits = |t: Transform| {
+                    [
+                        t.translation.to_array().map(f32::to_bits),
+                        t.scale.to_array().map(f32::to_bits),
+                    ]
+                };
+                assert_eq!(bits(a), bits(b), "{mode:?} at {time}");
+                assert_eq!(
+                    a.rotation.to_array().map(f32::to_bits),
+                    b.rotation.to_array().map(f32::to_bits),
+                    "{mode:?} at {time}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -42,5 +42,29 @@ rigport_model_core::faithful_codec!(
             report.extend(more);
             Ok((model, report))
         }
+
+        // The same scene, kept until the model is wanted, so the text can be freed first.
+        #[allow(clippy::type_complexity)]
+        fn read_pending(
+            bytes: &[u8],
+            options: &rigport_model_core::ReadOptions,
+        ) -> Result<
+            (
+                Box<
+                    dyn FnOnce() -> Result<
+                            (rigport_model_core::Model, rigport_model_core::Report),
+                            crate::Error,
+                        > + Send,
+                >,
+                rigport_model_core::Report,
+            ),
+            crate::Error,
+        > {
+            let (read, report) = crate::interpreted::Interpreted::from_slice_with(bytes, options)?;
+            Ok((
+                Box::new(move || Ok(read.into_model(&crate::ConvertOptions::default()))),
+                report,
+            ))
+        }
     }
 );

@@ -20,7 +20,7 @@ use rigport_model_core::{Model, ReadOptions, Report};
 /// The crate's [`CODEC`](crate::CODEC) reads through it; its tests hold it to the same
 /// file, warnings, errors, model and report as [`File::from_slice_with`] + `to_model`.
 #[derive(Debug)]
-pub(crate) struct Interpreted {
+pub struct Interpreted {
     file: File,
     /// `file`'s scene, detached from its commands.
     scene: Scene<'static>,
@@ -29,7 +29,7 @@ pub(crate) struct Interpreted {
 impl Interpreted {
     /// Reads a file as [`File::from_slice_with`] does (the same file, report and errors)
     /// and keeps its scene.
-    pub(crate) fn from_slice_with(
+    pub fn from_slice_with(
         bytes: &[u8],
         options: &ReadOptions,
     ) -> Result<(Interpreted, Report), Error> {
@@ -41,7 +41,7 @@ impl Interpreted {
 
     /// The neutral model, as [`to_model`](crate::to_model) gives it for the file read;
     /// the scene is not built again, so nothing can fail.
-    pub(crate) fn into_model(self, options: &ConvertOptions) -> (Model, Report) {
+    pub fn into_model(self, options: &ConvertOptions) -> (Model, Report) {
         let scene = Scene::attach(self.scene, self.file.store());
         scene_to_model(&self.file, &scene, options)
     }

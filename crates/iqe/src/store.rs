@@ -252,6 +252,12 @@ impl<'a, T: StoredValue> Values<'a, T> {
     pub(crate) fn words(&self) -> &'a [u32] {
         self.words
     }
+
+    /// Whether `other` holds the same values for certain: the same words, read through the
+    /// same side table (a segment's long values are numbered in its own table).
+    pub(crate) fn same_as(&self, other: &Values<'_, T>) -> bool {
+        std::ptr::eq(self.wide, other.wide) && self.words == other.words
+    }
 }
 
 impl Values<'_, f64> {

@@ -524,6 +524,10 @@ pub trait Opened: Send + Sync + fmt::Debug {
 /// What [`Codec::open`] gives: the file kept, and what its read warned about.
 pub type Opening = Result<(Box<dyn Opened>, Report), FormatError>;
 
+/// A model still to be made from what a read kept ([`Codec::read_pending`]): it owns all it
+/// needs, so the bytes read can be freed before it runs.
+pub type PendingModel = Box<dyn FnOnce() -> Result<Modelled, FormatError> + Send>;
+
 /// Files a write may read besides the model (texture images to embed): `files` given in
 /// memory first (the images a source file held), then the files of `under`, if any.
 pub struct Overlay<'a> {
@@ -678,6 +682,33 @@ pub trait Codec: Send + Sync {
         None
     }
 
+    /// Reads the file for a conversion that frees `bytes` before the model is made (the
+    /// input and the model are then never held at once): the read's report now, the model
+    /// when the returned [`PendingModel`] runs. By default the faithful file
+    /// ([`Codec::open`]) is kept and turned into the model later, or, for a codec without
+    /// one, [`Codec::read_model`] runs at once; a codec that builds what the model is made
+    /// from while it checks the file keeps that instead (nothing is built twice).
+    fn read_pending(
+        &self,
+        bytes: &[u8],
+        options: &ReadOptions,
+        companions: &dyn Companions,
+        model_options: &ModelOptions,
+    ) -> Result<(PendingModel, Report), FormatError> {
+        let model_options = *model_options;
+        match self.open(bytes, options, companions) {
+            Some(opened) => {
+                let (file, report) = opened?;
+                Ok((Box::new(move || file.to_model(&model_options)), report))
+            }
+            None => {
+                let mut modelled = self.read_model(bytes, options, companions, &model_options)?;
+                let report = std::mem::take(&mut modelled.report);
+                Ok((Box::new(move || Ok(modelled)), report))
+            }
+        }
+    }
+
     /// Bytes to the neutral model in one step, with the images the file holds, for a
     /// conversion that needs nothing else of the file. By default [`Codec::open`] then
     /// [`Opened::to_model`], or [`Codec::read_with`] for a codec without a faithful layer;
@@ -779,6 +810,24 @@ pub trait Faithful: Send + Sync + 'static {
         report.extend(more);
         Ok((model, report))
     }
+
+    /// The read of [`Codec::read_pending`]: by default the faithful file, turned into the
+    /// model when the closure runs; a crate that builds what the model is made from while
+    /// it checks the file keeps that instead.
+    #[allow(clippy::type_complexity)]
+    fn read_pending(
+        bytes: &[u8],
+        options: &ReadOptions,
+    ) -> Result<
+        (
+            Box<dyn FnOnce() -> Result<(Model, Report), Self::Error> + Send>,
+            Report,
+        ),
+        Self::Error,
+    > {
+        let (file, report) = Self::read(bytes, options)?;
+        Ok((Box::new(move || Self::to_model(&file)), report))
+    }
 }
 
 /// The [`Codec`] of a crate's [`Faithful`] layer.
@@ -811,6 +860,23 @@ impl<F: Faithful> FaithfulCodec<F> {
     }
 }
 
+/// A model made from a file whose bytes are gone, with its error located as it can
+/// still be: a byte offset still says where, a line cannot.
+fn modelled<F: Faithful>(made: Result<(Model, Report), F::Error>) -> Result<Modelled, FormatError> {
+    let (model, report) = made.map_err(|error| {
+        let location = match F::location(&error, &[]) {
+            Location::Offset(offset) => Location::Offset(offset),
+            _ => Location::Unknown,
+        };
+        FormatError::wrap_plain(F::info().key, location, error)
+    })?;
+    Ok(Modelled {
+        model,
+        images: Vec::new(),
+        report,
+    })
+}
+
 /// A [`Faithful`] layer's file, kept by [`FaithfulCodec::open`].
 struct FaithfulFile<F: Faithful>(F::File);
 
@@ -834,19 +900,7 @@ impl<F: Faithful> Opened for FaithfulFile<F> {
     }
 
     fn to_model(&self, _: &ModelOptions) -> Result<Modelled, FormatError> {
-        let (model, report) = F::to_model(&self.0).map_err(|error| {
-            // The bytes read are gone: a byte offset still says where, a line cannot.
-            let location = match F::location(&error, &[]) {
-                Location::Offset(offset) => Location::Offset(offset),
-                _ => Location::Unknown,
-            };
-            FormatError::wrap_plain(F::info().key, location, error)
-        })?;
-        Ok(Modelled {
-            model,
-            images: Vec::new(),
-            report,
-        })
+        modelled::<F>(F::to_model(&self.0))
     }
 
     fn as_any(&self) -> &dyn Any {
@@ -889,6 +943,18 @@ impl<F: Faithful> Codec for FaithfulCodec<F> {
             images: Vec::new(),
             report,
         })
+    }
+
+    fn read_pending(
+        &self,
+        bytes: &[u8],
+        options: &ReadOptions,
+        _: &dyn Companions,
+        _: &ModelOptions,
+    ) -> Result<(PendingModel, Report), FormatError> {
+        let (pending, report) =
+            F::read_pending(bytes, options).map_err(|e| Self::error(e, bytes))?;
+        Ok((Box::new(move || modelled::<F>(pending())), report))
     }
 
     fn write(&self, model: &Model, main: &str, _: &WriteOptions) -> Result<Written, FormatError> {

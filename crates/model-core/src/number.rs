@@ -63,24 +63,26 @@ pub fn plain_decimal_prefix(bytes: &[u8]) -> Option<(Decimal, usize)> {
     if body.get(at) == Some(&b'.') {
         let start = at + 1;
         let mut end = start;
-        while body.get(end).is_some_and(u8::is_ascii_digit) {
+        // `20.000000` is 20: trailing zeros are dropped from the text (no division), which
+        // keeps the value and widens the fast path. One pass keeps the mantissa and the
+        // digit count as of the last non-zero fraction digit.
+        let mut running = mantissa;
+        while let Some(&byte) = body.get(end) {
+            let digit = byte.wrapping_sub(b'0');
+            if digit > 9 {
+                break;
+            }
+            running = running.wrapping_mul(10).wrapping_add(u64::from(digit));
             end += 1;
+            if digit != 0 {
+                mantissa = running;
+                fraction_digits = end - start;
+            }
         }
         if integer_digits == 0 && end == start {
             return None;
         }
         at = end;
-        // `20.000000` is 20: trailing zeros are dropped from the text (no division), which
-        // keeps the value and widens the fast path.
-        while end > start && body[end - 1] == b'0' {
-            end -= 1;
-        }
-        for &byte in &body[start..end] {
-            mantissa = mantissa
-                .wrapping_mul(10)
-                .wrapping_add(u64::from(byte - b'0'));
-        }
-        fraction_digits = end - start;
     } else if integer_digits == 0 {
         return None;
     }
@@ -248,7 +250,49 @@ mod tests {
         assert_eq!(parse_f64(b"\xff1"), None);
     }
 
+    /// Digits, fraction and length by the definition: the fraction's trailing zeros cut
+    /// from the text before its digits are read.
+    fn by_definition(bytes: &[u8]) -> Option<(Decimal, usize)> {
+        let sign = usize::from(matches!(bytes.first(), Some(b'-' | b'+')));
+        let body = &bytes[sign..];
+        let digits = |from: usize| {
+            from + body[from..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count()
+        };
+        let integer = digits(0);
+        let (fraction, len) = match body.get(integer) {
+            Some(b'.') => {
+                let end = digits(integer + 1);
+                let mut kept = end;
+                while kept > integer + 1 && body[kept - 1] == b'0' {
+                    kept -= 1;
+                }
+                (&body[integer + 1..kept], end)
+            }
+            _ => (&body[..0], integer),
+        };
+        if len == 0 || (integer == 0 && len == 1) || integer + fraction.len() > 19 {
+            return None;
+        }
+        let mantissa = body[..integer].iter().chain(fraction).fold(0u64, |m, b| {
+            m.wrapping_mul(10).wrapping_add(u64::from(b - b'0'))
+        });
+        let decimal = Decimal {
+            negative: bytes.first() == Some(&b'-'),
+            mantissa,
+            fraction_digits: fraction.len() as u32,
+        };
+        Some((decimal, sign + len))
+    }
+
     proptest! {
+        #[test]
+        fn a_prefix_is_read_as_defined(text in "[-+]?[0-9]{0,21}(\\.[0-9]{0,24})?[-+ .0-9ex]{0,3}") {
+            prop_assert_eq!(plain_decimal_prefix(text.as_bytes()), by_definition(text.as_bytes()));
+        }
+
         #[test]
         fn a_prefix_is_the_longest_plain_decimal_the_text_starts_with(
             text in "[-+]?[0-9]{0,21}(\\.[0-9]{0,5})?[-+ .0-9ex]{0,3}"

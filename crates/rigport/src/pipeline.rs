@@ -9,7 +9,7 @@ use crate::document::{Document, Image, ModelOptions};
 use crate::error::Error;
 use crate::format::Format;
 pub use crate::images::Beside;
-use rigport_model_core::codec::{Companions, Overlay, WriteOptions};
+use rigport_model_core::codec::{Companions, Overlay, PendingModel, WriteOptions};
 use rigport_model_core::{Model, ReadOptions, Report};
 use std::path::{Path, PathBuf};
 
@@ -116,9 +116,10 @@ pub fn convert_owned<B: AsRef<[u8]>>(
     target: Format,
     settings: &Settings,
 ) -> Result<Converted, Error> {
-    // The faithful file is read first and the input dropped before the model is built:
-    // building the model straight from the text would hold the input, the parsed file and
-    // the model at once.
+    // The file is read first and the input dropped before the model is built: building
+    // the model straight from the text would hold the input, the parsed file and the model
+    // at once. A file for another format keeps what its codec builds the model from (IQE:
+    // the scene its read checks the commands with, so they are interpreted once).
     let (source, report) = read_source(input.as_ref(), target, settings, false)?;
     drop(input);
     convert_source(source, report, output, target, settings)
@@ -134,10 +135,13 @@ enum Source {
     /// the scene its read checks the commands with, so they are interpreted once), with
     /// the images the file holds.
     Model(Model, Vec<Image>),
+    /// A file for another format whose model is made once the input is freed.
+    Pending(Format, PendingModel),
 }
 
 /// Reads `input` for a conversion into `target`; `direct` reads a file for another format
-/// straight into the model (faster, but the input stays alive until the model is built).
+/// straight into the model (faster, but the input stays alive until the model is built),
+/// else its model is made later ([`Source::Pending`]).
 fn read_source(
     input: &[u8],
     target: Format,
@@ -145,11 +149,17 @@ fn read_source(
     direct: bool,
 ) -> Result<(Source, Report), Error> {
     let format = crate::document::sniff(input).ok_or(Error::Unrecognized)?;
-    if direct && format != target {
+    if format != target {
         let codec = crate::document::reader(format)?;
         let folder = crate::document::folder(settings.source_dir.as_deref());
         let companions = crate::document::companions(&folder);
         let options = ModelOptions { fps: settings.fps };
+        if !direct {
+            let (pending, report) = codec
+                .read_pending(input, &settings.read, companions, &options)
+                .map_err(|e| crate::document::read_error(format, e, input))?;
+            return Ok((Source::Pending(format, pending), report));
+        }
         let modelled = codec
             .read_model(input, &settings.read, companions, &options)
             .map_err(|e| crate::document::read_error(format, e, input))?;
@@ -184,6 +194,22 @@ fn convert_source(
             target,
             settings,
         ),
+        Source::Pending(format, pending) => {
+            let modelled = pending().map_err(|source| Error::ToModel {
+                format,
+                source: Box::new(source),
+            })?;
+            let images: Vec<Image> = modelled.images.into_iter().map(Image::from).collect();
+            convert_model(
+                modelled.model,
+                &images,
+                report,
+                modelled.report,
+                output,
+                target,
+                settings,
+            )
+        }
     }
 }
 

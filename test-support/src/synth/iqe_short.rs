@@ -17,6 +17,18 @@ fn numbers5(out: &mut Vec<u8>, values: &[f32]) {
 /// The file's bytes. The rig needs at least 14 joints (every vertex is bound to joints 12
 /// and 13).
 pub fn iqe_short(rig: &Rig) -> Vec<u8> {
+    write(rig, 2)
+}
+
+/// [`iqe_short`] with one triangle per quad (every other triangle of the grid left out):
+/// about as many faces as vertices, the proportion of a real character export whose
+/// vertices are split along UV seams and hard edges.
+pub fn iqe_anim(rig: &Rig) -> Vec<u8> {
+    write(rig, 1)
+}
+
+/// The file with the first `triangles_per_quad` (1 or 2) triangles of each quad.
+fn write(rig: &Rig, triangles_per_quad: usize) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(b"# Inter-Quake Export\n");
     for joint in 0..rig.joints {
@@ -40,7 +52,11 @@ pub fn iqe_short(rig: &Rig) -> Vec<u8> {
         for j in 0..rig.rows {
             for i in 0..rig.cols {
                 // IQE fronts wind clockwise.
-                for [a, b, c] in rig.quad_triangles(i, j) {
+                for [a, b, c] in rig
+                    .quad_triangles(i, j)
+                    .into_iter()
+                    .take(triangles_per_quad)
+                {
                     let _ = writeln!(out, "fm {a} {c} {b}");
                 }
             }

@@ -15,7 +15,7 @@ pub mod rig;
 mod text;
 
 pub use iqe::iqe;
-pub use iqe_short::iqe_short;
+pub use iqe_short::{iqe_anim, iqe_short};
 pub use model::model;
 pub use ms3d::{Ms3dSpec, ms3d};
 pub use ms3d_ascii::ms3d_ascii;
@@ -99,6 +99,22 @@ pub fn short_rig(megabytes: u32) -> Rig {
     }
 }
 
+/// The scene of an animation-heavy short-line IQE file ([`iqe_anim`]) of roughly
+/// `megabytes` MB (a little more: 111 MB at 100), shaped like a 100 MB export of a
+/// character with a long animation: 4 grids 100 quads wide with one triangle per quad, so
+/// about as many faces as vertices (808 404 vertices and 800 000 faces at 100 MB), 64
+/// joints and 86 frames per megabyte (8600 frames, 550 400 `pq` lines: 12 % of the
+/// lines).
+pub fn anim_rig(megabytes: u32) -> Rig {
+    Rig {
+        meshes: 4,
+        cols: 100,
+        rows: (megabytes * 20).max(1),
+        joints: 64,
+        frames: (megabytes * 86).max(2),
+    }
+}
+
 /// Makes the bytes of one bench input.
 pub type Generator = Box<dyn Fn() -> Vec<u8>>;
 
@@ -114,6 +130,8 @@ pub fn inputs() -> Vec<(String, Generator)> {
             "short100.iqe".into(),
             Box::new(|| iqe_short(&short_rig(100))),
         ),
+        ("anim10.iqe".into(), Box::new(|| iqe_anim(&anim_rig(10)))),
+        ("anim100.iqe".into(), Box::new(|| iqe_anim(&anim_rig(100)))),
         ("big10.txt".into(), Box::new(|| ms3d_ascii(&text_rig(10)))),
         // Within MilkShape's limits (38080 triangles), so the ASCII writer can be timed too.
         ("big5.txt".into(), Box::new(|| ms3d_ascii(&text_rig(5)))),

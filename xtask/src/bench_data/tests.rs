@@ -166,3 +166,31 @@ fn short_line_iqe_reads_strictly_with_the_promised_counts() {
     let (model, _) = rigport_iqe::to_model(&file, &Default::default()).expect("IQE converts");
     assert_eq!(model.animations[0].fps, 30.0);
 }
+
+/// `anim_rig(1)`: 4 grids of 100×20 quads with one triangle each: 4·101·21 = 8484
+/// vertices, 4·100·20 = 8000 triangles, 64 joints, 86 frames (64 · 86 = 5504 `pq` lines, 12 %
+/// of the lines).
+#[test]
+fn anim_iqe_reads_strictly_with_the_promised_counts() {
+    let iqe = synth::iqe_anim(&synth::anim_rig(1));
+    let (file, report) = rigport_iqe::File::from_slice_with(
+        &iqe,
+        &ReadOptions {
+            strict: true,
+            ..Default::default()
+        },
+    )
+    .expect("the animation-heavy IQE file reads strictly");
+    assert!(report.is_empty(), "{report:?}");
+    let summary = file.summary();
+    assert_eq!((summary.vertices, summary.triangles), (8484, 8000));
+    assert_eq!((summary.joints, summary.frames), (64, 86));
+    let text = String::from_utf8(iqe).unwrap();
+    let lines = text.lines().count();
+    let pq = text.lines().filter(|l| l.starts_with("pq ")).count();
+    assert_eq!(pq, 64 * 86 + 64);
+    assert!(
+        (0.11..0.13).contains(&(pq as f64 / lines as f64)),
+        "{pq} of {lines}"
+    );
+}

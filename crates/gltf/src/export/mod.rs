@@ -52,7 +52,7 @@ use gltf_json as json;
 use rigport_model_core::{Mesh, Model, Report, Severity, Winding};
 use std::path::PathBuf;
 use textures::{Placement, Textures};
-use weights::{WeightStats, influence, is_bound};
+use weights::{LastSkin, WeightStats};
 
 pub use images::{BesideImages, FolderImages, ImageError, ImageSource, SourceImage};
 pub use textures::CompanionImage;
@@ -246,8 +246,12 @@ fn build(
         .iter()
         .map(|mesh| {
             let mut skinning = Skinning::default();
+            let mut last = LastSkin::default();
             for vertex in &mesh.vertices {
-                match is_bound(vertex, joint_count, &mut weight_stats) {
+                match last
+                    .influence(vertex, joint_count, &mut weight_stats)
+                    .is_some()
+                {
                     true => skinning.bound = true,
                     false => skinning.unbound = true,
                 }
@@ -278,9 +282,10 @@ fn build(
         let influences: Option<Vec<_>> = skinning.bound.then(|| {
             // Counted in the first pass already.
             let mut counted = WeightStats::default();
+            let mut last = LastSkin::default();
             let per_vertex = mesh.vertices.iter();
             per_vertex
-                .map(|v| influence(v, joint_count, &mut counted))
+                .map(|v| last.influence(v, joint_count, &mut counted))
                 .collect()
         });
         let node = mesh::write_mesh(

@@ -20,6 +20,16 @@ pub(super) struct WeightStats {
     pub rescaled: usize,
 }
 
+impl WeightStats {
+    /// Adds another set of counts.
+    fn add(&mut self, other: &WeightStats) {
+        self.bad_joint += other.bad_joint;
+        self.bad_weight += other.bad_weight;
+        self.merged += other.merged;
+        self.rescaled += other.rescaled;
+    }
+}
+
 /// The normalized influence of a vertex, or `None` when no valid joint influences it.
 pub(super) fn influence(
     vertex: &Vertex,
@@ -30,10 +40,38 @@ pub(super) fn influence(
     Some((joints, normalize(weights, used)))
 }
 
-/// Whether a vertex has any valid influence, counting what is wrong with its influences —
-/// [`influence`] without the normalization, for a first pass that only needs to know.
-pub(super) fn is_bound(vertex: &Vertex, joint_count: usize, stats: &mut WeightStats) -> bool {
-    valid_influences(vertex, joint_count, stats).is_some()
+/// [`influence`] through the last skin it was asked about: neighbouring vertices usually
+/// share their joints and weights, and the same skin gives the same influence and counts.
+#[derive(Default)]
+pub(super) struct LastSkin {
+    /// Joints and weight bits of the last vertex, its influence and what it counted.
+    last: Option<(Skin, Option<Influence>, WeightStats)>,
+}
+
+/// A vertex's joint ids and the bits of its weights.
+type Skin = ([u32; 4], [u32; 4]);
+
+impl LastSkin {
+    /// [`influence`] of `vertex`, counting into `stats`.
+    pub(super) fn influence(
+        &mut self,
+        vertex: &Vertex,
+        joint_count: usize,
+        stats: &mut WeightStats,
+    ) -> Option<Influence> {
+        let skin = (vertex.joints.map(|j| j.0), vertex.weights.map(f32::to_bits));
+        let (result, counted) = match &self.last {
+            Some((last, result, counted)) if *last == skin => (*result, *counted),
+            _ => {
+                let mut counted = WeightStats::default();
+                let result = influence(vertex, joint_count, &mut counted);
+                self.last = Some((skin, result, counted));
+                (result, counted)
+            }
+        };
+        stats.add(&counted);
+        result
+    }
 }
 
 /// The valid influences of a vertex (joints merged, weights as `f64`) and how many there
@@ -179,6 +217,32 @@ mod tests {
                 rescaled: 1
             }
         );
+    }
+
+    #[test]
+    fn the_last_skin_gives_what_influence_gives() {
+        let vertices = [
+            vertex([0, 1, 2, 0], [1.0, 1.0, 1.0, 0.0]),
+            vertex([0, 1, 2, 0], [1.0, 1.0, 1.0, 0.0]),
+            vertex([1, 1, 9, 0], [0.25, 0.25, 0.3, f32::NAN]),
+            vertex([1, 1, 9, 0], [0.25, 0.25, 0.3, f32::NAN]),
+            vertex([0, 1, 2, 0], [1.0, 1.0, 1.0, -0.0]),
+            vertex([5, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]),
+            vertex([5, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]),
+        ];
+        let (mut memo, mut through, mut direct) = (
+            LastSkin::default(),
+            WeightStats::default(),
+            WeightStats::default(),
+        );
+        for v in &vertices {
+            assert_eq!(
+                memo.influence(v, 3, &mut through),
+                influence(v, 3, &mut direct)
+            );
+        }
+        assert_eq!(through, direct);
+        assert_eq!(direct.merged, 2);
     }
 
     #[test]

@@ -195,6 +195,7 @@ fn add_meshes(scene: &Scene<'_>, normals: &CornerNormals) -> (Vec<Mesh>, SkinCou
         out.has_colors = has_colors;
         out.vertices.reserve(mesh.vertices.len());
         out.triangles.reserve(mesh.triangles.len());
+        let mut last_skin: LastSkin<'_> = None;
         let mut vertex_of = |vertex: u32, normal: u32, out: &mut Mesh, counts: &mut SkinCounts| {
             local.get_or_add(vertex, normal, || {
                 let n = normals
@@ -202,8 +203,13 @@ fn add_meshes(scene: &Scene<'_>, normals: &CornerNormals) -> (Vec<Mesh>, SkinCou
                     .get(normal as usize)
                     .copied()
                     .unwrap_or(Vec3::ZERO);
-                out.vertices
-                    .push(make_vertex(scene, vertex as usize, n, counts));
+                out.vertices.push(make_vertex(
+                    scene,
+                    vertex as usize,
+                    n,
+                    counts,
+                    &mut last_skin,
+                ));
                 (out.vertices.len() - 1) as u32
             })
         };
@@ -288,7 +294,23 @@ impl LocalVertices {
     }
 }
 
-fn make_vertex(scene: &Scene<'_>, v: usize, normal: Vec3, counts: &mut SkinCounts) -> Vertex {
+/// The skin of the last `vb` line made into joints and weights: its numbers as stored, the
+/// joints and weights, and the counts `truncated`, `bad_joint` and `renormalized` it added.
+/// Neighbouring vertices usually share their skin.
+type LastSkin<'f> = Option<(
+    crate::store::Values<'f, (i64, f64)>,
+    [JointId; 4],
+    [f32; 4],
+    [usize; 3],
+)>;
+
+fn make_vertex<'f>(
+    scene: &Scene<'f>,
+    v: usize,
+    normal: Vec3,
+    counts: &mut SkinCounts,
+    last_skin: &mut LastSkin<'f>,
+) -> Vertex {
     let p = scene.position(v).unwrap_or([0.0, 0.0, 0.0, 1.0]);
     counts.w_not_one += usize::from(p[3] != 1.0);
     let mut vertex = Vertex {
@@ -303,27 +325,54 @@ fn make_vertex(scene: &Scene<'_>, v: usize, normal: Vec3, counts: &mut SkinCount
         vertex.color = Vec4::new(c[0] as f32, c[1] as f32, c[2] as f32, c[3] as f32);
     }
     if let Some(pairs) = scene.blend(v) {
-        let joints = scene.joints.len();
-        let mut kept = Strongest::default();
-        for (index, weight) in pairs.iter() {
-            match u32::try_from(index) {
-                Ok(j) if (j as usize) < joints && weight > 0.0 => kept.offer(j, weight),
-                _ if weight > 0.0 => counts.bad_joint += 1,
-                _ => {}
+        let (joints, weights, counted) = match *last_skin {
+            Some((last, joints, weights, counted)) if last.same_as(&pairs) => {
+                (joints, weights, counted)
             }
-        }
-        counts.truncated += usize::from(kept.offered > 4);
-        let kept = kept.as_slice();
-        let total: f64 = kept.iter().map(|p| p.1).sum();
-        if total > 0.0 {
-            counts.renormalized += usize::from((total - 1.0).abs() > 1e-3);
-            for (slot, (j, w)) in kept.iter().enumerate() {
-                vertex.joints[slot] = JointId(*j);
-                vertex.weights[slot] = (w / total) as f32;
+            _ => {
+                let (joints, weights, counted) = skin(scene, pairs);
+                *last_skin = Some((pairs, joints, weights, counted));
+                (joints, weights, counted)
             }
-        }
+        };
+        vertex.joints = joints;
+        vertex.weights = weights;
+        counts.truncated += counted[0];
+        counts.bad_joint += counted[1];
+        counts.renormalized += counted[2];
     }
     vertex
+}
+
+/// The four strongest valid influences of a `vb` line, normalized, and what they count:
+/// `[truncated, bad_joint, renormalized]`.
+fn skin(
+    scene: &Scene<'_>,
+    pairs: crate::store::Values<'_, (i64, f64)>,
+) -> ([JointId; 4], [f32; 4], [usize; 3]) {
+    let mut joints_out = [JointId(0); 4];
+    let mut weights_out = [0.0f32; 4];
+    let mut counted = [0usize; 3];
+    let joints = scene.joints.len();
+    let mut kept = Strongest::default();
+    for (index, weight) in pairs.iter() {
+        match u32::try_from(index) {
+            Ok(j) if (j as usize) < joints && weight > 0.0 => kept.offer(j, weight),
+            _ if weight > 0.0 => counted[1] += 1,
+            _ => {}
+        }
+    }
+    counted[0] = usize::from(kept.offered > 4);
+    let kept = kept.as_slice();
+    let total: f64 = kept.iter().map(|p| p.1).sum();
+    if total > 0.0 {
+        counted[2] = usize::from((total - 1.0).abs() > 1e-3);
+        for (slot, (j, w)) in kept.iter().enumerate() {
+            joints_out[slot] = JointId(*j);
+            weights_out[slot] = (w / total) as f32;
+        }
+    }
+    (joints_out, weights_out, counted)
 }
 
 /// The four largest weights offered, largest first, earlier ones first among equals — what

@@ -229,8 +229,14 @@ impl Text {
     }
 }
 
+/// A vertex's joint ids and the bits of its weights.
+type Skin = ([u32; 4], [u32; 4]);
+
+/// Blend indexes and weight bytes as the file stores them.
+type Encoded = ([u32; 4], [u8; 4]);
+
 /// The SDK's weight encoding: the four largest weights, normalized, as bytes summing to 255.
-fn encode_weights(vertex: &rigport_model_core::Vertex, remap: &[u32]) -> ([u32; 4], [u8; 4]) {
+fn encode_weights(vertex: &rigport_model_core::Vertex, remap: &[u32]) -> Encoded {
     // The four largest weights on joints that exist, largest first (ties keep their
     // order), without allocating: this runs once per vertex.
     let mut pairs = [(0u32, 0f32); 4];
@@ -299,17 +305,28 @@ fn add_geometry(
             empty.push(format!("`{}`", mesh.name));
             continue;
         }
-        let written: Vec<Written> = mesh
-            .vertices
-            .iter()
-            .map(|v| {
+        let first_vertex = all.len() as u32;
+        // The last skin encoded and its encoding: neighbouring vertices usually share it.
+        let mut last_skin: Option<(Skin, Encoded)> = None;
+        // Each vertex is welded as it is made: straight into `all`, with no array of the
+        // mesh's vertices before welding.
+        let local = geometry::weld_into(
+            mesh.vertices.iter().map(|v| {
                 if v.influences().count() > 4 {
                     truncated += 1;
                 }
                 let (joints, weights) = if remap.is_empty() {
                     ([0; 4], [0; 4])
                 } else {
-                    encode_weights(v, remap)
+                    let skin = (v.joints.map(|j| j.0), v.weights.map(f32::to_bits));
+                    match last_skin {
+                        Some((last, encoded)) if last == skin => encoded,
+                        _ => {
+                            let encoded = encode_weights(v, remap);
+                            last_skin = Some((skin, encoded));
+                            encoded
+                        }
+                    }
                 };
                 Written {
                     position: v.position,
@@ -329,17 +346,15 @@ fn add_geometry(
                     joints,
                     weights,
                 }
-            })
-            .collect();
-        let (kept, local) = geometry::weld(&written);
-        welded += written.len() - kept.len();
-        let first_vertex = all.len() as u32;
+            }),
+            &mut all,
+        );
+        welded += local.len() - (all.len() - first_vertex as usize);
         let first_triangle = file.triangles.len() as u32;
         for t in &mesh.triangles {
             let [a, b, c] = t.map(|i| first_vertex + local[i as usize]);
             file.triangles.push([a, c, b]);
         }
-        all.extend(kept);
         let material = mesh
             .material
             .and_then(|m| model.materials.get(m.index()))

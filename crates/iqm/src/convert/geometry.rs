@@ -1,7 +1,7 @@
 //! What the SDK's compiler derives from the geometry: welded vertices, tangents and triangle
 //! adjacency (per-frame bounds are in `bounds`).
 
-use foldhash::{HashMap, HashMapExt};
+use super::numbering::Numbering;
 use rigport_model_core::glam::{Vec2, Vec3};
 
 /// A vertex as written: every attribute the file stores, blend weights already quantized.
@@ -40,21 +40,26 @@ impl Written {
     }
 }
 
-/// Welds identical vertices: returns the distinct vertices in first-use order and, for
-/// each input vertex, its index among them.
-pub(crate) fn weld(vertices: &[Written]) -> (Vec<Written>, Vec<u32>) {
-    let mut seen: HashMap<[u32; 16], u32> = HashMap::with_capacity(vertices.len());
-    let mut kept = Vec::with_capacity(vertices.len());
-    let remap = vertices
-        .iter()
+/// Welds identical vertices: appends the distinct ones of `vertices` to `out` in first-use
+/// order and returns, for each vertex, its index among them (counted from `out`'s length
+/// before the call).
+pub(crate) fn weld_into(
+    vertices: impl ExactSizeIterator<Item = Written>,
+    out: &mut Vec<Written>,
+) -> Vec<u32> {
+    let start = out.len();
+    let mut numbers = Numbering::with_capacity(vertices.len());
+    out.reserve(vertices.len());
+    vertices
         .map(|v| {
-            *seen.entry(v.key()).or_insert_with(|| {
-                kept.push(*v);
-                (kept.len() - 1) as u32
-            })
+            let key = v.key();
+            let (number, new) = numbers.number(&key, |n| out[start + n as usize].key() == key);
+            if new {
+                out.push(v);
+            }
+            number
         })
-        .collect();
-    (kept, remap)
+        .collect()
 }
 
 /// Per-vertex tangents `x y z w` from texture coordinates (`w` = the bitangent's sign),
@@ -100,24 +105,37 @@ pub(crate) fn tangents(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[f32
 /// triangle sharing it, or `u32::MAX` when none or more than one does. Edges are compared
 /// by position and blend, as the SDK does, so vertices split by normals or UVs still join.
 pub(crate) fn adjacency(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
-    let mut ids: HashMap<[u32; 8], u32> = HashMap::with_capacity(vertices.len());
+    // Each distinct key numbered by a table that keeps, per number, the first vertex
+    // with that key.
+    let key = |v: &Written| {
+        let k = v.key();
+        [k[0], k[1], k[2], k[9], k[10], k[11], k[12], k[13]]
+    };
+    let mut numbers = Numbering::with_capacity(vertices.len());
+    let mut first_with: Vec<u32> = Vec::new();
     let id: Vec<u32> = vertices
         .iter()
-        .map(|v| {
-            let k = v.key();
-            let key = [k[0], k[1], k[2], k[9], k[10], k[11], k[12], k[13]];
-            let next = ids.len() as u32;
-            *ids.entry(key).or_insert(next)
+        .enumerate()
+        .map(|(i, v)| {
+            let k = key(v);
+            let (number, new) =
+                numbers.number(&k, |n| key(&vertices[first_with[n as usize] as usize]) == k);
+            if new {
+                first_with.push(i as u32);
+            }
+            number
         })
         .collect();
+    let distinct = numbers.len();
+    drop((numbers, first_with));
     const NONE: u32 = u32::MAX;
     let edge = |t: &[u32; 3], k: usize| {
         let (a, b) = (id[t[k] as usize], id[t[(k + 1) % 3] as usize]);
         (a.min(b), a.max(b))
     };
     // Every edge under its smaller end (a counting sort: linear, and no hash map of every
-    // edge), as (larger end, corner it starts at).
-    let mut first = vec![0u32; ids.len() + 1];
+    // edge), as the corner it starts at.
+    let mut first = vec![0u32; distinct + 1];
     for t in triangles {
         for k in 0..3 {
             first[edge(t, k).0 as usize + 1] += 1;
@@ -127,22 +145,27 @@ pub(crate) fn adjacency(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[u3
         first[i] += first[i - 1];
     }
     let mut next = first.clone();
-    let mut edges = vec![(0u32, 0u32); triangles.len() * 3];
+    let mut corners = vec![0u32; triangles.len() * 3];
     for (i, t) in triangles.iter().enumerate() {
         for k in 0..3 {
-            let (a, b) = edge(t, k);
-            let slot = &mut next[a as usize];
-            edges[*slot as usize] = (b, (i * 3 + k) as u32);
+            let slot = &mut next[edge(t, k).0 as usize];
+            corners[*slot as usize] = (i * 3 + k) as u32;
             *slot += 1;
         }
     }
+    drop(next);
+    let larger_end = |c: u32| edge(&triangles[c as usize / 3], c as usize % 3).1;
     let mut out = vec![[NONE; 3]; triangles.len()];
+    // One bucket's edges as (larger end, corner), sorted.
+    let mut sorted: Vec<(u32, u32)> = Vec::new();
     for bucket in first.windows(2) {
-        let edges = &mut edges[bucket[0] as usize..bucket[1] as usize];
-        edges.sort_unstable();
+        let corners = &corners[bucket[0] as usize..bucket[1] as usize];
+        sorted.clear();
+        sorted.extend(corners.iter().map(|&c| (larger_end(c), c)));
+        sorted.sort_unstable();
         // An edge used by exactly two corners joins their triangles; by one, or by three
         // or more, none.
-        for run in edges.chunk_by(|a, b| a.0 == b.0) {
+        for run in sorted.chunk_by(|a, b| a.0 == b.0) {
             if let [(_, c), (_, d)] = run {
                 let (c, d) = (*c as usize, *d as usize);
                 out[c / 3][c % 3] = (d / 3) as u32;
@@ -166,6 +189,33 @@ mod tests {
             joints: [0; 4],
             weights: [0; 4],
         }
+    }
+
+    #[test]
+    fn welding_appends_distinct_vertices_in_first_use_order() {
+        let mut out = vec![at(9.0, 9.0)];
+        let mut normal = at(1.0, 0.0);
+        normal.normal = Vec3::X;
+        let vertices = [
+            at(1.0, 0.0),
+            at(0.0, 1.0),
+            at(1.0, 0.0),
+            at(-0.0, 1.0), // -0 and +0 differ in their bits: kept apart
+            normal,
+            at(0.0, 1.0),
+        ];
+        let local = weld_into(vertices.into_iter(), &mut out);
+        assert_eq!(local, [0, 1, 0, 2, 3, 1]);
+        assert_eq!(
+            out,
+            [
+                at(9.0, 9.0),
+                at(1.0, 0.0),
+                at(0.0, 1.0),
+                at(-0.0, 1.0),
+                normal
+            ]
+        );
     }
 
     #[test]

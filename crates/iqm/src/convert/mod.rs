@@ -3,6 +3,7 @@
 mod bounds;
 mod from_model;
 mod geometry;
+mod numbering;
 mod quantize;
 mod sampling;
 mod to_model;

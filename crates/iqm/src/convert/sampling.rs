@@ -7,7 +7,7 @@ use super::quantize::Channels;
 use crate::error::Error;
 use crate::records::LOOP;
 use rigport_anim::normalize_animation;
-use rigport_anim::sample::{Transform, sample_track};
+use rigport_anim::sample::{TrackCursor, Transform, sample_track_from};
 use rigport_model_core::glam::{Quat, Vec4};
 use rigport_model_core::{Animation, Interpolation, JointId, Model, Report, Skeleton, Track};
 
@@ -82,28 +82,46 @@ pub(crate) fn sample<'m>(
             )));
         }
         poses_left -= poses;
-        let mut sorted = animation.clone();
-        for track in &mut sorted.tracks {
-            track.joint = JointId(new_index[track.joint.index()]);
-        }
-        let _ = normalize_animation(&mut sorted, joints);
         if animation.interpolation != Interpolation::Linear {
             stepped += 1;
         }
+        // The first track of each joint (as `normalize_animation` keeps it), under the
+        // joint's new index.
         let mut by_joint: Vec<Option<&Track>> = vec![None; joints];
-        for track in &sorted.tracks {
-            by_joint[track.joint.index()] = Some(track);
+        for track in &animation.tracks {
+            let slot = &mut by_joint[new_index[track.joint.index()] as usize];
+            if slot.is_none() {
+                *slot = Some(track);
+            }
         }
         let first_frame = (values.len() / joints) as u32;
-        values.reserve(poses as usize);
-        for f in 0..frames {
-            let time = f as f32 / fps;
-            for (j, bind) in binds.iter().enumerate() {
-                let t = by_joint[j].map_or(*bind, |track| {
-                    sample_track(track, time, sorted.interpolation, bind)
+        let start = values.len();
+        values.resize(start + poses as usize, [0.0; 10]);
+        let frames_of = &mut values[start..];
+        // Joint by joint: one track is copied and normalized at a time (not the whole
+        // animation), and its channels are walked forward as the frame times grow.
+        for (j, bind) in binds.iter().enumerate() {
+            let normalized = by_joint[j].map(|track| {
+                let mut single = Animation::new(animation.name.clone(), animation.fps);
+                single.interpolation = animation.interpolation;
+                single.tracks.push(Track {
+                    joint: JointId(j as u32),
+                    ..track.clone()
                 });
+                let _ = normalize_animation(&mut single, joints);
+                single.tracks.pop()
+            });
+            let mut cursor = TrackCursor::default();
+            for f in 0..frames as usize {
+                let time = f as f32 / fps;
+                let t = match normalized.as_ref() {
+                    Some(Some(track)) => {
+                        sample_track_from(track, time, animation.interpolation, bind, &mut cursor)
+                    }
+                    _ => *bind,
+                };
                 let q = flip(t.rotation);
-                values.push([
+                frames_of[f * joints + j] = [
                     t.translation.x,
                     t.translation.y,
                     t.translation.z,
@@ -114,7 +132,7 @@ pub(crate) fn sample<'m>(
                     t.scale.x,
                     t.scale.y,
                     t.scale.z,
-                ]);
+                ];
             }
         }
         sampled.anims.push(SampledAnim {
