@@ -893,14 +893,16 @@ mod tests {
 
     #[test]
     fn a_reused_target_forgets_what_it_drew() {
+        let fill = |t: &mut Target, corners: [Projected; 3], level: u8| {
+            t.whole().triangle(corners, NONE, flat(level));
+        };
+        let lower_right = [at(16.0, 16.0, 0.5), at(8.0, 16.0, 0.5), at(16.0, 8.0, 0.5)];
         let mut t = Target::new(16, 16, [0; 3]);
-        let mut band = t.whole();
-        band.triangle(
+        fill(
+            &mut t,
             [at(0.0, 0.0, 0.5), at(8.0, 0.0, 0.5), at(0.0, 8.0, 0.5)],
-            NONE,
-            flat(200),
+            200,
         );
-        drop(band);
         t.line(at(0.0, 14.0, 1.0), at(16.0, 14.0, 1.0), [90; 3]);
         assert_eq!(t.resolve().get_pixel(0, 0).0, [200, 200, 200, 255]);
         assert_eq!(t.resolve().get_pixel(7, 7).0, [90, 90, 90, 255]);
@@ -908,21 +910,9 @@ mod tests {
         // background shows everywhere, and a triangle elsewhere draws as on a fresh target.
         t.reset(16, 16, [7, 8, 9]);
         assert!((0..16).all(|y| (0..16).all(|x| !t.covered(x, y))));
-        let mut band = t.whole();
-        band.triangle(
-            [at(16.0, 16.0, 0.5), at(8.0, 16.0, 0.5), at(16.0, 8.0, 0.5)],
-            NONE,
-            flat(50),
-        );
-        drop(band);
+        fill(&mut t, lower_right, 50);
         let mut fresh = Target::new(16, 16, [7, 8, 9]);
-        let mut band = fresh.whole();
-        band.triangle(
-            [at(16.0, 16.0, 0.5), at(8.0, 16.0, 0.5), at(16.0, 8.0, 0.5)],
-            NONE,
-            flat(50),
-        );
-        drop(band);
+        fill(&mut fresh, lower_right, 50);
         assert_eq!(t.resolve(), fresh.resolve());
         assert_eq!(t.resolve().get_pixel(0, 0).0, [7, 8, 9, 255]);
         // A different size starts over.
