@@ -113,7 +113,6 @@ pub fn render_apng(
                 frame = Some(frame.map_or([lo, hi], |[a, b]| [a.min(lo), b.max(hi)]));
             }
         }
-        let mut rgb = Vec::new();
         for &time in &times {
             let picture = scene.draw_framed(
                 &options,
@@ -126,14 +125,7 @@ pub fn render_apng(
                     report.notices.push(notice);
                 }
             }
-            rgb.clear();
-            rgb.extend(
-                picture
-                    .image
-                    .as_raw()
-                    .chunks_exact(4)
-                    .flat_map(|p| [p[0], p[1], p[2]]),
-            );
+            let rgb = crate::encode::rgb_of(picture.image.as_raw());
             writer.write_image_data(&rgb).map_err(apng_error)?;
         }
         writer.finish().map_err(apng_error)?;

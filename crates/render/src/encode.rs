@@ -13,19 +13,26 @@ use image::{ExtendedColorType, ImageEncoder, ImageError, RgbaImage};
 /// fastest level.
 pub fn encode_png(image: &RgbaImage) -> Result<Vec<u8>, ImageError> {
     let rgb = rgb_of(image.as_raw());
+    encode(&rgb, image.width(), image.height(), ExtendedColorType::Rgb8)
+}
+
+/// `raw` (`width` × `height` pixels of `colour`) as a PNG with fast deflate and the Paeth
+/// filter on every row.
+fn encode(
+    raw: &[u8],
+    width: u32,
+    height: u32,
+    colour: ExtendedColorType,
+) -> Result<Vec<u8>, ImageError> {
     let mut png = Vec::new();
-    PngEncoder::new_with_quality(&mut png, CompressionType::Fast, FilterType::Paeth).write_image(
-        &rgb,
-        image.width(),
-        image.height(),
-        ExtendedColorType::Rgb8,
-    )?;
+    PngEncoder::new_with_quality(&mut png, CompressionType::Fast, FilterType::Paeth)
+        .write_image(raw, width, height, colour)?;
     Ok(png)
 }
 
 /// The RGB bytes of RGBA pixels: four pixels (16 bytes) at a time become 12 by shifts
 /// within 32-bit words, the rest one at a time.
-fn rgb_of(rgba: &[u8]) -> Vec<u8> {
+pub(crate) fn rgb_of(rgba: &[u8]) -> Vec<u8> {
     let mut rgb = vec![0; rgba.len() / 4 * 3];
     let mut fours = rgba.chunks_exact(16);
     let mut twelves = rgb.chunks_exact_mut(12);
@@ -59,26 +66,22 @@ fn rgb_of(rgba: &[u8]) -> Vec<u8> {
 
 /// Encodes an 8-bit RGB picture (a normal pass) the same way as [`encode_png`].
 pub fn encode_png_rgb8(image: &image::RgbImage) -> Result<Vec<u8>, ImageError> {
-    let mut png = Vec::new();
-    PngEncoder::new_with_quality(&mut png, CompressionType::Fast, FilterType::Paeth).write_image(
+    encode(
         image.as_raw(),
         image.width(),
         image.height(),
         ExtendedColorType::Rgb8,
-    )?;
-    Ok(png)
+    )
 }
 
 /// Encodes an 8-bit grey picture (a mask) the same way as [`encode_png`].
 pub fn encode_png_gray8(image: &image::GrayImage) -> Result<Vec<u8>, ImageError> {
-    let mut png = Vec::new();
-    PngEncoder::new_with_quality(&mut png, CompressionType::Fast, FilterType::Paeth).write_image(
+    encode(
         image.as_raw(),
         image.width(),
         image.height(),
         ExtendedColorType::L8,
-    )?;
-    Ok(png)
+    )
 }
 
 /// Encodes `width`×`height` 16-bit grey values, row by row (a depth pass), as a 16-bit
@@ -93,14 +96,7 @@ pub fn encode_png_gray16(width: u32, height: u32, values: &[u16]) -> Result<Vec<
     }
     // The PNG encoder takes 16-bit samples as native-endian bytes.
     let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_ne_bytes()).collect();
-    let mut png = Vec::new();
-    PngEncoder::new_with_quality(&mut png, CompressionType::Fast, FilterType::Paeth).write_image(
-        &bytes,
-        width,
-        height,
-        ExtendedColorType::L16,
-    )?;
-    Ok(png)
+    encode(&bytes, width, height, ExtendedColorType::L16)
 }
 
 #[cfg(test)]

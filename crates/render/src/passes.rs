@@ -64,11 +64,7 @@ pub(crate) fn draw_normals(
         parts.into_iter().for_each(fill);
     }
     let rgba = target.resolve();
-    let rgb: Vec<u8> = rgba
-        .as_raw()
-        .chunks_exact(4)
-        .flat_map(|p| [p[0], p[1], p[2]])
-        .collect();
+    let rgb = crate::encode::rgb_of(rgba.as_raw());
     RgbImage::from_raw(rgba.width(), rgba.height(), rgb)
         .unwrap_or_else(|| RgbImage::new(rgba.width(), rgba.height()))
 }
