@@ -7,7 +7,6 @@ use crate::texture::{TextureError, TextureSource, sample};
 use crate::{PoseAt, RenderError, RenderOptions};
 use glam::{Vec3, Vec4};
 use image::{GrayImage, RgbImage, RgbaImage};
-use rayon::prelude::*;
 use rigport_model_core::{Material, Mesh, Model, Report, Vertex, codes};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -277,12 +276,7 @@ impl<'a> Scene<'a> {
                     }
                 }
             };
-            let parts = target.bands(bands);
-            if parts.len() > 1 {
-                parts.into_par_iter().for_each(fill);
-            } else {
-                parts.into_iter().for_each(fill);
-            }
+            target.fill(bands, fill);
             if options.wire {
                 for (triangles, screen) in drawable.iter().zip(&screens) {
                     for t in triangles {

@@ -5,7 +5,6 @@ use crate::camera::{Camera, Projected};
 use crate::raster::{Band, Target, levels};
 use glam::{Vec3, Vec4};
 use image::RgbImage;
-use rayon::prelude::*;
 use rigport_model_core::Mesh;
 
 /// Draws the normals of `meshes`' `drawable` triangles (vertices on screen at `screens`)
@@ -57,12 +56,7 @@ pub(crate) fn draw_normals(
             band.triangle(*corners, *attributes, shade_normal);
         }
     };
-    let parts = target.bands(bands);
-    if parts.len() > 1 {
-        parts.into_par_iter().for_each(fill);
-    } else {
-        parts.into_iter().for_each(fill);
-    }
+    target.fill(bands, fill);
     let rgba = target.resolve();
     let rgb = crate::encode::rgb_of(rgba.as_raw());
     RgbImage::from_raw(rgba.width(), rgba.height(), rgb)

@@ -251,6 +251,17 @@ impl Target {
         self.bands(1).pop().expect("one band")
     }
 
+    /// Runs `fill` on each of about `count` bands of the target, on rayon's pool when
+    /// there are several, else on this thread.
+    pub fn fill(&mut self, count: usize, fill: impl Fn(Band<'_>) + Send + Sync) {
+        let parts = self.bands(count);
+        if parts.len() > 1 {
+            parts.into_par_iter().for_each(fill);
+        } else {
+            parts.into_iter().for_each(fill);
+        }
+    }
+
     /// The target split into about `count` bands of whole pixel rows, top to bottom.
     pub fn bands(&mut self, count: usize) -> Vec<Band<'_>> {
         self.parallel = count > 1;
