@@ -10,7 +10,7 @@ use rigport::picture::{PictureRequest, Prepared};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -159,14 +159,25 @@ fn completed(path: &Path, dir: &Path) -> HashSet<String> {
 fn whole(path: &Path) -> bool {
     /// The last 12 bytes of every PNG: the empty `IEND` chunk and its CRC.
     const PNG_END: [u8; 12] = [0, 0, 0, 0, b'I', b'E', b'N', b'D', 0xae, 0x42, 0x60, 0x82];
-    let Ok(bytes) = std::fs::read(path) else {
+    // Only the end of each file is read: a resumed library has many pictures.
+    let Some(end) = tail(path, 64) else {
         return false;
     };
     match path.extension().and_then(|e| e.to_str()) {
-        Some("png") => bytes.ends_with(&PNG_END),
-        Some("json") => bytes.trim_ascii_end().ends_with(b"}"),
-        _ => !bytes.is_empty(),
+        Some("png") => end.ends_with(&PNG_END),
+        Some("json") => end.trim_ascii_end().ends_with(b"}"),
+        _ => !end.is_empty(),
     }
+}
+
+/// The last `n` bytes of the file at `path` (all of it when shorter).
+fn tail(path: &Path, n: u64) -> Option<Vec<u8>> {
+    let mut file = File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    file.seek(SeekFrom::Start(len.saturating_sub(n))).ok()?;
+    let mut end = Vec::new();
+    file.read_to_end(&mut end).ok()?;
+    Some(end)
 }
 
 /// Reads one model and writes everything asked for into `folder`; returns the files
