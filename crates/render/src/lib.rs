@@ -60,6 +60,7 @@ mod error;
 mod options;
 mod passes;
 mod raster;
+mod samples;
 mod sheet;
 mod texture;
 mod views;

@@ -18,6 +18,7 @@
 //! how many bands drew it.
 
 use crate::camera::Projected;
+use crate::samples::Samples;
 use glam::{BVec4A, Vec4};
 use image::RgbaImage;
 use rayon::prelude::*;
@@ -57,7 +58,7 @@ pub(crate) struct Target {
     /// Sample rows.
     height: u32,
     /// Every pixel, row by row.
-    pixels: Vec<Pixel>,
+    pixels: Samples,
     /// Opaque RGBA of samples where nothing is drawn.
     background: [u8; 4],
     /// The pixels drawn since the last clear.
@@ -70,7 +71,7 @@ pub(crate) struct Target {
 }
 
 /// One pixel's four samples.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C, align(32))]
 pub(crate) struct Pixel {
     /// Each sample's nearness of the closest surface so far (larger is closer; [`EMPTY`]:
@@ -81,7 +82,8 @@ pub(crate) struct Pixel {
 }
 
 impl Pixel {
-    const EMPTY: Pixel = Pixel {
+    /// Nothing drawn.
+    pub(crate) const EMPTY: Pixel = Pixel {
         depth: Vec4::splat(EMPTY),
         colour: [[0; 4]; 4],
     };
@@ -199,7 +201,7 @@ impl Target {
         let mut target = Self {
             width: 0,
             height: 0,
-            pixels: Vec::new(),
+            pixels: Samples::new(0),
             background: [0, 0, 0, 255],
             dirty: Dirty::empty(),
             parallel: false,
@@ -229,8 +231,7 @@ impl Target {
         } else {
             self.width = w as u32 * SUPERSAMPLE;
             self.height = h as u32 * SUPERSAMPLE;
-            self.pixels.clear();
-            self.pixels.resize(w * h, Pixel::EMPTY);
+            self.pixels = Samples::new(w * h);
         }
         self.dirty = Dirty::empty();
     }
@@ -405,9 +406,9 @@ impl Target {
             }
         };
         if self.parallel {
-            out.par_iter_mut().zip(&self.pixels).for_each(one);
+            out.par_iter_mut().zip(&self.pixels[..]).for_each(one);
         } else {
-            out.iter_mut().zip(&self.pixels).for_each(one);
+            out.iter_mut().zip(&self.pixels[..]).for_each(one);
         }
         image::ImageBuffer::from_raw(w as u32, h as u32, out)
             .unwrap_or_else(|| image::ImageBuffer::new(w as u32, h as u32))
