@@ -2,14 +2,16 @@
 //! library: arguments, output formatting, batch runs and safe file writing.
 //!
 //! Exit codes: 0 success, 1 bad input or a failed conversion, 2 usage error.
-// deny, not forbid: `input::map_file` maps large inputs (measured in `input.rs`), the
-// one `unsafe` block of the binary.
+// deny, not forbid: `input::map_file` maps large inputs (measured in `input.rs`) and
+// `heap::keep_freed_blocks` tunes glibc's allocator for `render` (measured in `heap.rs`),
+// the two `unsafe` blocks of the binary.
 #![deny(unsafe_code)]
 
 mod args;
 mod batch;
 mod commands;
 mod format_arg;
+mod heap;
 mod input;
 mod output;
 

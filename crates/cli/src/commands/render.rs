@@ -12,6 +12,7 @@ use std::path::Path;
 
 /// Runs `rigport render`.
 pub fn run(args: &RenderArgs) -> Status {
+    crate::heap::keep_freed_blocks();
     let request = PictureRequest {
         read: args.read.options(),
         options: RenderOptions {
