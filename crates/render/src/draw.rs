@@ -2,6 +2,7 @@
 //! wire, filter down.
 
 use crate::camera::{Camera, CameraPose, Projected};
+use crate::closed::{Outward, Surfaces};
 use crate::raster::{Band, SUPERSAMPLE, levels, with_target};
 use crate::texture::{TextureError, TextureSource, sample};
 use crate::{PoseAt, RenderError, RenderOptions};
@@ -80,6 +81,11 @@ type Loaded = Result<Arc<RgbaImage>, TextureError>;
 pub(crate) struct Scene<'a> {
     model: &'a Model,
     images: Vec<Option<Arc<RgbaImage>>>,
+    /// The model's closed surfaces, whose faces turned away are not drawn.
+    surfaces: Surfaces,
+    /// Whether faces of closed surfaces turned away are skipped (always, but for the tests
+    /// that compare pictures drawn both ways).
+    cull: bool,
     /// Texture warnings (once per material, not per picture).
     pub report: Report,
 }
@@ -137,6 +143,8 @@ impl<'a> Scene<'a> {
         Ok(Self {
             model,
             images,
+            surfaces: Surfaces::of(&model.meshes),
+            cull: true,
             report,
         })
     }
@@ -245,9 +253,10 @@ impl<'a> Scene<'a> {
                     .collect()
             })
             .collect();
+        let shown = self.shown(&meshes, &visible, skipped == 0, &screens);
         let batches: Vec<Batch<'_>> = meshes
             .iter()
-            .zip(drawable)
+            .zip(shown.iter())
             .zip(&screens)
             .map(|((mesh, triangles), screen)| self.batch(&camera, mesh, triangles, screen))
             .collect();
@@ -294,7 +303,7 @@ impl<'a> Scene<'a> {
                 .then(|| target.resolve_depth(|key| camera.distance(key) as f32));
             let mask = passes.mask.then(|| target.resolve_mask());
             let normal = passes.normal.then(|| {
-                crate::passes::draw_normals(&camera, &meshes, drawable, &screens, target, bands)
+                crate::passes::draw_normals(&camera, &meshes, &shown, &screens, target, bands)
             });
             Ok(Picture {
                 image,
@@ -305,6 +314,59 @@ impl<'a> Scene<'a> {
                 camera: Some(camera.pose(SUPERSAMPLE)),
             })
         })
+    }
+
+    /// The triangles to fill: the drawable ones, less the faces of closed surfaces turned
+    /// away from the camera when that is exact (see [`crate::closed`]): every triangle of
+    /// the posed meshes is `complete`ly drawable, so the surfaces are whole, and every
+    /// vertex lies in front of the eye.
+    fn shown<'d>(
+        &self,
+        meshes: &[Mesh],
+        visible: &'d Drawable,
+        complete: bool,
+        screens: &[Vec<Projected>],
+    ) -> Cow<'d, [Vec<[u32; 3]>]> {
+        let all = Cow::Borrowed(visible.triangles.as_slice());
+        let in_front = || {
+            screens.iter().zip(&visible.used).all(|(screen, used)| {
+                screen
+                    .iter()
+                    .zip(used)
+                    .all(|(p, &used)| !used || (p.inv_w.is_finite() && p.inv_w > 0.0))
+            })
+        };
+        if !(self.cull && complete && self.surfaces.any() && in_front()) {
+            return all;
+        }
+        let outward = self.surfaces.outward(meshes);
+        let shown = meshes
+            .iter()
+            .zip(screens)
+            .enumerate()
+            .map(|(m, (mesh, screen))| {
+                mesh.triangles
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, t)| {
+                        let Some(s) = self.surfaces.of_triangle(m, k) else {
+                            return true;
+                        };
+                        let [a, b, c] = t.map(|i| screen[i as usize]);
+                        // Twice the signed area on screen (y down): negative for a
+                        // triangle counter-clockwise as seen.
+                        let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+                        match outward[s] {
+                            Outward::CounterClockwise => !(area > 0.0),
+                            Outward::Clockwise => !(area < 0.0),
+                            Outward::Unknown => true,
+                        }
+                    })
+                    .map(|(_, t)| *t)
+                    .collect()
+            })
+            .collect();
+        Cow::Owned(shown)
     }
 
     /// The fills of `triangles` (all drawable) of `mesh`, whose vertices are at `screen`:
@@ -512,4 +574,141 @@ fn lights(camera: &Camera, v: [&Vertex; 3], per_vertex: [f32; 3]) -> [f32; 3] {
             per_vertex[i]
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::closed::tests::cube;
+    use crate::{NoTextures, Orbit, Passes, View};
+    use glam::Quat;
+
+    /// `mesh` turned by `turn` about its centre and moved by `offset`.
+    fn placed(mut mesh: Mesh, turn: Quat, offset: Vec3) -> Mesh {
+        for v in &mut mesh.vertices {
+            v.position = turn * (v.position - Vec3::splat(0.5)) + offset;
+        }
+        mesh
+    }
+
+    /// Two cubes (one wound inside out) beside a single open triangle, in two meshes.
+    fn scene_model() -> Model {
+        let mut inside_out = placed(cube(), Quat::from_rotation_y(0.7), Vec3::new(1.6, 0.2, 0.3));
+        for t in &mut inside_out.triangles {
+            t.swap(1, 2);
+        }
+        let mut tilted = placed(cube(), Quat::from_rotation_x(0.4), Vec3::ZERO);
+        let base = tilted.vertices.len() as u32;
+        for p in [
+            Vec3::new(-2.0, -1.0, -1.0),
+            Vec3::new(3.0, -1.0, -1.0),
+            Vec3::new(0.0, 2.0, -1.5),
+        ] {
+            tilted.vertices.push(Vertex {
+                position: p,
+                ..Vertex::default()
+            });
+        }
+        tilted.triangles.push([base, base + 1, base + 2]);
+        Model {
+            meshes: vec![tilted, inside_out],
+            ..Model::default()
+        }
+    }
+
+    #[test]
+    fn faces_turned_away_from_closed_surfaces_are_skipped_without_changing_the_picture() {
+        let model = scene_model();
+        let mut scene = Scene::new(&model, &NoTextures).expect("scene");
+        let orbits = Orbit::ring(5, 20.0);
+        let mut cameras: Vec<RenderOptions> = [View::Front, View::Top, View::Iso]
+            .into_iter()
+            .map(|view| RenderOptions {
+                view,
+                ..RenderOptions::default()
+            })
+            .collect();
+        cameras.extend(orbits.into_iter().map(|orbit| RenderOptions {
+            orbit: Some(orbit),
+            ..RenderOptions::default()
+        }));
+        for options in cameras {
+            let options = RenderOptions {
+                width: 96,
+                height: 80,
+                passes: Passes {
+                    depth: true,
+                    normal: true,
+                    mask: true,
+                },
+                ..options
+            };
+            scene.cull = true;
+            let culled = scene.draw(&options, PoseAt::Bind).expect("culled");
+            scene.cull = false;
+            let whole = scene.draw(&options, PoseAt::Bind).expect("whole");
+            assert_eq!(culled.image, whole.image, "{options:?}");
+            assert_eq!(culled.depth, whole.depth, "{options:?}");
+            assert_eq!(culled.normal, whole.normal, "{options:?}");
+            assert_eq!(culled.mask, whole.mask, "{options:?}");
+        }
+    }
+
+    #[test]
+    fn only_closed_surfaces_lose_triangles() {
+        let model = scene_model();
+        let scene = Scene::new(&model, &NoTextures).expect("scene");
+        let options = RenderOptions {
+            width: 64,
+            height: 64,
+            view: View::Iso,
+            ..RenderOptions::default()
+        };
+        let camera = fit_camera(
+            &options,
+            model.up,
+            || {
+                model
+                    .meshes
+                    .iter()
+                    .flat_map(|m| m.vertices.iter().map(|v| v.position))
+            },
+            128,
+            128,
+        )
+        .expect("camera");
+        let screens: Vec<Vec<Projected>> = model
+            .meshes
+            .iter()
+            .map(|m| {
+                m.vertices
+                    .iter()
+                    .map(|v| camera.project(v.position))
+                    .collect()
+            })
+            .collect();
+        let visible = Drawable::of(&model.meshes);
+        let shown = scene.shown(&model.meshes, &visible, true, &screens);
+        // The cubes' triangles whose outward normal points to the eye, found in the world,
+        // and the open triangle whatever its facing.
+        let facing = |m: usize, outward: f32| -> Vec<[u32; 3]> {
+            let mesh = &model.meshes[m];
+            mesh.triangles
+                .iter()
+                .enumerate()
+                .filter(|&(k, t)| {
+                    let [a, b, c] = t.map(|i| mesh.vertices[i as usize].position);
+                    let normal = (b - a).cross(c - a) * outward;
+                    k >= 12 || normal.dot(camera.towards_camera((a + b + c) / 3.0)) > 0.0
+                })
+                .map(|(_, t)| *t)
+                .collect()
+        };
+        assert!((4..=6).contains(&(facing(0, 1.0).len() - 1)));
+        assert_eq!(shown[0], facing(0, 1.0));
+        assert_eq!(shown[1], facing(1, -1.0));
+        // With a triangle of the posed meshes not drawable, nothing is skipped.
+        let kept = scene.shown(&model.meshes, &visible, false, &screens);
+        assert_eq!(kept[0].len() + kept[1].len(), 25);
+    }
 }

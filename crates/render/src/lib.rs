@@ -54,6 +54,7 @@
 
 mod animate;
 mod camera;
+mod closed;
 mod draw;
 mod encode;
 mod error;

@@ -1,0 +1,347 @@
+//! Closed surfaces, whose faces turned away from the camera are never seen.
+//!
+//! A connected set of triangles in which every edge is run along by exactly two of them, in
+//! opposite directions, is a closed, consistently wound surface. Seen from outside it (by an
+//! orthographic camera, or by a perspective eye in front of every vertex: a surface around
+//! the eye would have vertices behind it), the first point a ray meets on it lies on a face
+//! turned towards the ray, so its faces turned away are hidden behind its own nearer ones
+//! and need not be drawn. Most of the triangles of real character models are in such
+//! surfaces (a body, its eyes, its buttons), and skipping them halves the triangles filled.
+//!
+//! Which winding faces outwards is the sign of the volume a surface encloses, taken from
+//! the posed positions of each picture (a mirroring joint turns it). A surface that
+//! encloses almost nothing (two faces back to back) is drawn whole. Vertices are joined
+//! when their positions and skins have the same bits, so joined vertices stay together in
+//! every pose. The picture is the same as with every face drawn, except where posing
+//! turns part of a surface inside out.
+
+use glam::{DVec3, Vec3};
+use rigport_model_core::{Mesh, Vertex};
+
+/// No closed surface: the triangle is drawn whatever its facing.
+const OPEN: u32 = u32::MAX;
+
+/// Smallest enclosed volume, relative to the surface's area to the power 1.5, whose sign
+/// is trusted (a sphere has 0.094, a closed box 1 000 times longer than thick 0.0002).
+const MIN_VOLUME_RATIO: f64 = 1e-5;
+
+/// The closed surfaces of a model's meshes.
+pub(crate) struct Surfaces {
+    /// Per mesh, per triangle: its closed surface, or [`OPEN`].
+    surface: Vec<Vec<u32>>,
+    /// How many closed surfaces there are.
+    count: usize,
+}
+
+/// Which winding of a closed surface faces outwards, in one pose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Outward {
+    /// Counter-clockwise seen from outside (positive enclosed volume).
+    CounterClockwise,
+    /// Clockwise seen from outside.
+    Clockwise,
+    /// Unknown (next to no volume): every face is drawn.
+    Unknown,
+}
+
+impl Surfaces {
+    /// The closed surfaces of `meshes` (a model's, at rest). Triangles with an index out of
+    /// range, or two corners joined into one, belong to none.
+    pub fn of(meshes: &[Mesh]) -> Self {
+        let ids = joined_vertices(meshes);
+        // Every triangle's directed edges (from, to, triangle), triangles numbered across
+        // the meshes; a triangle that cannot be part of a surface has none.
+        let mut first = Vec::with_capacity(meshes.len());
+        let mut edges: Vec<(u32, u32, u32)> = Vec::new();
+        let mut broken: Vec<bool> = Vec::new();
+        let mut triangle = 0u32;
+        for (mesh, ids) in meshes.iter().zip(&ids) {
+            first.push(triangle);
+            for t in &mesh.triangles {
+                let corners = t.map(|i| ids.get(i as usize).copied());
+                match corners {
+                    [Some(a), Some(b), Some(c)] if a != b && b != c && c != a => {
+                        edges.extend([(a, b, triangle), (b, c, triangle), (c, a, triangle)]);
+                        broken.push(false);
+                    }
+                    _ => broken.push(true),
+                }
+                triangle += 1;
+            }
+        }
+        edges.sort_unstable();
+        // Triangles across each edge joined; an edge run along twice the same way, or with
+        // no partner run the other way, breaks its triangle's surface.
+        let mut sets = DisjointSets::new(broken.len());
+        for (k, &(a, b, t)) in edges.iter().enumerate() {
+            let repeated = edges.get(k + 1).is_some_and(|e| (e.0, e.1) == (a, b))
+                || (k > 0 && (edges[k - 1].0, edges[k - 1].1) == (a, b));
+            let partner = edges
+                .binary_search_by(|e| (e.0, e.1).cmp(&(b, a)))
+                .ok()
+                .map(|i| edges[i].2);
+            match partner {
+                Some(other) if !repeated => sets.join(t, other),
+                _ => broken[t as usize] = true,
+            }
+        }
+        // A surface with a broken triangle is open; the others are numbered in order.
+        let mut open = vec![false; broken.len()];
+        for (t, &b) in broken.iter().enumerate() {
+            if b {
+                open[sets.root(t as u32) as usize] = true;
+            }
+        }
+        let mut number = vec![OPEN; broken.len()];
+        let mut count = 0usize;
+        let mut surface = Vec::with_capacity(meshes.len());
+        for (mesh, &start) in meshes.iter().zip(&first) {
+            let list = (0..mesh.triangles.len() as u32)
+                .map(|k| {
+                    let root = sets.root(start + k) as usize;
+                    if open[root] {
+                        return OPEN;
+                    }
+                    if number[root] == OPEN {
+                        number[root] = count as u32;
+                        count += 1;
+                    }
+                    number[root]
+                })
+                .collect();
+            surface.push(list);
+        }
+        Self { surface, count }
+    }
+
+    /// Whether there is any closed surface.
+    pub fn any(&self) -> bool {
+        self.count > 0
+    }
+
+    /// The closed surface of triangle `k` of mesh `m`, if any.
+    pub fn of_triangle(&self, m: usize, k: usize) -> Option<usize> {
+        let s = *self.surface.get(m)?.get(k)?;
+        (s != OPEN).then_some(s as usize)
+    }
+
+    /// Each closed surface's outward winding in the pose `meshes` (the same meshes and
+    /// triangles as [`Surfaces::of`] was given, posed).
+    pub fn outward(&self, meshes: &[Mesh]) -> Vec<Outward> {
+        // Volume and area about each surface's first corner, which keeps the sums small.
+        let mut origin: Vec<Option<DVec3>> = vec![None; self.count];
+        let mut volume = vec![0.0f64; self.count];
+        let mut area = vec![0.0f64; self.count];
+        for (m, mesh) in meshes.iter().enumerate() {
+            for (k, t) in mesh.triangles.iter().enumerate() {
+                let Some(s) = self.of_triangle(m, k) else {
+                    continue;
+                };
+                let Some([a, b, c]) = corners(mesh, t) else {
+                    continue;
+                };
+                let o = *origin[s].get_or_insert(a);
+                let (a, b, c) = (a - o, b - o, c - o);
+                volume[s] += a.dot(b.cross(c));
+                area[s] += (b - a).cross(c - a).length();
+            }
+        }
+        // `volume` and `area` are 6 and 2 times the true ones.
+        volume
+            .iter()
+            .zip(&area)
+            .map(|(&v, &a)| {
+                let (v, a) = (v / 6.0, a / 2.0);
+                if !(v.abs() > MIN_VOLUME_RATIO * a.powf(1.5)) {
+                    Outward::Unknown
+                } else if v > 0.0 {
+                    Outward::CounterClockwise
+                } else {
+                    Outward::Clockwise
+                }
+            })
+            .collect()
+    }
+}
+
+/// A triangle's corner positions in double precision, if its indices are in range.
+fn corners(mesh: &Mesh, t: &[u32; 3]) -> Option<[DVec3; 3]> {
+    let p = |i: u32| mesh.vertices.get(i as usize).map(|v| v.position.as_dvec3());
+    Some([p(t[0])?, p(t[1])?, p(t[2])?])
+}
+
+/// Per mesh, per vertex: a number shared by every vertex of the model with the same
+/// position and skin bits.
+fn joined_vertices(meshes: &[Mesh]) -> Vec<Vec<u32>> {
+    let key = |v: &Vertex| {
+        let bits = |p: Vec3| p.to_array().map(f32::to_bits);
+        (
+            bits(v.position),
+            v.joints.map(|j| j.0),
+            v.weights.map(f32::to_bits),
+        )
+    };
+    let mut order: Vec<(u32, u32)> = meshes
+        .iter()
+        .enumerate()
+        .flat_map(|(m, mesh)| (0..mesh.vertices.len() as u32).map(move |i| (m as u32, i)))
+        .collect();
+    let vertex = |&(m, i): &(u32, u32)| &meshes[m as usize].vertices[i as usize];
+    order.sort_unstable_by(|a, b| key(vertex(a)).cmp(&key(vertex(b))));
+    let mut ids: Vec<Vec<u32>> = meshes.iter().map(|m| vec![0; m.vertices.len()]).collect();
+    let mut id = 0u32;
+    for (k, entry) in order.iter().enumerate() {
+        if k > 0 && key(vertex(&order[k - 1])) != key(vertex(entry)) {
+            id += 1;
+        }
+        ids[entry.0 as usize][entry.1 as usize] = id;
+    }
+    ids
+}
+
+/// Union–find over triangles, by size, with path halving.
+struct DisjointSets {
+    parent: Vec<u32>,
+    size: Vec<u32>,
+}
+
+impl DisjointSets {
+    fn new(n: usize) -> Self {
+        Self {
+            parent: (0..n as u32).collect(),
+            size: vec![1; n],
+        }
+    }
+
+    fn root(&mut self, mut x: u32) -> u32 {
+        while self.parent[x as usize] != x {
+            let up = self.parent[self.parent[x as usize] as usize];
+            self.parent[x as usize] = up;
+            x = up;
+        }
+        x
+    }
+
+    fn join(&mut self, a: u32, b: u32) {
+        let (mut a, mut b) = (self.root(a), self.root(b));
+        if a == b {
+            return;
+        }
+        if self.size[a as usize] < self.size[b as usize] {
+            std::mem::swap(&mut a, &mut b);
+        }
+        self.parent[b as usize] = a;
+        self.size[a as usize] += self.size[b as usize];
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A unit cube's 8 corners and 12 triangles wound counter-clockwise seen from outside.
+    pub(crate) fn cube() -> Mesh {
+        let mut mesh = Mesh::new("cube");
+        for i in 0..8 {
+            let p = Vec3::new((i & 1) as f32, (i >> 1 & 1) as f32, (i >> 2 & 1) as f32);
+            mesh.vertices.push(Vertex {
+                position: p,
+                ..Vertex::default()
+            });
+        }
+        mesh.triangles = vec![
+            [0, 2, 3],
+            [0, 3, 1], // z = 0, seen from -z
+            [4, 5, 7],
+            [4, 7, 6], // z = 1
+            [0, 1, 5],
+            [0, 5, 4], // y = 0
+            [2, 6, 7],
+            [2, 7, 3], // y = 1
+            [0, 4, 6],
+            [0, 6, 2], // x = 0
+            [1, 3, 7],
+            [1, 7, 5], // x = 1
+        ];
+        mesh
+    }
+
+    #[test]
+    fn a_cube_is_one_closed_surface_wound_outwards() {
+        let meshes = [cube()];
+        let surfaces = Surfaces::of(&meshes);
+        assert_eq!(surfaces.count, 1);
+        assert!((0..12).all(|k| surfaces.of_triangle(0, k) == Some(0)));
+        assert_eq!(surfaces.outward(&meshes), [Outward::CounterClockwise]);
+        let mut inside_out = cube();
+        for t in &mut inside_out.triangles {
+            t.swap(1, 2);
+        }
+        assert_eq!(
+            Surfaces::of(&[inside_out.clone()]).outward(&[inside_out]),
+            [Outward::Clockwise]
+        );
+    }
+
+    #[test]
+    fn a_cube_split_over_two_meshes_with_its_own_vertices_is_still_closed() {
+        let whole = cube();
+        let mut halves = [whole.clone(), whole];
+        halves[0].triangles.truncate(6);
+        halves[1].triangles.drain(..6);
+        let surfaces = Surfaces::of(&halves);
+        assert_eq!(surfaces.count, 1);
+        assert_eq!(surfaces.of_triangle(1, 5), Some(0));
+    }
+
+    #[test]
+    fn open_inconsistent_and_broken_surfaces_are_open() {
+        // A face missing.
+        let mut open = cube();
+        open.triangles.pop();
+        assert!(!Surfaces::of(&[open]).any());
+        // One triangle wound the other way.
+        let mut flipped = cube();
+        flipped.triangles[0].swap(1, 2);
+        assert!(!Surfaces::of(&[flipped]).any());
+        // A vertex with another skin is another vertex: the cube is cut open there.
+        let mut skinned = cube();
+        skinned.vertices.push(Vertex {
+            weights: [1.0, 0.0, 0.0, 0.0],
+            ..skinned.vertices[7]
+        });
+        skinned.triangles[2][2] = 8;
+        assert!(!Surfaces::of(&[skinned]).any());
+        // An index out of range.
+        let mut bad = cube();
+        bad.triangles[0] = [0, 2, 99];
+        assert!(!Surfaces::of(&[bad]).any());
+        // A triangle with two corners joined is in no surface, and shares no edge with the
+        // cube, which stays closed.
+        let mut degenerate = cube();
+        degenerate.triangles.push([0, 0, 1]);
+        let surfaces = Surfaces::of(&[degenerate]);
+        assert_eq!(surfaces.of_triangle(0, 12), None);
+        assert_eq!(surfaces.of_triangle(0, 11), Some(0));
+        // The same triangle twice.
+        let mut doubled = cube();
+        doubled.triangles.push(doubled.triangles[0]);
+        assert!(!Surfaces::of(&[doubled]).any());
+    }
+
+    #[test]
+    fn two_faces_back_to_back_enclose_nothing() {
+        let mut mesh = Mesh::new("card");
+        for p in [Vec3::ZERO, Vec3::X, Vec3::Y] {
+            mesh.vertices.push(Vertex {
+                position: p,
+                ..Vertex::default()
+            });
+        }
+        mesh.triangles = vec![[0, 1, 2], [0, 2, 1]];
+        let meshes = [mesh];
+        let surfaces = Surfaces::of(&meshes);
+        assert!(surfaces.any());
+        assert_eq!(surfaces.outward(&meshes), [Outward::Unknown]);
+    }
+}
