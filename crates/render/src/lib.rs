@@ -77,7 +77,7 @@ pub use options::{
 pub use raster::SUPERSAMPLE;
 pub use sheet::{render_sheet, sheet_grid, sheet_times};
 pub use texture::{BesideTextures, FolderTextures, NoTextures, TextureError, TextureSource};
-pub use views::{MAX_VIEWS_PIXELS, render_views};
+pub use views::{MAX_VIEWS_PIXELS, render_views, render_views_with};
 
 /// Re-export of the image crate used in the public API ([`image::RgbaImage`]).
 pub use image;

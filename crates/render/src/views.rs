@@ -45,6 +45,39 @@ pub fn render_views(
     orbits: &[Orbit],
     textures: &dyn TextureSource,
 ) -> Result<Vec<Picture>, RenderError> {
+    render_views_with(model, options, orbits, textures, |_, picture| picture)
+}
+
+/// [`render_views`], handing each picture to `each` (with its index in `orbits`) on the
+/// thread that drew it, as soon as it is drawn, and returning what `each` returned in
+/// the order of `orbits`. A caller that encodes or writes the pictures does it in
+/// parallel this way, and holds one picture per thread rather than every picture.
+///
+/// ```
+/// use rigport_model_core::{Mesh, Model, Vertex};
+/// use rigport_model_core::glam::Vec3;
+/// use rigport_render::{NoTextures, Orbit, RenderOptions, encode_png, render_views_with};
+///
+/// let mut mesh = Mesh::new("triangle");
+/// for p in [Vec3::ZERO, Vec3::X, Vec3::Y] {
+///     mesh.vertices.push(Vertex { position: p, normal: Vec3::Z, ..Vertex::default() });
+/// }
+/// mesh.triangles.push([0, 1, 2]);
+/// let model = Model { meshes: vec![mesh], ..Model::default() };
+/// let options = RenderOptions { width: 32, height: 32, ..RenderOptions::default() };
+/// let pngs = render_views_with(&model, &options, &Orbit::ring(4, 20.0), &NoTextures, |_, p| {
+///     encode_png(&p.image)
+/// })?;
+/// assert!(pngs.iter().all(|png| png.as_ref().is_ok_and(|bytes| bytes.starts_with(b"\x89PNG"))));
+/// # Ok::<(), rigport_render::RenderError>(())
+/// ```
+pub fn render_views_with<T: Send>(
+    model: &Model,
+    options: &RenderOptions,
+    orbits: &[Orbit],
+    textures: &dyn TextureSource,
+    each: impl Fn(usize, Picture) -> T + Sync,
+) -> Result<Vec<T>, RenderError> {
     options.check_size()?;
     let pixels = orbits.len() as u64 * u64::from(options.width) * u64::from(options.height);
     if pixels > MAX_VIEWS_PIXELS {
@@ -63,20 +96,21 @@ pub fn render_views(
     } else {
         parallel_bands()
     };
-    let mut pictures = orbits
+    orbits
         .par_iter()
-        .map(|&orbit| {
+        .enumerate()
+        .map(|(index, &orbit)| {
             let options = RenderOptions {
                 orbit: Some(orbit),
                 ..*options
             };
-            scene.draw_into(&options, pose, bands)
+            let mut picture = scene.draw_into(&options, pose, bands)?;
+            if index == 0 {
+                let mut report = scene.report.clone();
+                report.notices.append(&mut picture.report.notices);
+                picture.report = report;
+            }
+            Ok(each(index, picture))
         })
-        .collect::<Result<Vec<Picture>, RenderError>>()?;
-    if let Some(first) = pictures.first_mut() {
-        let mut report = scene.report.clone();
-        report.notices.append(&mut first.report.notices);
-        first.report = report;
-    }
-    Ok(pictures)
+        .collect()
 }

@@ -151,6 +151,17 @@ pub struct OrbitPictures {
     pub report: Report,
 }
 
+/// One orbit view as its drawing thread leaves it: colour, normal and mask encoded, depth
+/// waiting for the scale shared by every view.
+struct Drawn {
+    color: Vec<u8>,
+    normal: Option<Vec<u8>>,
+    mask: Option<Vec<u8>>,
+    depth: Option<rigport_render::DepthImage>,
+    camera: Option<rigport_render::CameraPose>,
+    notices: Vec<rigport_model_core::Notice>,
+}
+
 /// The PNG files of one view.
 #[derive(Clone, Debug, Default)]
 pub struct ViewFiles {
@@ -249,10 +260,38 @@ impl Prepared {
     ) -> Result<OrbitPictures, Error> {
         let options = self.options(&request.options, &request.pose)?;
         let orbits = Orbit::ring(views, elevation_degrees);
-        let pictures =
-            rigport_render::render_views(&self.model, &options, &orbits, &self.textures)?;
+        // Colour, normal and mask are encoded by the thread that drew the view, as soon
+        // as it is drawn; depth waits for every view, as its scale is the farthest
+        // distance of all of them.
+        let drawn = rigport_render::render_views_with(
+            &self.model,
+            &options,
+            &orbits,
+            &self.textures,
+            |_, picture| -> Result<Drawn, Error> {
+                let png = |encoded: Result<Vec<u8>, _>| encoded.map_err(Error::Png);
+                Ok(Drawn {
+                    color: png(rigport_render::encode_png(&picture.image))?,
+                    normal: picture
+                        .normal
+                        .as_ref()
+                        .map(|n| png(rigport_render::encode_png_rgb8(n)))
+                        .transpose()?,
+                    mask: picture
+                        .mask
+                        .as_ref()
+                        .map(|m| png(rigport_render::encode_png_gray8(m)))
+                        .transpose()?,
+                    depth: picture.depth,
+                    camera: picture.camera,
+                    notices: picture.report.notices,
+                })
+            },
+        )?
+        .into_iter()
+        .collect::<Result<Vec<Drawn>, Error>>()?;
         let mut report = Report::default();
-        let far = pictures
+        let far = drawn
             .iter()
             .filter_map(|p| p.depth.as_ref())
             .flat_map(|d| d.as_raw().iter().copied())
@@ -263,11 +302,11 @@ impl Prepared {
             1.0
         };
         let digits = view_digits(views);
-        let mut files = Vec::with_capacity(pictures.len());
-        let mut frames = Vec::with_capacity(pictures.len());
+        let mut files = Vec::with_capacity(drawn.len());
+        let mut frames = Vec::with_capacity(drawn.len());
         let mut intrinsics = None;
-        for (i, picture) in pictures.into_iter().enumerate() {
-            report.notices.extend(picture.report.notices);
+        for (i, picture) in drawn.into_iter().enumerate() {
+            report.notices.extend(picture.notices);
             let name = format!("view_{i:0digits$}");
             let depth = match &picture.depth {
                 Some(depth) => {
@@ -289,15 +328,7 @@ impl Prepared {
                 }
                 None => None,
             };
-            let normal = match &picture.normal {
-                Some(n) => Some(rigport_render::encode_png_rgb8(n).map_err(Error::Png)?),
-                None => None,
-            };
-            let mask = match &picture.mask {
-                Some(m) => Some(rigport_render::encode_png_gray8(m).map_err(Error::Png)?),
-                None => None,
-            };
-            let color = rigport_render::encode_png(&picture.image).map_err(Error::Png)?;
+            let (color, normal, mask) = (picture.color, picture.normal, picture.mask);
             if let Some(camera) = picture.camera {
                 intrinsics.get_or_insert(camera);
                 let mut frame = json!({
