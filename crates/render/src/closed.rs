@@ -152,12 +152,12 @@ impl Surfaces {
             .zip(&area)
             .map(|(&v, &a)| {
                 let (v, a) = (v / 6.0, a / 2.0);
-                if !(v.abs() > MIN_VOLUME_RATIO * a.powf(1.5)) {
-                    Outward::Unknown
-                } else if v > 0.0 {
-                    Outward::CounterClockwise
-                } else {
-                    Outward::Clockwise
+                // NaN (a vertex far beyond f32) is Unknown too.
+                let trusted = v.abs() > MIN_VOLUME_RATIO * a.powf(1.5);
+                match (trusted, v > 0.0) {
+                    (false, _) => Outward::Unknown,
+                    (true, true) => Outward::CounterClockwise,
+                    (true, false) => Outward::Clockwise,
                 }
             })
             .collect()
@@ -187,7 +187,7 @@ fn joined_vertices(meshes: &[Mesh]) -> Vec<Vec<u32>> {
         .flat_map(|(m, mesh)| (0..mesh.vertices.len() as u32).map(move |i| (m as u32, i)))
         .collect();
     let vertex = |&(m, i): &(u32, u32)| &meshes[m as usize].vertices[i as usize];
-    order.sort_unstable_by(|a, b| key(vertex(a)).cmp(&key(vertex(b))));
+    order.sort_unstable_by_key(|entry| key(vertex(entry)));
     let mut ids: Vec<Vec<u32>> = meshes.iter().map(|m| vec![0; m.vertices.len()]).collect();
     let mut id = 0u32;
     for (k, entry) in order.iter().enumerate() {

@@ -356,11 +356,13 @@ impl<'a> Scene<'a> {
                         // Twice the signed area on screen (y down): negative for a
                         // triangle counter-clockwise as seen.
                         let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
-                        match outward[s] {
-                            Outward::CounterClockwise => !(area > 0.0),
-                            Outward::Clockwise => !(area < 0.0),
-                            Outward::Unknown => true,
-                        }
+                        // Kept unless turned away; NaN is kept.
+                        let away = match outward[s] {
+                            Outward::CounterClockwise => area > 0.0,
+                            Outward::Clockwise => area < 0.0,
+                            Outward::Unknown => false,
+                        };
+                        !away
                     })
                     .map(|(_, t)| *t)
                     .collect()
