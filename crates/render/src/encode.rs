@@ -2,7 +2,13 @@
 //! 4 megapixels, and encoding it with the `image` crate's defaults (RGBA, balanced deflate)
 //! cost about a tenth of drawing it. Every row takes the Paeth filter: on pictures of
 //! models it compresses within 1 % of choosing the best filter per row (adaptive), in
-//! about half the time.
+//! about half the time, and 25–45 % smaller than the cheaper Up, Sub or Average filters.
+//!
+//! The colour picture is filtered here, straight from its RGBA rows, and compressed with
+//! `fdeflate` (the fast deflate the `png` crate uses): the filter runs on whole rows at
+//! once (16 bytes per vector), a row equal to the one above is all zeros without being
+//! filtered, and no RGB copy of the picture is made. The other passes go through the `png`
+//! crate.
 
 use image::codecs::png::{CompressionType, FilterType, PngEncoder};
 use image::{ExtendedColorType, ImageEncoder, ImageError, RgbaImage};
@@ -12,8 +18,100 @@ use image::{ExtendedColorType, ImageEncoder, ImageError, RgbaImage};
 /// areas and smooth gradients, which the filter makes cheap to compress even at the
 /// fastest level.
 pub fn encode_png(image: &RgbaImage) -> Result<Vec<u8>, ImageError> {
-    let rgb = rgb_of(image.as_raw());
-    encode(&rgb, image.width(), image.height(), ExtendedColorType::Rgb8)
+    let (width, height) = image.dimensions();
+    let stride = width as usize * 4;
+    let rows: Vec<&[u8]> = if stride == 0 {
+        Vec::new()
+    } else {
+        image.as_raw().chunks_exact(stride).collect()
+    };
+    let mut zlib = fdeflate::Compressor::new(Vec::with_capacity(rows.len() * stride / 8))?;
+    let above_first = vec![0u8; stride];
+    let mut filtered = vec![0u8; stride];
+    let mut line = Vec::with_capacity(1 + stride / 4 * 3);
+    for (y, row) in rows.iter().enumerate() {
+        let above = if y == 0 {
+            &above_first[..]
+        } else {
+            rows[y - 1]
+        };
+        line.clear();
+        line.push(PAETH);
+        if y > 0 && row == &above {
+            line.resize(1 + stride / 4 * 3, 0);
+        } else {
+            paeth_row(row, above, &mut filtered);
+            rgb_into(&filtered, &mut line);
+        }
+        zlib.write_data(&line)?;
+    }
+    let zlib = zlib.finish()?;
+    let mut png = Vec::with_capacity(zlib.len() + 64);
+    png.extend_from_slice(b"\x89PNG\r\n\x1a\n");
+    let mut header = [0u8; 13];
+    header[..4].copy_from_slice(&width.to_be_bytes());
+    header[4..8].copy_from_slice(&height.to_be_bytes());
+    // 8 bits per sample, colour type 2 (RGB), deflate, adaptive filtering, no interlace.
+    header[8..].copy_from_slice(&[8, 2, 0, 0, 0]);
+    chunk(&mut png, b"IHDR", &header);
+    chunk(&mut png, b"IDAT", &zlib);
+    chunk(&mut png, b"IEND", &[]);
+    Ok(png)
+}
+
+/// The PNG filter type byte of Paeth.
+const PAETH: u8 = 4;
+
+/// Appends a PNG chunk: length, type, data, CRC-32 of type and data.
+fn chunk(png: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+    png.extend_from_slice(&(data.len() as u32).to_be_bytes());
+    png.extend_from_slice(kind);
+    png.extend_from_slice(data);
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(kind);
+    crc.update(data);
+    png.extend_from_slice(&crc.finalize().to_be_bytes());
+}
+
+/// The Paeth filter of an RGBA row `row` under the row `above` (zeros for the first row),
+/// into `out`: each byte minus the Paeth prediction from the same channel of the pixel to
+/// its left, above it and above-left (0 beyond the left edge). Written without branches
+/// over whole rows, so the compiler fills vectors with it.
+fn paeth_row(row: &[u8], above: &[u8], out: &mut [u8]) {
+    let n = row.len().min(above.len()).min(out.len());
+    if n < 4 {
+        return;
+    }
+    // The first pixel: left and above-left are 0, so the prediction is the byte above.
+    for i in 0..4 {
+        out[i] = row[i].wrapping_sub(above[i]);
+    }
+    let lanes = out[4..n]
+        .iter_mut()
+        .zip(&row[4..n])
+        .zip(&row[..n - 4])
+        .zip(&above[4..n])
+        .zip(&above[..n - 4]);
+    for ((((out, &x), &a), &b), &c) in lanes {
+        *out = x.wrapping_sub(paeth(a, b, c));
+    }
+}
+
+/// The PNG Paeth predictor: of left `a`, above `b` and above-left `c`, the one nearest
+/// `a + b - c`, ties going to `a`, then `b`.
+#[inline(always)]
+fn paeth(a: u8, b: u8, c: u8) -> u8 {
+    let (a16, b16, c16) = (i16::from(a), i16::from(b), i16::from(c));
+    let pa = (b16 - c16).abs();
+    let pb = (a16 - c16).abs();
+    let pc = (a16 + b16 - 2 * c16).abs();
+    if pa <= pb && pa <= pc {
+        a
+    } else if pb <= pc {
+        b
+    } else {
+        c
+    }
 }
 
 /// `raw` (`width` × `height` pixels of `colour`) as a PNG with fast deflate and the Paeth
@@ -30,12 +128,20 @@ fn encode(
     Ok(png)
 }
 
-/// The RGB bytes of RGBA pixels: four pixels (16 bytes) at a time become 12 by shifts
-/// within 32-bit words, the rest one at a time.
+/// The RGB bytes of RGBA pixels.
 pub(crate) fn rgb_of(rgba: &[u8]) -> Vec<u8> {
-    let mut rgb = vec![0; rgba.len() / 4 * 3];
+    let mut rgb = Vec::new();
+    rgb_into(rgba, &mut rgb);
+    rgb
+}
+
+/// Appends the RGB bytes of RGBA pixels to `rgb`: four pixels (16 bytes) at a time become
+/// 12 by shifts within 32-bit words, the rest one at a time.
+fn rgb_into(rgba: &[u8], rgb: &mut Vec<u8>) {
+    let start = rgb.len();
+    rgb.resize(start + rgba.len() / 4 * 3, 0);
     let mut fours = rgba.chunks_exact(16);
-    let mut twelves = rgb.chunks_exact_mut(12);
+    let mut twelves = rgb[start..].chunks_exact_mut(12);
     for (four, out) in (&mut fours).zip(&mut twelves) {
         let p: [u32; 4] = std::array::from_fn(|i| {
             u32::from_le_bytes([
@@ -61,7 +167,6 @@ pub(crate) fn rgb_of(rgba: &[u8]) -> Vec<u8> {
     {
         out.copy_from_slice(&pixel[..3]);
     }
-    rgb
 }
 
 /// Encodes an 8-bit RGB picture (a normal pass) the same way as [`encode_png`].
@@ -111,6 +216,50 @@ mod tests {
         let decoded = image::load_from_memory(&png).unwrap();
         assert_eq!(decoded.color(), image::ColorType::Rgb8);
         assert_eq!(decoded.into_rgba8(), image);
+    }
+
+    #[test]
+    fn every_filter_case_round_trips() {
+        // Rows that repeat the one above, rows that differ, and pixels whose Paeth
+        // predictions are the left, the upper and the upper-left neighbour.
+        for (width, height) in [(1, 1), (1, 4), (3, 5), (7, 6), (33, 9)] {
+            let mut image = RgbaImage::new(width, height);
+            for (x, y, p) in image.enumerate_pixels_mut() {
+                let v = if y % 3 == 1 { 0 } else { x * 37 + y * 91 };
+                *p = image::Rgba([
+                    (v % 256) as u8,
+                    (v * 3 % 256) as u8,
+                    (v / 7 % 256) as u8,
+                    255,
+                ]);
+            }
+            let png = encode_png(&image).unwrap();
+            let decoded = image::load_from_memory(&png).unwrap();
+            assert_eq!(decoded.color(), image::ColorType::Rgb8);
+            assert_eq!(decoded.into_rgba8(), image, "{width}x{height}");
+        }
+        let empty = encode_png(&RgbaImage::new(0, 0)).unwrap();
+        assert!(empty.starts_with(b"\x89PNG"));
+    }
+
+    #[test]
+    fn the_predictor_is_the_specifications() {
+        for a in (0i32..=255).step_by(5) {
+            for b in (0..=255).step_by(7) {
+                for c in (0..=255).step_by(3) {
+                    let p = a + b - c;
+                    let (pa, pb, pc) = ((p - a).abs(), (p - b).abs(), (p - c).abs());
+                    let expected = if pa <= pb && pa <= pc {
+                        a
+                    } else if pb <= pc {
+                        b
+                    } else {
+                        c
+                    };
+                    assert_eq!(i32::from(paeth(a as u8, b as u8, c as u8)), expected);
+                }
+            }
+        }
     }
 
     #[test]

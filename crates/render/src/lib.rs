@@ -19,7 +19,7 @@
 //!   pixel ([`SUPERSAMPLE`]² in a grid: coverage and depth per sample, colour once per
 //!   pixel, as multisampling does);
 //!   an optional wire overlay of the triangles' edges.
-//! * [`encode_png`] writes a picture as a PNG quickly (fast deflate, adaptive filters).
+//! * [`encode_png`] writes a picture as a PNG quickly (fast deflate, the Paeth filter).
 //! * Files stay outside the rasterizer: images come from a [`TextureSource`];
 //!   [`BesideTextures`] finds them among the files beside the model (a folder on disk,
 //!   [`FolderTextures`], or files in memory) with
