@@ -615,13 +615,17 @@ impl Band<'_> {
             let mut at = weighted[0] + attribute_dx * cx + attribute_dy * cy;
             let key_ahead = Vec4::splat(key_dx * s as f32);
             let row = (y - self.first_row) * width + x0;
-            for i in row + first..=row + last {
+            // Within the band by construction; `get_mut` keeps a bad bound from panicking.
+            let Some(span) = self.pixels.get_mut(row + first..=row + last) else {
+                continue;
+            };
+            for pixel in span {
                 // Lanes whose three weights are all >= 0 (false for NaN).
                 let inside = edge[0].cmpge(Vec4::ZERO)
                     & edge[1].cmpge(Vec4::ZERO)
                     & edge[2].cmpge(Vec4::ZERO);
                 if inside.any() {
-                    self.sample(i, inside, key, at, perspective, &shade);
+                    sample(pixel, inside, key, at, perspective, &shade);
                 }
                 for (e, d) in edge.iter_mut().zip(ahead) {
                     *e += d;
@@ -631,36 +635,34 @@ impl Band<'_> {
             }
         }
     }
+}
 
-    /// The samples of pixel `i` in `inside` that `key` is nearer than: their depth becomes
-    /// `key` and their colour the pixel's, shaded from `at`.
-    #[inline(always)]
-    fn sample(
-        &mut self,
-        i: usize,
-        inside: BVec4A,
-        key: Vec4,
-        at: Vec4,
-        perspective: bool,
-        shade: &impl Fn(Vec4) -> [u8; 4],
-    ) {
-        let pixel = &mut self.pixels[i];
-        let old = pixel.depth;
-        let wins = inside & key.cmpgt(old);
-        let lanes = wins.bitmask();
-        if lanes == 0 {
-            return;
-        }
-        pixel.depth = Vec4::select(wins, key, old);
-        let colour = shade(if perspective { at * at.w.recip() } else { at });
-        let samples = &mut pixel.colour;
-        if lanes == 0b1111 {
-            *samples = [colour; 4];
-        } else {
-            for (lane, sample) in samples.iter_mut().enumerate() {
-                if lanes >> lane & 1 != 0 {
-                    *sample = colour;
-                }
+/// The samples of `pixel` in `inside` that `key` is nearer than: their depth becomes `key`
+/// and their colour the pixel's, shaded from `at`.
+#[inline(always)]
+fn sample(
+    pixel: &mut Pixel,
+    inside: BVec4A,
+    key: Vec4,
+    at: Vec4,
+    perspective: bool,
+    shade: &impl Fn(Vec4) -> [u8; 4],
+) {
+    let old = pixel.depth;
+    let wins = inside & key.cmpgt(old);
+    let lanes = wins.bitmask();
+    if lanes == 0 {
+        return;
+    }
+    pixel.depth = Vec4::select(wins, key, old);
+    let colour = shade(if perspective { at * at.w.recip() } else { at });
+    let samples = &mut pixel.colour;
+    if lanes == 0b1111 {
+        *samples = [colour; 4];
+    } else {
+        for (lane, sample) in samples.iter_mut().enumerate() {
+            if lanes >> lane & 1 != 0 {
+                *sample = colour;
             }
         }
     }
