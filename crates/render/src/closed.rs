@@ -15,8 +15,8 @@
 //! every pose. The picture is the same as with every face drawn, except where posing
 //! turns part of a surface inside out.
 
-use glam::{DVec3, Vec3};
-use rigport_model_core::{Mesh, Vertex};
+use glam::DVec3;
+use rigport_model_core::Mesh;
 
 /// No closed surface: the triangle is drawn whatever its facing.
 const OPEN: u32 = u32::MAX;
@@ -173,28 +173,30 @@ fn corners(mesh: &Mesh, t: &[u32; 3]) -> Option<[DVec3; 3]> {
 /// Per mesh, per vertex: a number shared by every vertex of the model with the same
 /// position and skin bits.
 fn joined_vertices(meshes: &[Mesh]) -> Vec<Vec<u32>> {
-    let key = |v: &Vertex| {
-        let bits = |p: Vec3| p.to_array().map(f32::to_bits);
-        (
-            bits(v.position),
-            v.joints.map(|j| j.0),
-            v.weights.map(f32::to_bits),
-        )
-    };
-    let mut order: Vec<(u32, u32)> = meshes
+    // Each vertex's key (position, joints and weights bits) and place, sorted by key.
+    let mut keyed: Vec<([u32; 11], u32, u32)> = meshes
         .iter()
         .enumerate()
-        .flat_map(|(m, mesh)| (0..mesh.vertices.len() as u32).map(move |i| (m as u32, i)))
+        .flat_map(|(m, mesh)| {
+            mesh.vertices.iter().enumerate().map(move |(i, v)| {
+                let p = v.position.to_array().map(f32::to_bits);
+                let w = v.weights.map(f32::to_bits);
+                let j = v.joints.map(|j| j.0);
+                let key = [
+                    p[0], p[1], p[2], j[0], j[1], j[2], j[3], w[0], w[1], w[2], w[3],
+                ];
+                (key, m as u32, i as u32)
+            })
+        })
         .collect();
-    let vertex = |&(m, i): &(u32, u32)| &meshes[m as usize].vertices[i as usize];
-    order.sort_unstable_by_key(|entry| key(vertex(entry)));
+    keyed.sort_unstable();
     let mut ids: Vec<Vec<u32>> = meshes.iter().map(|m| vec![0; m.vertices.len()]).collect();
     let mut id = 0u32;
-    for (k, entry) in order.iter().enumerate() {
-        if k > 0 && key(vertex(&order[k - 1])) != key(vertex(entry)) {
+    for (k, &(key, m, i)) in keyed.iter().enumerate() {
+        if k > 0 && keyed[k - 1].0 != key {
             id += 1;
         }
-        ids[entry.0 as usize][entry.1 as usize] = id;
+        ids[m as usize][i as usize] = id;
     }
     ids
 }
@@ -238,6 +240,8 @@ impl DisjointSets {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use glam::Vec3;
+    use rigport_model_core::Vertex;
 
     /// A unit cube's 8 corners and 12 triangles wound counter-clockwise seen from outside.
     pub(crate) fn cube() -> Mesh {
