@@ -446,12 +446,13 @@ impl Target {
 #[inline]
 fn resolved(pixel: &Pixel, background: u32) -> [u8; 4] {
     let lanes = pixel.depth.cmpgt(Vec4::splat(EMPTY)).bitmask();
-    let pixel = match lanes {
-        0 => background,
-        0b1111 => mean(pixel.colour.map(u32::from_le_bytes)),
-        _ => mean(select(&pixel.colour, lanes, background)),
-    };
-    pixel.to_le_bytes()
+    match lanes {
+        0 => background.to_le_bytes(),
+        // Inside a triangle its four samples hold the one colour it was shaded with.
+        0b1111 if pixel.colour[1..].iter().all(|c| *c == pixel.colour[0]) => pixel.colour[0],
+        0b1111 => mean(pixel.colour.map(u32::from_le_bytes)).to_le_bytes(),
+        _ => mean(select(&pixel.colour, lanes, background)).to_le_bytes(),
+    }
 }
 
 /// The four samples of a pixel as RGBA words, those not in `lanes` replaced by
