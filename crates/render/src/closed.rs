@@ -16,6 +16,7 @@
 //! turns part of a surface inside out.
 
 use glam::DVec3;
+use rayon::slice::ParallelSliceMut;
 use rigport_model_core::Mesh;
 
 /// No closed surface: the triangle is drawn whatever its facing.
@@ -46,7 +47,8 @@ pub(crate) enum Outward {
 
 impl Surfaces {
     /// The closed surfaces of `meshes` (a model's, at rest). Triangles with an index out of
-    /// range, or two corners joined into one, belong to none.
+    /// range, or two corners joined into one, belong to none. The sorts run on rayon's
+    /// pool: this is done once per model, before any of its views can be drawn.
     pub fn of(meshes: &[Mesh]) -> Self {
         let ids = joined_vertices(meshes);
         // Every triangle's directed edges (from, to, triangle), triangles numbered across
@@ -69,7 +71,7 @@ impl Surfaces {
                 triangle += 1;
             }
         }
-        edges.sort_unstable();
+        edges.par_sort_unstable();
         // Triangles across each edge joined; an edge run along twice the same way, or with
         // no partner run the other way, breaks its triangle's surface.
         let mut sets = DisjointSets::new(broken.len());
@@ -189,7 +191,7 @@ fn joined_vertices(meshes: &[Mesh]) -> Vec<Vec<u32>> {
             })
         })
         .collect();
-    keyed.sort_unstable();
+    keyed.par_sort_unstable();
     let mut ids: Vec<Vec<u32>> = meshes.iter().map(|m| vec![0; m.vertices.len()]).collect();
     let mut id = 0u32;
     for (k, &(key, m, i)) in keyed.iter().enumerate() {
