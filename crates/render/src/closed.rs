@@ -51,19 +51,31 @@ impl Surfaces {
     /// pool: this is done once per model, before any of its views can be drawn.
     pub fn of(meshes: &[Mesh]) -> Self {
         let ids = joined_vertices(meshes);
-        // Every triangle's directed edges (from, to, triangle), triangles numbered across
-        // the meshes; a triangle that cannot be part of a surface has none.
+        // Every triangle's edges, keyed by their two ends (lower first), with the triangle
+        // (numbered across the meshes) and whether it runs from the higher end; a triangle
+        // that cannot be part of a surface has none.
         let mut first = Vec::with_capacity(meshes.len());
-        let mut edges: Vec<(u32, u32, u32)> = Vec::new();
+        let mut edges: Vec<(u64, u32)> = Vec::new();
         let mut broken: Vec<bool> = Vec::new();
         let mut triangle = 0u32;
+        let edge = |from: u32, to: u32, t: u32| {
+            let (low, high) = (from.min(to), from.max(to));
+            (
+                u64::from(low) << 32 | u64::from(high),
+                t << 1 | u32::from(from > to),
+            )
+        };
         for (mesh, ids) in meshes.iter().zip(&ids) {
             first.push(triangle);
             for t in &mesh.triangles {
                 let corners = t.map(|i| ids.get(i as usize).copied());
                 match corners {
                     [Some(a), Some(b), Some(c)] if a != b && b != c && c != a => {
-                        edges.extend([(a, b, triangle), (b, c, triangle), (c, a, triangle)]);
+                        edges.extend([
+                            edge(a, b, triangle),
+                            edge(b, c, triangle),
+                            edge(c, a, triangle),
+                        ]);
                         broken.push(false);
                     }
                     _ => broken.push(true),
@@ -72,19 +84,17 @@ impl Surfaces {
             }
         }
         edges.par_sort_unstable();
-        // Triangles across each edge joined; an edge run along twice the same way, or with
-        // no partner run the other way, breaks its triangle's surface.
+        // The two triangles along an edge run one way each: they are joined. An edge with
+        // one triangle, more than two, or two running the same way breaks them all.
         let mut sets = DisjointSets::new(broken.len());
-        for (k, &(a, b, t)) in edges.iter().enumerate() {
-            let repeated = edges.get(k + 1).is_some_and(|e| (e.0, e.1) == (a, b))
-                || (k > 0 && (edges[k - 1].0, edges[k - 1].1) == (a, b));
-            let partner = edges
-                .binary_search_by(|e| (e.0, e.1).cmp(&(b, a)))
-                .ok()
-                .map(|i| edges[i].2);
-            match partner {
-                Some(other) if !repeated => sets.join(t, other),
-                _ => broken[t as usize] = true,
+        for group in edges.chunk_by(|x, y| x.0 == y.0) {
+            match group {
+                [(_, x), (_, y)] if (x ^ y) & 1 == 1 => sets.join(x >> 1, y >> 1),
+                _ => {
+                    for (_, t) in group {
+                        broken[(t >> 1) as usize] = true;
+                    }
+                }
             }
         }
         // A surface with a broken triangle is open; the others are numbered in order.
