@@ -72,7 +72,7 @@ pub fn render_apng(
         PoseAt::Animation { index, .. } => index,
         PoseAt::Auto | PoseAt::Bind => 0,
     };
-    let scene = Scene::new(model, textures)?;
+    let scene = Scene::new(model, textures)?.skipping_hidden_faces();
     let animation = match model.animations.get(index) {
         Some(a) => a,
         None if model.animations.is_empty() => return Err(RenderError::NoAnimation),

@@ -15,9 +15,10 @@
 //! every pose. The picture is the same as with every face drawn, except where posing
 //! turns part of a surface inside out.
 
+use foldhash::fast::FixedState;
 use glam::DVec3;
-use rayon::slice::ParallelSliceMut;
 use rigport_model_core::Mesh;
+use std::collections::HashMap;
 
 /// No closed surface: the triangle is drawn whatever its facing.
 const OPEN: u32 = u32::MAX;
@@ -47,23 +48,20 @@ pub(crate) enum Outward {
 
 impl Surfaces {
     /// The closed surfaces of `meshes` (a model's, at rest). Triangles with an index out of
-    /// range, or two corners joined into one, belong to none. The sorts run on rayon's
-    /// pool: this is done once per model, before any of its views can be drawn.
+    /// range, or two corners joined into one, belong to none. Linear in the triangles
+    /// (a hash of the vertex keys, edges bucketed by vertex): it costs less than filling
+    /// the triangles once.
     pub fn of(meshes: &[Mesh]) -> Self {
-        let ids = joined_vertices(meshes);
-        // Every triangle's edges, keyed by their two ends (lower first), with the triangle
-        // (numbered across the meshes) and whether it runs from the higher end; a triangle
-        // that cannot be part of a surface has none.
+        let (ids, joined) = joined_vertices(meshes);
+        // Every triangle's edges as (lower end, higher end, triangle numbered across the
+        // meshes · 2 + whether it runs from the higher end); a triangle that cannot be part
+        // of a surface has none.
         let mut first = Vec::with_capacity(meshes.len());
-        let mut edges: Vec<(u64, u32)> = Vec::new();
+        let mut edges: Vec<(u32, u32, u32)> = Vec::new();
         let mut broken: Vec<bool> = Vec::new();
         let mut triangle = 0u32;
         let edge = |from: u32, to: u32, t: u32| {
-            let (low, high) = (from.min(to), from.max(to));
-            (
-                u64::from(low) << 32 | u64::from(high),
-                t << 1 | u32::from(from > to),
-            )
+            (from.min(to), from.max(to), t << 1 | u32::from(from > to))
         };
         for (mesh, ids) in meshes.iter().zip(&ids) {
             first.push(triangle);
@@ -83,16 +81,37 @@ impl Surfaces {
                 triangle += 1;
             }
         }
-        edges.par_sort_unstable();
+        // The edges bucketed by their lower end (a counting sort), then each bucket, a few
+        // edges long, sorted by the higher end: linear, where one sort of every edge was
+        // most of the cost.
+        let mut start = vec![0u32; joined + 1];
+        for &(low, _, _) in &edges {
+            start[low as usize + 1] += 1;
+        }
+        for v in 0..joined {
+            start[v + 1] += start[v];
+        }
+        let mut next = start.clone();
+        let mut bucketed = vec![(0u32, 0u32); edges.len()];
+        for &(low, high, t) in &edges {
+            let slot = &mut next[low as usize];
+            bucketed[*slot as usize] = (high, t);
+            *slot += 1;
+        }
+        drop(edges);
         // The two triangles along an edge run one way each: they are joined. An edge with
         // one triangle, more than two, or two running the same way breaks them all.
         let mut sets = DisjointSets::new(broken.len());
-        for group in edges.chunk_by(|x, y| x.0 == y.0) {
-            match group {
-                [(_, x), (_, y)] if (x ^ y) & 1 == 1 => sets.join(x >> 1, y >> 1),
-                _ => {
-                    for (_, t) in group {
-                        broken[(t >> 1) as usize] = true;
+        for bucket in start.windows(2) {
+            let bucket = &mut bucketed[bucket[0] as usize..bucket[1] as usize];
+            bucket.sort_unstable();
+            for group in bucket.chunk_by(|x, y| x.0 == y.0) {
+                match group {
+                    [(_, x), (_, y)] if (x ^ y) & 1 == 1 => sets.join(x >> 1, y >> 1),
+                    _ => {
+                        for (_, t) in group {
+                            broken[(t >> 1) as usize] = true;
+                        }
                     }
                 }
             }
@@ -184,33 +203,29 @@ fn corners(mesh: &Mesh, t: &[u32; 3]) -> Option<[DVec3; 3]> {
 
 /// Per mesh, per vertex: a number shared by every vertex of the model with the same
 /// position and skin bits.
-fn joined_vertices(meshes: &[Mesh]) -> Vec<Vec<u32>> {
-    // Each vertex's key (position, joints and weights bits) and place, sorted by key.
-    let mut keyed: Vec<([u32; 11], u32, u32)> = meshes
+fn joined_vertices(meshes: &[Mesh]) -> (Vec<Vec<u32>>, usize) {
+    let count: usize = meshes.iter().map(|m| m.vertices.len()).sum();
+    let mut numbers: HashMap<[u32; 11], u32, FixedState> =
+        HashMap::with_capacity_and_hasher(count, FixedState::default());
+    let ids = meshes
         .iter()
-        .enumerate()
-        .flat_map(|(m, mesh)| {
-            mesh.vertices.iter().enumerate().map(move |(i, v)| {
-                let p = v.position.to_array().map(f32::to_bits);
-                let w = v.weights.map(f32::to_bits);
-                let j = v.joints.map(|j| j.0);
-                let key = [
-                    p[0], p[1], p[2], j[0], j[1], j[2], j[3], w[0], w[1], w[2], w[3],
-                ];
-                (key, m as u32, i as u32)
-            })
+        .map(|mesh| {
+            mesh.vertices
+                .iter()
+                .map(|v| {
+                    let p = v.position.to_array().map(f32::to_bits);
+                    let w = v.weights.map(f32::to_bits);
+                    let j = v.joints.map(|j| j.0);
+                    let key = [
+                        p[0], p[1], p[2], j[0], j[1], j[2], j[3], w[0], w[1], w[2], w[3],
+                    ];
+                    let next = numbers.len() as u32;
+                    *numbers.entry(key).or_insert(next)
+                })
+                .collect()
         })
         .collect();
-    keyed.par_sort_unstable();
-    let mut ids: Vec<Vec<u32>> = meshes.iter().map(|m| vec![0; m.vertices.len()]).collect();
-    let mut id = 0u32;
-    for (k, &(key, m, i)) in keyed.iter().enumerate() {
-        if k > 0 && keyed[k - 1].0 != key {
-            id += 1;
-        }
-        ids[m as usize][i as usize] = id;
-    }
-    ids
+    (ids, numbers.len())
 }
 
 /// Union–find over triangles, by size, with path halving.

@@ -67,7 +67,7 @@ pub fn render_sheet(
         PoseAt::Animation { index, .. } => index,
         PoseAt::Auto | PoseAt::Bind => 0,
     };
-    let scene = Scene::new(model, textures)?;
+    let scene = Scene::new(model, textures)?.skipping_hidden_faces();
     let animation = match scene.model().animations.get(index) {
         Some(a) => a,
         None if model.animations.is_empty() => return Err(RenderError::NoAnimation),

@@ -88,6 +88,11 @@ pub fn render_views_with<T: Send>(
         });
     }
     let scene = Scene::new(model, textures)?;
+    let scene = if orbits.len() > 1 {
+        scene.skipping_hidden_faces()
+    } else {
+        scene
+    };
     let pose = options.pose;
     // Views are drawn in parallel, reusing the kept targets; a view is split into
     // bands of rows only when there are fewer views than cores.
