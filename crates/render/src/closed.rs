@@ -13,7 +13,8 @@
 //! encloses almost nothing (two faces back to back) is drawn whole. Vertices are joined
 //! when their positions and skins have the same bits, so joined vertices stay together in
 //! every pose. The picture is the same as with every face drawn, except where posing
-//! turns part of a surface inside out.
+//! turns part of a surface inside out, and in a few silhouette pixels by one sample (a face
+//! turned away, drawn, can win the tie along the edge it shares with the face in front).
 
 use foldhash::fast::FixedState;
 use glam::DVec3;
