@@ -13,7 +13,8 @@
 //!   its [`CameraPose`].
 //! * Passes ([`Passes`]): depth, camera-space normals and coverage mask from the same
 //!   camera and samples; [`render_apng`] writes every frame of an animation as an APNG.
-//! * Drawing: z-buffer, both faces drawn (real files' winding is inconsistent), Lambert
+//! * Drawing: z-buffer, both faces drawn (real files' winding is inconsistent; views,
+//!   sheets and animations skip the faces of closed surfaces turned away), Lambert
 //!   shading from a light at the camera plus ambient; the material's texture where its image
 //!   is found, else vertex colours, else the material's diffuse colour; 4 samples per
 //!   pixel ([`SUPERSAMPLE`]² in a grid: coverage and depth per sample, colour once per
