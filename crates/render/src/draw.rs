@@ -74,6 +74,17 @@ pub(crate) fn parallel_bands() -> usize {
     }
 }
 
+/// Bands per picture when `pictures` are drawn at once, one per core: one band each when
+/// there are at least as many pictures as cores (each core draws whole pictures, reusing
+/// its kept target), else [`parallel_bands`].
+pub(crate) fn bands_for(pictures: usize) -> usize {
+    if pictures >= rayon::current_num_threads() {
+        1
+    } else {
+        parallel_bands()
+    }
+}
+
 /// What a texture source gave for one reference.
 type Loaded = Result<Arc<RgbaImage>, TextureError>;
 

@@ -1,6 +1,6 @@
 //! Contact sheets: frames spread evenly over an animation, in a grid of equal cells.
 
-use crate::draw::{Picture, Scene, parallel_bands};
+use crate::draw::{Picture, Scene, bands_for};
 use crate::texture::TextureSource;
 use crate::{MAX_SHEET_PIXELS, PoseAt, RenderError, RenderOptions};
 use image::RgbaImage;
@@ -82,12 +82,7 @@ pub fn render_sheet(
 
     // Cells are drawn in parallel, reusing the kept targets; a cell is split into
     // bands of rows only when there are fewer cells than cores.
-    let threads = rayon::current_num_threads();
-    let bands = if times.len() >= threads {
-        1
-    } else {
-        parallel_bands()
-    };
+    let bands = bands_for(times.len());
     let cells: Vec<Result<Picture, RenderError>> = times
         .par_iter()
         .map(|&time| scene.draw_into(options, PoseAt::Animation { index, time }, bands))

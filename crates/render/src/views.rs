@@ -1,7 +1,7 @@
 //! Several cameras of one pose: the model's textures are loaded and its pose sampled for
 //! each camera from one prepared scene, and the cameras are drawn on rayon's pool.
 
-use crate::draw::{Picture, Scene, parallel_bands};
+use crate::draw::{Picture, Scene, bands_for};
 use crate::texture::TextureSource;
 use crate::{Orbit, RenderError, RenderOptions};
 use rayon::prelude::*;
@@ -96,11 +96,7 @@ pub fn render_views_with<T: Send>(
     let pose = options.pose;
     // Views are drawn in parallel, reusing the kept targets; a view is split into
     // bands of rows only when there are fewer views than cores.
-    let bands = if orbits.len() >= rayon::current_num_threads() {
-        1
-    } else {
-        parallel_bands()
-    };
+    let bands = bands_for(orbits.len());
     orbits
         .par_iter()
         .enumerate()
