@@ -221,11 +221,16 @@ impl<'a> Scene<'a> {
         frame: Option<[Vec3; 2]>,
         bands: usize,
     ) -> Result<Picture, RenderError> {
+        self.draw_posed(options, &self.pose(pose)?, frame, bands)
+    }
+
+    /// The model at `pose`, with what every camera of that pose shares: the triangles
+    /// that can be drawn and the outward winding of its closed surfaces.
+    pub fn pose(&self, pose: PoseAt) -> Result<Posed<'_>, RenderError> {
         let (meshes, mut report) = self.posed(pose)?;
         let visible = Drawable::of(&meshes);
-        let drawable = &visible.triangles;
         let total = visible.total;
-        let skipped = total - drawable.iter().map(Vec::len).sum::<usize>();
+        let skipped = total - visible.triangles.iter().map(Vec::len).sum::<usize>();
         if skipped == total {
             return Err(RenderError::NoDrawableTriangles { skipped });
         }
@@ -237,6 +242,35 @@ impl<'a> Scene<'a> {
                 ),
             );
         }
+        // Faces are skipped only when every triangle is drawable, so surfaces are whole.
+        let outward = self
+            .surfaces
+            .as_ref()
+            .filter(|surfaces| skipped == 0 && surfaces.any())
+            .map(|surfaces| surfaces.outward(&meshes));
+        Ok(Posed {
+            meshes,
+            report,
+            visible,
+            skipped,
+            outward,
+        })
+    }
+
+    /// [`Scene::draw_framed`] of a model already posed ([`Scene::pose`]), for several
+    /// cameras of one pose.
+    pub fn draw_posed(
+        &self,
+        options: &RenderOptions,
+        posed: &Posed<'_>,
+        frame: Option<[Vec3; 2]>,
+        bands: usize,
+    ) -> Result<Picture, RenderError> {
+        let meshes = &posed.meshes;
+        let report = posed.report.clone();
+        let visible = &posed.visible;
+        let drawable = &visible.triangles;
+        let skipped = posed.skipped;
 
         let (width, height) = (options.width * SUPERSAMPLE, options.height * SUPERSAMPLE);
         let camera = match frame {
@@ -255,7 +289,7 @@ impl<'a> Scene<'a> {
             None => fit_camera(
                 options,
                 self.model.up,
-                || visible.points(&meshes),
+                || visible.points(meshes),
                 width,
                 height,
             ),
@@ -270,7 +304,8 @@ impl<'a> Scene<'a> {
                     .collect()
             })
             .collect();
-        let shown = self.shown(&meshes, &visible, skipped == 0, &screens);
+        let surfaces = self.surfaces.as_ref().zip(posed.outward.as_deref());
+        let shown = shown(meshes, visible, surfaces, &screens);
         let batches: Vec<Batch<'_>> = meshes
             .iter()
             .zip(shown.iter())
@@ -320,7 +355,7 @@ impl<'a> Scene<'a> {
                 .then(|| target.resolve_depth(|key| camera.distance(key) as f32));
             let mask = passes.mask.then(|| target.resolve_mask());
             let normal = passes.normal.then(|| {
-                crate::passes::draw_normals(&camera, &meshes, &shown, &screens, target, bands)
+                crate::passes::draw_normals(&camera, meshes, &shown, &screens, target, bands)
             });
             Ok(Picture {
                 image,
@@ -331,64 +366,6 @@ impl<'a> Scene<'a> {
                 camera: Some(camera.pose(SUPERSAMPLE)),
             })
         })
-    }
-
-    /// The triangles to fill: the drawable ones, less the faces of closed surfaces turned
-    /// away from the camera when that is exact (see [`crate::closed`]): every triangle of
-    /// the posed meshes is `complete`ly drawable, so the surfaces are whole, and every
-    /// vertex lies in front of the eye.
-    fn shown<'d>(
-        &self,
-        meshes: &[Mesh],
-        visible: &'d Drawable,
-        complete: bool,
-        screens: &[Vec<Projected>],
-    ) -> Cow<'d, [Vec<[u32; 3]>]> {
-        let all = Cow::Borrowed(visible.triangles.as_slice());
-        let in_front = || {
-            screens.iter().zip(&visible.used).all(|(screen, used)| {
-                screen
-                    .iter()
-                    .zip(used)
-                    .all(|(p, &used)| !used || (p.inv_w.is_finite() && p.inv_w > 0.0))
-            })
-        };
-        let Some(surfaces) = &self.surfaces else {
-            return all;
-        };
-        if !(complete && surfaces.any() && in_front()) {
-            return all;
-        }
-        let outward = surfaces.outward(meshes);
-        let shown = meshes
-            .iter()
-            .zip(screens)
-            .enumerate()
-            .map(|(m, (mesh, screen))| {
-                mesh.triangles
-                    .iter()
-                    .enumerate()
-                    .filter(|&(k, t)| {
-                        let Some(s) = surfaces.of_triangle(m, k) else {
-                            return true;
-                        };
-                        let [a, b, c] = t.map(|i| screen[i as usize]);
-                        // Twice the signed area on screen (y down): negative for a
-                        // triangle counter-clockwise as seen.
-                        let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
-                        // Kept unless turned away; NaN is kept.
-                        let away = match outward[s] {
-                            Outward::CounterClockwise => area > 0.0,
-                            Outward::Clockwise => area < 0.0,
-                            Outward::Unknown => false,
-                        };
-                        !away
-                    })
-                    .map(|(_, t)| *t)
-                    .collect()
-            })
-            .collect();
-        Cow::Owned(shown)
     }
 
     /// The fills of `triangles` (all drawable) of `mesh`, whose vertices are at `screen`:
@@ -456,6 +433,72 @@ impl<'a> Scene<'a> {
             .collect();
         Batch { image, fills }
     }
+}
+
+/// The triangles to fill: the drawable ones, less the faces of closed surfaces turned
+/// away from the camera when that is exact (see [`crate::closed`]): the pose gave each
+/// surface's `outward` winding (every triangle drawable, so the surfaces are whole), and
+/// every vertex lies in front of the eye.
+fn shown<'d>(
+    meshes: &[Mesh],
+    visible: &'d Drawable,
+    surfaces: Option<(&Surfaces, &[Outward])>,
+    screens: &[Vec<Projected>],
+) -> Cow<'d, [Vec<[u32; 3]>]> {
+    let all = Cow::Borrowed(visible.triangles.as_slice());
+    let Some((surfaces, outward)) = surfaces else {
+        return all;
+    };
+    let in_front = screens.iter().zip(&visible.used).all(|(screen, used)| {
+        screen
+            .iter()
+            .zip(used)
+            .all(|(p, &used)| !used || (p.inv_w.is_finite() && p.inv_w > 0.0))
+    });
+    if !in_front {
+        return all;
+    }
+    let shown = meshes
+        .iter()
+        .zip(screens)
+        .enumerate()
+        .map(|(m, (mesh, screen))| {
+            mesh.triangles
+                .iter()
+                .enumerate()
+                .filter(|&(k, t)| {
+                    let Some(s) = surfaces.of_triangle(m, k) else {
+                        return true;
+                    };
+                    let [a, b, c] = t.map(|i| screen[i as usize]);
+                    // Twice the signed area on screen (y down): negative for a triangle
+                    // counter-clockwise as seen.
+                    let area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+                    // Kept unless turned away; NaN is kept.
+                    let away = match outward[s] {
+                        Outward::CounterClockwise => area > 0.0,
+                        Outward::Clockwise => area < 0.0,
+                        Outward::Unknown => false,
+                    };
+                    !away
+                })
+                .map(|(_, t)| *t)
+                .collect()
+        })
+        .collect();
+    Cow::Owned(shown)
+}
+
+/// A model in one pose, with what every camera of that pose shares ([`Scene::pose`]).
+pub(crate) struct Posed<'s> {
+    meshes: Cow<'s, [Mesh]>,
+    /// What posing warned about, and triangles that cannot be drawn.
+    report: Report,
+    visible: Drawable,
+    /// How many triangles cannot be drawn.
+    skipped: usize,
+    /// Each closed surface's outward winding, when faces turned away may be skipped.
+    outward: Option<Vec<Outward>>,
 }
 
 /// The triangles of one mesh, ready to fill, and the image that textures them.
@@ -706,6 +749,12 @@ mod tests {
         }
     }
 
+    fn scene_of(model: &Model) -> Scene<'_> {
+        Scene::new(model, &NoTextures)
+            .expect("scene")
+            .skipping_hidden_faces()
+    }
+
     #[test]
     fn only_closed_surfaces_lose_triangles() {
         let model = scene_model();
@@ -742,7 +791,14 @@ mod tests {
             })
             .collect();
         let visible = Drawable::of(&model.meshes);
-        let shown = scene.shown(&model.meshes, &visible, true, &screens);
+        let surfaces = scene.surfaces.as_ref().expect("surfaces");
+        let outward = surfaces.outward(&model.meshes);
+        let shown = shown(
+            &model.meshes,
+            &visible,
+            Some((surfaces, &outward)),
+            &screens,
+        );
         // The cubes' triangles whose outward normal points to the eye, found in the world,
         // and the open triangle whatever its facing.
         let facing = |m: usize, outward: f32| -> Vec<[u32; 3]> {
@@ -761,9 +817,15 @@ mod tests {
         assert!((4..=6).contains(&(facing(0, 1.0).len() - 1)));
         assert_eq!(shown[0], facing(0, 1.0));
         assert_eq!(shown[1], facing(1, -1.0));
-        // With a triangle of the posed meshes not drawable, nothing is skipped.
-        let kept = scene.shown(&model.meshes, &visible, false, &screens);
-        assert_eq!(kept[0].len() + kept[1].len(), 25);
+        // With a triangle of the posed meshes not drawable, the pose gives no windings and
+        // nothing is skipped.
+        let mut broken = model.clone();
+        broken.meshes[0].vertices[0].position.x = f32::NAN;
+        let broken_scene = scene_of(&broken);
+        let posed = broken_scene.pose(PoseAt::Bind).expect("pose");
+        assert!(posed.outward.is_none());
+        let using_it = broken.meshes[0].triangles.iter().filter(|t| t.contains(&0));
+        assert_eq!(posed.skipped, using_it.count());
     }
 }
 

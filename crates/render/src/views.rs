@@ -93,7 +93,7 @@ pub fn render_views_with<T: Send>(
     } else {
         scene
     };
-    let pose = options.pose;
+    let posed = scene.pose(options.pose)?;
     // Views are drawn in parallel, reusing the kept targets; a view is split into
     // bands of rows only when there are fewer views than cores.
     let bands = bands_for(orbits.len());
@@ -105,7 +105,7 @@ pub fn render_views_with<T: Send>(
                 orbit: Some(orbit),
                 ..*options
             };
-            let mut picture = scene.draw_into(&options, pose, bands)?;
+            let mut picture = scene.draw_posed(&options, &posed, None, bands)?;
             if index == 0 {
                 let mut report = scene.report.clone();
                 report.notices.append(&mut picture.report.notices);
