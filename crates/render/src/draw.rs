@@ -295,15 +295,7 @@ impl<'a> Scene<'a> {
             ),
         }
         .ok_or(RenderError::NoDrawableTriangles { skipped })?;
-        let screens: Vec<Vec<Projected>> = meshes
-            .iter()
-            .map(|m| {
-                m.vertices
-                    .iter()
-                    .map(|v| camera.project(v.position))
-                    .collect()
-            })
-            .collect();
+        let screens = on_screen(&camera, meshes);
         let surfaces = self.surfaces.as_ref().zip(posed.outward.as_deref());
         let shown = shown(meshes, visible, surfaces, &screens);
         let batches: Vec<Batch<'_>> = meshes
@@ -433,6 +425,19 @@ impl<'a> Scene<'a> {
             .collect();
         Batch { image, fills }
     }
+}
+
+/// Every vertex of `meshes` projected by `camera`, mesh by mesh.
+fn on_screen(camera: &Camera, meshes: &[Mesh]) -> Vec<Vec<Projected>> {
+    meshes
+        .iter()
+        .map(|m| {
+            m.vertices
+                .iter()
+                .map(|v| camera.project(v.position))
+                .collect()
+        })
+        .collect()
 }
 
 /// The triangles to fill: the drawable ones, less the faces of closed surfaces turned
@@ -780,16 +785,7 @@ mod tests {
             128,
         )
         .expect("camera");
-        let screens: Vec<Vec<Projected>> = model
-            .meshes
-            .iter()
-            .map(|m| {
-                m.vertices
-                    .iter()
-                    .map(|v| camera.project(v.position))
-                    .collect()
-            })
-            .collect();
+        let screens = on_screen(&camera, &model.meshes);
         let visible = Drawable::of(&model.meshes);
         let surfaces = scene.surfaces.as_ref().expect("surfaces");
         let outward = surfaces.outward(&model.meshes);
