@@ -121,25 +121,51 @@ fn compile(
         file.poses = poses;
         file.frames = frames;
     }
-    // The adjacency needs only the geometry: on a large model it is found on another
-    // thread while the frames are bounded.
+    // The adjacency and the tangents need only the geometry: on a large model the
+    // adjacency is found on another thread while the tangents are computed and the frames
+    // bounded.
     let triangles = std::mem::take(&mut file.triangles);
-    let (bounded, adjacency) = both(
+    let has_uvs = file
+        .vertex_arrays
+        .iter()
+        .any(|a| a.kind() == ArrayKind::TexCoord);
+    let ((tangents, bounded), adjacency) = both(
         threads && triangles.len() >= PARALLEL_TRIANGLES,
         || {
-            add_bounds(
+            let tangents = has_uvs.then(|| geometry::tangent_bytes(&vertices, &triangles));
+            let bounded = add_bounds(
                 &sampled.values,
                 &skeleton,
                 &vertices,
                 &mut file,
                 &mut report,
-            )
+            );
+            (tangents, bounded)
         },
         || (!triangles.is_empty()).then(|| geometry::adjacency(&vertices, &triangles)),
     );
     bounded?;
     file.adjacency = adjacency;
     file.triangles = triangles;
+    if let Some(data) = tangents {
+        // After the normals, as the SDK orders the arrays.
+        let at = file
+            .vertex_arrays
+            .iter()
+            .position(|a| a.kind() == ArrayKind::Normal)
+            .map_or(file.vertex_arrays.len(), |n| n + 1);
+        file.vertex_arrays.insert(
+            at,
+            VertexArray {
+                kind: ArrayKind::Tangent.to_u32(),
+                flags: 0,
+                format: Format::Float.to_u32(),
+                size: 4,
+                offset: 0,
+                data,
+            },
+        );
+    }
     if let Some(comment) = &model.comment {
         file.comment = comment.as_bytes().to_vec();
         file.comment.push(0);
@@ -427,15 +453,7 @@ fn add_geometry(
         3,
         floats(&mut all.iter().flat_map(|v| v.normal.to_array())),
     ));
-    if has_uvs {
-        let tangents = geometry::tangents(&all, &file.triangles);
-        file.vertex_arrays.push(array(
-            ArrayKind::Tangent,
-            Format::Float,
-            4,
-            floats(&mut tangents.iter().flatten().copied()),
-        ));
-    }
+    // The tangents are computed later, beside the bounds (see `compile`).
     if all.iter().any(|v| v.weights != [0; 4]) {
         let widest = all.iter().flat_map(|v| v.joints).max().unwrap_or(0);
         let (format, data): (Format, Vec<u8>) = if widest <= 255 {

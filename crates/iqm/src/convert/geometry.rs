@@ -70,9 +70,21 @@ pub(crate) fn weld_into(
 }
 
 /// Per-vertex tangents `x y z w` from texture coordinates (`w` = the bitangent's sign),
-/// orthogonalized against the normal; triangles index `vertices` in file order.
-pub(crate) fn tangents(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[f32; 4]> {
-    let mut tangent = vec![Vec3::ZERO; vertices.len()];
+/// orthogonalized against the normal, as the bytes of the file's tangent array (4
+/// little-endian floats a vertex); triangles index `vertices` in file order. The tangent
+/// sums are kept in the array itself, so only the bitangent sums are extra memory.
+pub(crate) fn tangent_bytes(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<u8> {
+    const SIZE: usize = 16;
+    let read = |bytes: &[u8]| {
+        let f = |k: usize| f32::from_le_bytes([bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3]]);
+        Vec3::new(f(0), f(4), f(8))
+    };
+    let write = |bytes: &mut [u8], values: [f32; 4]| {
+        for (chunk, v) in bytes.chunks_exact_mut(4).zip(values) {
+            chunk.copy_from_slice(&v.to_le_bytes());
+        }
+    };
+    let mut out = vec![0u8; vertices.len() * SIZE];
     let mut bitangent = vec![Vec3::ZERO; vertices.len()];
     for t in triangles {
         let [a, b, c] = t.map(|i| vertices[i as usize]);
@@ -86,26 +98,26 @@ pub(crate) fn tangents(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[f32
         let s = (e1 * d2.y - e2 * d1.y) * r;
         let u = (e2 * d1.x - e1 * d2.x) * r;
         for &i in t {
-            tangent[i as usize] += s;
+            let at = &mut out[i as usize * SIZE..][..SIZE];
+            let sum = read(at) + s;
+            write(at, [sum.x, sum.y, sum.z, 0.0]);
             bitangent[i as usize] += u;
         }
     }
-    vertices
-        .iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let n = v.normal;
-            let t = (tangent[i] - n * n.dot(tangent[i]))
-                .try_normalize()
-                .unwrap_or(Vec3::ZERO);
-            let w = if n.cross(t).dot(bitangent[i]) < 0.0 {
-                -1.0
-            } else {
-                1.0
-            };
-            [t.x, t.y, t.z, w]
-        })
-        .collect()
+    for ((at, v), bitangent) in out.chunks_exact_mut(SIZE).zip(vertices).zip(bitangent) {
+        let n = v.normal;
+        let tangent = read(at);
+        let t = (tangent - n * n.dot(tangent))
+            .try_normalize()
+            .unwrap_or(Vec3::ZERO);
+        let w = if n.cross(t).dot(bitangent) < 0.0 {
+            -1.0
+        } else {
+            1.0
+        };
+        write(at, [t.x, t.y, t.z, w]);
+    }
+    out
 }
 
 /// For each edge `k` (from corner `k` to corner `k + 1`) of each triangle, the one other
