@@ -203,9 +203,13 @@ pub(crate) struct Scratch {
 }
 
 /// The bounds found so far in a frame, and which cluster gave each.
+///
+/// The box is kept in SIMD lanes: `Vec3A::min` and `max` pick per lane exactly as `Vec3`'s
+/// do (`a < b ? a : b`), and the radii are raised by comparison (`d > r`: a NaN distance
+/// is ignored, as `f32::max` ignores it), so the bounds are those of the plain code.
 struct Extremes {
-    min: Vec3,
-    max: Vec3,
+    min: Vec3A,
+    max: Vec3A,
     xy: f32,
     r: f32,
     from: [u32; 8],
@@ -214,8 +218,8 @@ struct Extremes {
 impl Extremes {
     fn new() -> Self {
         Self {
-            min: Vec3::splat(f32::INFINITY),
-            max: Vec3::splat(f32::NEG_INFINITY),
+            min: Vec3A::splat(f32::INFINITY),
+            max: Vec3A::splat(f32::NEG_INFINITY),
             xy: 0.0,
             r: 0.0,
             from: [u32::MAX; 8],
@@ -226,12 +230,17 @@ impl Extremes {
     fn add(&mut self, points: &[(Vec3, u32)], m: &Mat4, cluster: u32) {
         let (min0, max0, xy0, r0) = (self.min, self.max, self.xy, self.r);
         for &(position, _) in points {
-            let p = (*m * Vec4::from((position, 1.0))).truncate();
+            let p = Vec3A::from_vec4(*m * Vec4::from((position, 1.0)));
             self.min = self.min.min(p);
             self.max = self.max.max(p);
             let d = p.x * p.x + p.y * p.y;
-            self.xy = self.xy.max(d);
-            self.r = self.r.max(d + p.z * p.z);
+            if d > self.xy {
+                self.xy = d;
+            }
+            let r = d + p.z * p.z;
+            if r > self.r {
+                self.r = r;
+            }
         }
         let moved = [
             self.min.x != min0.x,
@@ -254,21 +263,24 @@ impl Extremes {
     /// the bounds so far. The radii are compared as the points' would be computed, and
     /// rounding is monotonic, so a point in the box never gives a larger computed radius
     /// than its farthest corner does.
+    ///
+    /// This runs for most clusters in every frame: the box is compared in SIMD lanes
+    /// (the same comparisons as component by component, NaN failing them).
     fn contains(&self, bounds: &Box3, m: &Blended, slack: Vec3A) -> bool {
         let center = m.linear * bounds.center + m.translation;
         let extent = m.abs * bounds.half + slack;
         let (lo, hi) = (center - extent, center + extent);
-        let far = Vec3::from(lo.abs().max(hi.abs()));
+        if !(lo.cmpge(self.min) & hi.cmple(self.max)).all() {
+            return false;
+        }
+        let far = lo.abs().max(hi.abs());
         let d = far.x * far.x + far.y * far.y;
-        Vec3::from(lo).cmpge(self.min).all()
-            && Vec3::from(hi).cmple(self.max).all()
-            && d <= self.xy
-            && d + far.z * far.z <= self.r
+        d <= self.xy && d + far.z * far.z <= self.r
     }
 
     fn finish(&self, empty: bool) -> FrameBounds {
         let (min, max) = match empty {
-            true => (Vec3::ZERO, Vec3::ZERO),
+            true => (Vec3A::ZERO, Vec3A::ZERO),
             false => (self.min, self.max),
         };
         (
