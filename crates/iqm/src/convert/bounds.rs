@@ -148,6 +148,9 @@ impl Box3 {
     }
 }
 
+/// A blend: joints and weight bytes.
+type Blend = ([u32; 4], [u8; 4]);
+
 /// A run of at most [`CLUSTER`] points sharing a blend.
 #[derive(Clone, Copy, Debug)]
 struct Cluster {
@@ -181,7 +184,7 @@ struct Blended {
 /// blend once, so a frame blends one matrix per blend (the SDK blends a matrix per vertex).
 #[derive(Clone)]
 pub(crate) struct BoundsPlan {
-    blends: Vec<([u32; 4], [u8; 4])>,
+    blends: Vec<Blend>,
     points: Vec<(Vec3, u32)>,
     clusters: Vec<Cluster>,
     groups: Vec<Group>,
@@ -309,16 +312,25 @@ fn morton(p: Vec3, lo: Vec3, hi: Vec3) -> u32 {
 
 impl BoundsPlan {
     pub(crate) fn new(vertices: &[Written]) -> Self {
-        let mut blend_ids: HashMap<([u32; 4], [u8; 4]), u32> = HashMap::new();
+        let mut blend_ids: HashMap<Blend, u32> = HashMap::new();
         let mut blends = Vec::new();
+        // Neighbouring vertices usually share their blend: the last one is looked up first.
+        let mut last: Option<(Blend, u32)> = None;
         let mut points: Vec<(Vec3, u32)> = vertices
             .iter()
             .map(|v| {
                 let key = (v.joints, v.weights);
-                let id = *blend_ids.entry(key).or_insert_with(|| {
-                    blends.push(key);
-                    (blends.len() - 1) as u32
-                });
+                let id = match last {
+                    Some((last_key, id)) if last_key == key => id,
+                    _ => {
+                        let id = *blend_ids.entry(key).or_insert_with(|| {
+                            blends.push(key);
+                            (blends.len() - 1) as u32
+                        });
+                        last = Some((key, id));
+                        id
+                    }
+                };
                 (v.position, id)
             })
             .collect();
@@ -329,10 +341,26 @@ impl BoundsPlan {
             Vec3::from(whole.center + whole.half),
         );
         // Sorted by blend, then along a space-filling curve (so each run of the same blend
-        // is spatially compact), then by bits, so that repeated points sit side by side.
-        let bits = |p: Vec3| p.to_array().map(f32::to_bits);
-        points.sort_by_cached_key(|&(p, blend)| (blend, morton(p, lo, hi), bits(p)));
-        points.dedup_by(|a, b| a.1 == b.1 && bits(a.0) == bits(b.0));
+        // is spatially compact), then by bits, so that repeated points sit side by side:
+        // as keys (blend and curve in one word, then the bits), which hold the whole point,
+        // so equal keys are equal points and an unstable sort gives the one order.
+        let mut keys: Vec<(u64, [u32; 3])> = points
+            .iter()
+            .map(|&(p, blend)| {
+                let order = (u64::from(blend) << 32) | u64::from(morton(p, lo, hi));
+                (order, p.to_array().map(f32::to_bits))
+            })
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        points.clear();
+        points.extend(keys.iter().map(|&(order, bits)| {
+            (
+                Vec3::from_array(bits.map(f32::from_bits)),
+                (order >> 32) as u32,
+            )
+        }));
+        drop(keys);
         let mut clusters = Vec::with_capacity(points.len() / CLUSTER + blends.len());
         let mut groups = Vec::with_capacity(blends.len());
         let mut start = 0;

@@ -193,12 +193,17 @@ fn compile(
         .vertex_arrays
         .iter()
         .any(|a| a.kind() == ArrayKind::TexCoord);
-    let ((tangents, bounded), adjacency) = both(
-        threads && triangles.len() >= PARALLEL_TRIANGLES,
+    let parallel = threads && triangles.len() >= PARALLEL_TRIANGLES;
+    let ((bounded, tangents), adjacency) = both(
+        parallel,
         || {
-            let tangents = has_uvs.then(|| geometry::tangent_bytes(&vertices, &triangles));
-            let bounded = add_bounds(&values, &skeleton, &vertices, &mut file, &mut report);
-            (tangents, bounded)
+            // The bounds first: the adjacency goes to the other thread, and the tangents
+            // to whichever thread is free first.
+            both(
+                parallel,
+                || add_bounds(&values, &skeleton, &vertices, &mut file, &mut report),
+                || has_uvs.then(|| geometry::tangent_bytes(&vertices, &triangles)),
+            )
         },
         || (!triangles.is_empty()).then(|| geometry::adjacency(&vertices, &triangles)),
     );
