@@ -38,6 +38,9 @@ pub fn plain_decimal(bytes: &[u8]) -> Option<Decimal> {
 /// trailing fraction zeros are dropped. A reader that knows which bytes end a number checks
 /// the byte after it, and so finds the number without first finding the end of the word.
 /// Where the whole of `bytes` is such a number, this is [`plain_decimal`]'s.
+///
+/// Inlined into the readers: it runs once per number of a text file.
+#[inline]
 pub fn plain_decimal_prefix(bytes: &[u8]) -> Option<(Decimal, usize)> {
     let (negative, sign) = match bytes.first() {
         Some(b'-') => (true, 1),
@@ -129,6 +132,7 @@ struct Fraction {
 
 /// The digits at the start of `bytes` (8 of them), if fewer than 8: each byte is tested
 /// and converted in one 64-bit word (no loop per digit).
+#[inline]
 fn short_fraction(bytes: &[u8]) -> Option<Fraction> {
     const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
     let word = u64::from_le_bytes(bytes.try_into().ok()?);
