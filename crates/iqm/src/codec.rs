@@ -21,6 +21,16 @@ static INFO: FormatInfo = FormatInfo {
     writes: true,
 };
 
-rigport_model_core::faithful_codec!(Iqm, INFO, |error, _bytes| Location::at_offset(
-    error.offset()
-));
+rigport_model_core::faithful_codec!(
+    Iqm,
+    INFO,
+    |error, _bytes| Location::at_offset(error.offset()),
+    {
+        // Each mesh is freed once welded and the animations once sampled.
+        fn from_model_owned(
+            model: rigport_model_core::Model,
+        ) -> Result<(crate::File, rigport_model_core::Report), crate::Error> {
+            crate::from_model_owned(model, &crate::ConvertOptions::default())
+        }
+    }
+);

@@ -767,6 +767,23 @@ pub trait Codec: Send + Sync {
         let _ = files;
         self.write(model, main, options)
     }
+
+    /// [`Codec::write_with`] (or [`Codec::write`] when there are no `files`) for a model the
+    /// caller gives away: a writer may free each part of the model once it is written, so a
+    /// large model is not held in full beside its output. The output is the same; by
+    /// default the model is simply borrowed.
+    fn write_owned(
+        &self,
+        model: Model,
+        main: &str,
+        options: &WriteOptions,
+        files: Option<&dyn Companions>,
+    ) -> Result<Written, FormatError> {
+        match files {
+            Some(files) => self.write_with(&model, main, options, files),
+            None => self.write(&model, main, options),
+        }
+    }
 }
 
 /// A format crate's faithful layer, described once so that [`FaithfulCodec`] can implement
@@ -792,6 +809,11 @@ pub trait Faithful: Send + Sync + 'static {
     fn to_model(file: &Self::File) -> Result<(Model, Report), Self::Error>;
     /// The file written from a model (`from_model` with the default options).
     fn from_model(model: &Model) -> Result<(Self::File, Report), Self::Error>;
+    /// [`Faithful::from_model`] for a model the caller gives away (by default borrowed); a
+    /// crate that can free parts of the model as it goes overrides it.
+    fn from_model_owned(model: Model) -> Result<(Self::File, Report), Self::Error> {
+        Self::from_model(&model)
+    }
     /// Where in `bytes` the error is.
     fn location(error: &Self::Error, bytes: &[u8]) -> Location;
 
@@ -959,6 +981,21 @@ impl<F: Faithful> Codec for FaithfulCodec<F> {
 
     fn write(&self, model: &Model, main: &str, _: &WriteOptions) -> Result<Written, FormatError> {
         let (file, report) = F::from_model(model)
+            .map_err(|e| FormatError::wrap_plain(F::info().key, Location::Unknown, e))?;
+        let mut written = Written::single(main, F::to_vec(&file));
+        written.report = report;
+        Ok(written)
+    }
+
+    // The files are not used, as in `write_with`.
+    fn write_owned(
+        &self,
+        model: Model,
+        main: &str,
+        _: &WriteOptions,
+        _: Option<&dyn Companions>,
+    ) -> Result<Written, FormatError> {
+        let (file, report) = F::from_model_owned(model)
             .map_err(|e| FormatError::wrap_plain(F::info().key, Location::Unknown, e))?;
         let mut written = Written::single(main, F::to_vec(&file));
         written.report = report;

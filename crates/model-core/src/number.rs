@@ -38,6 +38,9 @@ pub fn plain_decimal(bytes: &[u8]) -> Option<Decimal> {
 /// trailing fraction zeros are dropped. A reader that knows which bytes end a number checks
 /// the byte after it, and so finds the number without first finding the end of the word.
 /// Where the whole of `bytes` is such a number, this is [`plain_decimal`]'s.
+///
+/// Inlined into the readers: it runs once per number of a text file.
+#[inline]
 pub fn plain_decimal_prefix(bytes: &[u8]) -> Option<(Decimal, usize)> {
     let (negative, sign) = match bytes.first() {
         Some(b'-') => (true, 1),
@@ -62,6 +65,23 @@ pub fn plain_decimal_prefix(bytes: &[u8]) -> Option<(Decimal, usize)> {
     let mut fraction_digits = 0;
     if body.get(at) == Some(&b'.') {
         let start = at + 1;
+        // The common case, at most 7 fraction digits and a byte after them among the next
+        // 8 (`0.11631 `), reads those 8 bytes at once.
+        if let Some(digits) = body.get(start..start + 8).and_then(short_fraction)
+            && (integer_digits > 0 || digits.len > 0)
+        {
+            if integer_digits + digits.kept > 19 {
+                return None;
+            }
+            let decimal = Decimal {
+                negative,
+                mantissa: mantissa
+                    .wrapping_mul(POW10_U64[digits.kept])
+                    .wrapping_add(digits.value),
+                fraction_digits: digits.kept as u32,
+            };
+            return Some((decimal, sign + start + digits.len));
+        }
         let mut end = start;
         // `20.000000` is 20: trailing zeros are dropped from the text (no division), which
         // keeps the value and widens the fast path. One pass keeps the mantissa and the
@@ -95,6 +115,55 @@ pub fn plain_decimal_prefix(bytes: &[u8]) -> Option<(Decimal, usize)> {
         fraction_digits: fraction_digits as u32,
     };
     Some((decimal, sign + at))
+}
+
+/// 10⁰ … 10⁷, for [`short_fraction`]'s digits.
+const POW10_U64: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
+
+/// A run of fraction digits read by [`short_fraction`].
+struct Fraction {
+    /// Digits in the run.
+    len: usize,
+    /// Digits up to the last non-zero one (the trailing zeros dropped).
+    kept: usize,
+    /// Those digits as an integer.
+    value: u64,
+}
+
+/// The digits at the start of `bytes` (8 of them), if fewer than 8: each byte is tested
+/// and converted in one 64-bit word (no loop per digit).
+#[inline]
+fn short_fraction(bytes: &[u8]) -> Option<Fraction> {
+    const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    let word = u64::from_le_bytes(bytes.try_into().ok()?);
+    // Digits become 0–9 in their byte; any other byte keeps a bit of its high nibble, or
+    // goes past 9 (adding 6 then carries into the high nibble). A carry out of a byte of
+    // 0xFA or more only reaches the bytes after it, past the first non-digit.
+    let t = word ^ 0x3030_3030_3030_3030;
+    let non_digit = (t & HIGH) | (t.wrapping_add(0x0606_0606_0606_0606) & HIGH);
+    let len = (non_digit.trailing_zeros() / 8) as usize;
+    if len == 8 {
+        return None;
+    }
+    let digits = t & ((1u64 << (8 * len)) - 1);
+    // The high bit of each byte that holds a non-zero digit (no carries: 9 + 0x7F < 0x100).
+    let non_zero = digits.wrapping_add(0x7F7F_7F7F_7F7F_7F7F) & 0x8080_8080_8080_8080;
+    let kept = (64 - non_zero.leading_zeros() as usize) / 8;
+    let value = if kept == 0 {
+        0
+    } else {
+        // The kept digits moved to the top bytes (the ones below read as leading zeros),
+        // then combined pairwise: 8 digits, first digit in the lowest byte.
+        let v = digits << (8 * (8 - kept));
+        let v = v.wrapping_mul(10).wrapping_add(v >> 8);
+        let pairs = v & 0x0000_00FF_0000_00FF;
+        let next = (v >> 16) & 0x0000_00FF_0000_00FF;
+        pairs
+            .wrapping_mul(100 + (1_000_000 << 32))
+            .wrapping_add(next.wrapping_mul(1 + (10_000 << 32)))
+            >> 32
+    };
+    Some(Fraction { len, kept, value })
 }
 
 /// Powers of ten exactly representable as `f64` (10²² is the last).
@@ -287,7 +356,42 @@ mod tests {
         Some((decimal, sign + len))
     }
 
+    #[test]
+    fn short_fractions_before_any_byte_are_read_as_defined() {
+        // Every fraction length around the 8-byte word, trailing zeros or not, ended by
+        // every byte value (and by nothing but digits beyond the word).
+        for digits in [
+            "", "0", "5", "05", "50", "1234567", "7654321", "0000000", "1000000",
+        ] {
+            for len in 0..=digits.len() {
+                for end in 0..=255u8 {
+                    for before in ["0", "-12", "", "+9999999999999"] {
+                        let mut text = format!("{before}.{}", &digits[..len]).into_bytes();
+                        text.push(end);
+                        text.extend_from_slice(b"12345678");
+                        assert_eq!(
+                            plain_decimal_prefix(&text),
+                            by_definition(&text),
+                            "{:?}",
+                            String::from_utf8_lossy(&text)
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     proptest! {
+        #[test]
+        fn a_prefix_before_any_bytes_is_read_as_defined(
+            text in "[-+]?[0-9]{0,21}\\.[0-9]{0,9}",
+            tail in proptest::collection::vec(any::<u8>(), 0..12),
+        ) {
+            let mut bytes = text.into_bytes();
+            bytes.extend(tail);
+            prop_assert_eq!(plain_decimal_prefix(&bytes), by_definition(&bytes));
+        }
+
         #[test]
         fn a_prefix_is_read_as_defined(text in "[-+]?[0-9]{0,21}(\\.[0-9]{0,24})?[-+ .0-9ex]{0,3}") {
             prop_assert_eq!(plain_decimal_prefix(text.as_bytes()), by_definition(text.as_bytes()));

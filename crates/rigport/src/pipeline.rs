@@ -294,7 +294,7 @@ fn convert_model(
             crate::images::name_materials_after_textures(&mut model, &beside, &mut report);
         }
     }
-    let mut files = write_model(&model, output, target, settings, images, &mut report)?;
+    let mut files = write_model(model, output, target, settings, images, &mut report)?;
     files.extend(beside);
     if files.iter().skip(1).any(|(path, _)| path == output) {
         return Err(Error::CompanionClash {
@@ -355,9 +355,10 @@ fn ignore_concat(target: Format, report: &mut Report) {
 
 /// Writes a neutral model as `target` through its codec: the main file at `output`, its
 /// companions beside it. Texture images (for the formats that embed them) are looked up
-/// among `images` (the source's own) and then the files beside the source.
+/// among `images` (the source's own) and then the files beside the source. The model is
+/// given to the codec, which may free its parts as it writes them.
 fn write_model(
-    model: &Model,
+    model: Model,
     output: &Path,
     target: Format,
     settings: &Settings,
@@ -374,13 +375,14 @@ fn write_model(
         .with_keep_texture_uris(settings.keep_texture_uris);
     let beside = settings.beside_files();
     let written = if images.is_empty() && beside.is_none() {
-        codec.write(model, &main, &options)
+        codec.write_owned(model, &main, &options, None)
     } else {
         let under = beside.as_ref().map(|files| files as &dyn Companions);
         let held = images
             .iter()
             .map(|image| (image.file_name.as_str(), image.png.as_slice()));
-        codec.write_with(model, &main, &options, &Overlay::new(held, under))
+        let files = Overlay::new(held, under);
+        codec.write_owned(model, &main, &options, Some(&files))
     }
     .map_err(|e| Error::FromModel {
         format: target,

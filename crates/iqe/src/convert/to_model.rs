@@ -8,7 +8,7 @@ use crate::normals::{CornerNormals, corner_normals};
 use crate::scene::Scene;
 use crate::store::Kind;
 use rigport_model_core::codes;
-use rigport_model_core::glam::{Vec2, Vec3, Vec4};
+use rigport_model_core::glam::{DVec3, Vec2, Vec3, Vec4};
 use rigport_model_core::text::decode_name;
 use rigport_model_core::{
     Animation, Joint, JointId, Key, Material, MaterialId, Mesh, Model, Report, Track, UpAxis,
@@ -55,7 +55,12 @@ pub(crate) fn scene_to_model(
     // here, where later allocations reuse the memory; a worker that goes idle would keep it.
     let ((normals, meshes, skin), animations) = join(
         || {
-            let normals = corner_normals(scene);
+            // Stored normals are read as each vertex is made, not copied first.
+            let normals = if scene.array_len(Attribute::Normal) > 0 {
+                CornerNormals::default()
+            } else {
+                corner_normals(scene)
+            };
             let (meshes, skin) = add_meshes(scene, &normals);
             let facts = (
                 normals.generated,
@@ -183,7 +188,8 @@ fn add_meshes(scene: &Scene<'_>, normals: &CornerNormals) -> (Vec<Mesh>, SkinCou
     let mut local = LocalVertices::new(scene.vertex_count);
     let has_uvs = scene.array_len(Attribute::TexCoord) > 0;
     let has_colors = scene.array_len(Attribute::Color) > 0;
-    let stored_normals = scene.array_len(Attribute::Normal) > 0;
+    let stored = scene.array_len(Attribute::Normal);
+    let stored_normals = stored > 0;
     for mesh in &scene.meshes {
         let mut out = Mesh::new(decode_name(&mesh.name));
         out.material = scene
@@ -198,11 +204,16 @@ fn add_meshes(scene: &Scene<'_>, normals: &CornerNormals) -> (Vec<Mesh>, SkinCou
         let mut last_skin: LastSkin<'_> = None;
         let mut vertex_of = |vertex: u32, normal: u32, out: &mut Mesh, counts: &mut SkinCounts| {
             local.get_or_add(vertex, normal, || {
-                let n = normals
-                    .normals
-                    .get(normal as usize)
-                    .copied()
-                    .unwrap_or(Vec3::ZERO);
+                let n = if normals.generated {
+                    normals.normals.get(normal as usize).copied()
+                } else {
+                    // As `corner_normals` gives them: the vertex's own `vn`, 0 past them.
+                    ((normal as usize) < stored).then(|| {
+                        DVec3::from_array(scene.normal(normal as usize).unwrap_or_default())
+                            .as_vec3()
+                    })
+                }
+                .unwrap_or(Vec3::ZERO);
                 out.vertices.push(make_vertex(
                     scene,
                     vertex as usize,

@@ -148,6 +148,9 @@ impl Box3 {
     }
 }
 
+/// A blend: joints and weight bytes.
+type Blend = ([u32; 4], [u8; 4]);
+
 /// A run of at most [`CLUSTER`] points sharing a blend.
 #[derive(Clone, Copy, Debug)]
 struct Cluster {
@@ -181,7 +184,7 @@ struct Blended {
 /// blend once, so a frame blends one matrix per blend (the SDK blends a matrix per vertex).
 #[derive(Clone)]
 pub(crate) struct BoundsPlan {
-    blends: Vec<([u32; 4], [u8; 4])>,
+    blends: Vec<Blend>,
     points: Vec<(Vec3, u32)>,
     clusters: Vec<Cluster>,
     groups: Vec<Group>,
@@ -203,9 +206,13 @@ pub(crate) struct Scratch {
 }
 
 /// The bounds found so far in a frame, and which cluster gave each.
+///
+/// The box is kept in SIMD lanes: `Vec3A::min` and `max` pick per lane exactly as `Vec3`'s
+/// do (`a < b ? a : b`), and the radii are raised by comparison (`d > r`: a NaN distance
+/// is ignored, as `f32::max` ignores it), so the bounds are those of the plain code.
 struct Extremes {
-    min: Vec3,
-    max: Vec3,
+    min: Vec3A,
+    max: Vec3A,
     xy: f32,
     r: f32,
     from: [u32; 8],
@@ -214,8 +221,8 @@ struct Extremes {
 impl Extremes {
     fn new() -> Self {
         Self {
-            min: Vec3::splat(f32::INFINITY),
-            max: Vec3::splat(f32::NEG_INFINITY),
+            min: Vec3A::splat(f32::INFINITY),
+            max: Vec3A::splat(f32::NEG_INFINITY),
             xy: 0.0,
             r: 0.0,
             from: [u32::MAX; 8],
@@ -226,12 +233,17 @@ impl Extremes {
     fn add(&mut self, points: &[(Vec3, u32)], m: &Mat4, cluster: u32) {
         let (min0, max0, xy0, r0) = (self.min, self.max, self.xy, self.r);
         for &(position, _) in points {
-            let p = (*m * Vec4::from((position, 1.0))).truncate();
+            let p = Vec3A::from_vec4(*m * Vec4::from((position, 1.0)));
             self.min = self.min.min(p);
             self.max = self.max.max(p);
             let d = p.x * p.x + p.y * p.y;
-            self.xy = self.xy.max(d);
-            self.r = self.r.max(d + p.z * p.z);
+            if d > self.xy {
+                self.xy = d;
+            }
+            let r = d + p.z * p.z;
+            if r > self.r {
+                self.r = r;
+            }
         }
         let moved = [
             self.min.x != min0.x,
@@ -254,21 +266,24 @@ impl Extremes {
     /// the bounds so far. The radii are compared as the points' would be computed, and
     /// rounding is monotonic, so a point in the box never gives a larger computed radius
     /// than its farthest corner does.
+    ///
+    /// This runs for most clusters in every frame: the box is compared in SIMD lanes
+    /// (the same comparisons as component by component, NaN failing them).
     fn contains(&self, bounds: &Box3, m: &Blended, slack: Vec3A) -> bool {
         let center = m.linear * bounds.center + m.translation;
         let extent = m.abs * bounds.half + slack;
         let (lo, hi) = (center - extent, center + extent);
-        let far = Vec3::from(lo.abs().max(hi.abs()));
+        if !(lo.cmpge(self.min) & hi.cmple(self.max)).all() {
+            return false;
+        }
+        let far = lo.abs().max(hi.abs());
         let d = far.x * far.x + far.y * far.y;
-        Vec3::from(lo).cmpge(self.min).all()
-            && Vec3::from(hi).cmple(self.max).all()
-            && d <= self.xy
-            && d + far.z * far.z <= self.r
+        d <= self.xy && d + far.z * far.z <= self.r
     }
 
     fn finish(&self, empty: bool) -> FrameBounds {
         let (min, max) = match empty {
-            true => (Vec3::ZERO, Vec3::ZERO),
+            true => (Vec3A::ZERO, Vec3A::ZERO),
             false => (self.min, self.max),
         };
         (
@@ -297,16 +312,25 @@ fn morton(p: Vec3, lo: Vec3, hi: Vec3) -> u32 {
 
 impl BoundsPlan {
     pub(crate) fn new(vertices: &[Written]) -> Self {
-        let mut blend_ids: HashMap<([u32; 4], [u8; 4]), u32> = HashMap::new();
+        let mut blend_ids: HashMap<Blend, u32> = HashMap::new();
         let mut blends = Vec::new();
+        // Neighbouring vertices usually share their blend: the last one is looked up first.
+        let mut last: Option<(Blend, u32)> = None;
         let mut points: Vec<(Vec3, u32)> = vertices
             .iter()
             .map(|v| {
                 let key = (v.joints, v.weights);
-                let id = *blend_ids.entry(key).or_insert_with(|| {
-                    blends.push(key);
-                    (blends.len() - 1) as u32
-                });
+                let id = match last {
+                    Some((last_key, id)) if last_key == key => id,
+                    _ => {
+                        let id = *blend_ids.entry(key).or_insert_with(|| {
+                            blends.push(key);
+                            (blends.len() - 1) as u32
+                        });
+                        last = Some((key, id));
+                        id
+                    }
+                };
                 (v.position, id)
             })
             .collect();
@@ -317,10 +341,26 @@ impl BoundsPlan {
             Vec3::from(whole.center + whole.half),
         );
         // Sorted by blend, then along a space-filling curve (so each run of the same blend
-        // is spatially compact), then by bits, so that repeated points sit side by side.
-        let bits = |p: Vec3| p.to_array().map(f32::to_bits);
-        points.sort_by_cached_key(|&(p, blend)| (blend, morton(p, lo, hi), bits(p)));
-        points.dedup_by(|a, b| a.1 == b.1 && bits(a.0) == bits(b.0));
+        // is spatially compact), then by bits, so that repeated points sit side by side:
+        // as keys (blend and curve in one word, then the bits), which hold the whole point,
+        // so equal keys are equal points and an unstable sort gives the one order.
+        let mut keys: Vec<(u64, [u32; 3])> = points
+            .iter()
+            .map(|&(p, blend)| {
+                let order = (u64::from(blend) << 32) | u64::from(morton(p, lo, hi));
+                (order, p.to_array().map(f32::to_bits))
+            })
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        points.clear();
+        points.extend(keys.iter().map(|&(order, bits)| {
+            (
+                Vec3::from_array(bits.map(f32::from_bits)),
+                (order >> 32) as u32,
+            )
+        }));
+        drop(keys);
         let mut clusters = Vec::with_capacity(points.len() / CLUSTER + blends.len());
         let mut groups = Vec::with_capacity(blends.len());
         let mut start = 0;

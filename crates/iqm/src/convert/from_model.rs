@@ -11,7 +11,7 @@ use crate::records::{Anim, Joint, Mesh, Pose};
 use crate::writer;
 use rigport_anim::Pose as Posed;
 use rigport_anim::skeleton::parent_first_order;
-use rigport_model_core::{JointId, Model, Report, Skeleton};
+use rigport_model_core::{Animation, JointId, Mesh as ModelMesh, Model, Report, Skeleton, Track};
 use std::collections::HashMap;
 
 /// Vertices and animation keys from which the geometry is welded while the animations
@@ -45,17 +45,67 @@ const EXACT_BOUNDS_WORK: u64 = 1 << 25;
 ///   per frame from the skinned vertices.
 /// * The text table holds each distinct string once.
 pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Report), Error> {
-    compile(model, options, true)
+    compile(model, Parts::of(model), options, true)
+}
+
+/// [`from_model`] for a model the caller gives away: each mesh is freed as soon as it is
+/// welded, and the animations as soon as they are sampled, so a large model is not held
+/// in full beside the file built from it. The file and report are those of [`from_model`].
+pub fn from_model_owned(
+    mut model: Model,
+    options: &ConvertOptions,
+) -> Result<(File, Report), Error> {
+    let parts = Parts {
+        meshes: Part::Owned(std::mem::take(&mut model.meshes)),
+        animations: Part::Owned(std::mem::take(&mut model.animations)),
+    };
+    compile(&model, parts, options, true)
+}
+
+/// Meshes or animations a compile reads: the model's own, or taken out of a model the
+/// caller gave away, freed as soon as they are compiled.
+enum Part<'a, T> {
+    Borrowed(&'a [T]),
+    Owned(Vec<T>),
+}
+
+impl<T> Part<'_, T> {
+    fn as_slice(&self) -> &[T] {
+        match self {
+            Part::Borrowed(list) => list,
+            Part::Owned(list) => list,
+        }
+    }
+}
+
+/// The meshes and animations of the model compiled (the model's own fields may be empty
+/// when they were taken out).
+struct Parts<'a> {
+    meshes: Part<'a, ModelMesh>,
+    animations: Part<'a, Animation>,
+}
+
+impl<'a> Parts<'a> {
+    /// The model's own meshes and animations, borrowed.
+    fn of(model: &'a Model) -> Self {
+        Self {
+            meshes: Part::Borrowed(&model.meshes),
+            animations: Part::Borrowed(&model.animations),
+        }
+    }
 }
 
 /// [`from_model`], with its independent jobs on two threads when `threads` allows and the
-/// model is large enough to pay for them; the file is the same either way.
+/// model is large enough to pay for them; the file is the same either way. `model` gives
+/// the skeleton, materials and comment, `parts` the meshes and animations.
 fn compile(
     model: &Model,
+    parts: Parts<'_>,
     options: &ConvertOptions,
     threads: bool,
 ) -> Result<(File, Report), Error> {
-    check_references(model)?;
+    let Parts { meshes, animations } = parts;
+    check_references(model, meshes.as_slice(), animations.as_slice())?;
     let mut report = Report::default();
     let order =
         parent_first_order(&model.skeleton).map_err(|e| Error::InvalidModel(e.to_string()))?;
@@ -83,12 +133,18 @@ fn compile(
     let mut file = File::default();
     // The geometry is welded here while the animations are sampled on another thread:
     // neither needs the other.
-    let keys = model.key_count();
+    let keys: usize = animations
+        .as_slice()
+        .iter()
+        .flat_map(|a| &a.tracks)
+        .map(Track::key_count)
+        .sum();
+    let vertex_count: usize = meshes.as_slice().iter().map(|m| m.vertices.len()).sum();
     let (vertices, sampled) = both(
-        threads && model.vertex_count().min(keys) >= PARALLEL_WORK,
-        || add_geometry(model, &new_index, &mut text, &mut file, &mut report),
+        threads && vertex_count.min(keys) >= PARALLEL_WORK,
+        || add_geometry(model, meshes, &new_index, &mut text, &mut file, &mut report),
         || {
-            let sampled = sampling::sample(model, &skeleton, &new_index, options)?;
+            let sampled = sampling::sample(animations.as_slice(), &skeleton, &new_index, options)?;
             let quantized = quantized(&sampled.values, &skeleton);
             Ok::<_, Error>((sampled, quantized))
         },
@@ -105,7 +161,12 @@ fn compile(
         });
     }
     let (sampled, (poses, frames)) = sampled?;
-    for anim in &sampled.anims {
+    let sampling::Sampled {
+        values,
+        anims,
+        report: sampled_report,
+    } = sampled;
+    for anim in &anims {
         file.anims.push(Anim {
             name: text.add(anim.name),
             first_frame: anim.first_frame,
@@ -114,25 +175,34 @@ fn compile(
             flags: anim.flags,
         });
     }
-    report.extend(sampled.report);
-    if !sampled.values.is_empty() {
-        file.header.num_frames = (sampled.values.len() / skeleton.joints.len()) as u32;
+    // The animations are no longer needed: a model given away frees them here.
+    drop(anims);
+    drop(animations);
+    report.extend(sampled_report);
+    if !values.is_empty() {
+        file.header.num_frames = (values.len() / skeleton.joints.len()) as u32;
         file.header.num_framechannels = poses.iter().map(|p| p.channelmask.count_ones()).sum();
         file.poses = poses;
         file.frames = frames;
     }
-    // The adjacency needs only the geometry: on a large model it is found on another
-    // thread while the frames are bounded.
+    // The adjacency and the tangents need only the geometry: on a large model the
+    // adjacency is found on another thread while the tangents are computed and the frames
+    // bounded.
     let triangles = std::mem::take(&mut file.triangles);
-    let (bounded, adjacency) = both(
-        threads && triangles.len() >= PARALLEL_TRIANGLES,
+    let has_uvs = file
+        .vertex_arrays
+        .iter()
+        .any(|a| a.kind() == ArrayKind::TexCoord);
+    let parallel = threads && triangles.len() >= PARALLEL_TRIANGLES;
+    let ((bounded, tangents), adjacency) = both(
+        parallel,
         || {
-            add_bounds(
-                &sampled.values,
-                &skeleton,
-                &vertices,
-                &mut file,
-                &mut report,
+            // The bounds first: the adjacency goes to the other thread, and the tangents
+            // to whichever thread is free first.
+            both(
+                parallel,
+                || add_bounds(&values, &skeleton, &vertices, &mut file, &mut report),
+                || has_uvs.then(|| geometry::tangent_bytes(&vertices, &triangles)),
             )
         },
         || (!triangles.is_empty()).then(|| geometry::adjacency(&vertices, &triangles)),
@@ -140,6 +210,25 @@ fn compile(
     bounded?;
     file.adjacency = adjacency;
     file.triangles = triangles;
+    if let Some(data) = tangents {
+        // After the normals, as the SDK orders the arrays.
+        let at = file
+            .vertex_arrays
+            .iter()
+            .position(|a| a.kind() == ArrayKind::Normal)
+            .map_or(file.vertex_arrays.len(), |n| n + 1);
+        file.vertex_arrays.insert(
+            at,
+            VertexArray {
+                kind: ArrayKind::Tangent.to_u32(),
+                flags: 0,
+                format: Format::Float.to_u32(),
+                size: 4,
+                offset: 0,
+                data,
+            },
+        );
+    }
     if let Some(comment) = &model.comment {
         file.comment = comment.as_bytes().to_vec();
         file.comment.push(0);
@@ -150,7 +239,11 @@ fn compile(
     Ok((file, report))
 }
 
-fn check_references(model: &Model) -> Result<(), Error> {
+fn check_references(
+    model: &Model,
+    meshes: &[ModelMesh],
+    animations: &[Animation],
+) -> Result<(), Error> {
     let joints = model.skeleton.joints.len();
     for (i, joint) in model.skeleton.joints.iter().enumerate() {
         if joint.parent.is_some_and(|p| p.index() >= joints) {
@@ -161,7 +254,7 @@ fn check_references(model: &Model) -> Result<(), Error> {
             )));
         }
     }
-    for mesh in &model.meshes {
+    for mesh in meshes {
         if mesh
             .material
             .is_some_and(|m| m.index() >= model.materials.len())
@@ -179,7 +272,7 @@ fn check_references(model: &Model) -> Result<(), Error> {
             )));
         }
     }
-    for animation in &model.animations {
+    for animation in animations {
         if animation.tracks.iter().any(|t| t.joint.index() >= joints) {
             return Err(Error::InvalidModel(format!(
                 "animation `{}` animates a joint that does not exist",
@@ -187,10 +280,10 @@ fn check_references(model: &Model) -> Result<(), Error> {
             )));
         }
     }
-    if u32::try_from(model.vertex_count()).is_err() {
+    let vertices: usize = meshes.iter().map(|m| m.vertices.len()).sum();
+    if u32::try_from(vertices).is_err() {
         return Err(Error::TooLarge(format!(
-            "{} vertices exceed the 32-bit count",
-            model.vertex_count()
+            "{vertices} vertices exceed the 32-bit count"
         )));
     }
     Ok(())
@@ -291,19 +384,25 @@ fn encode_weights(vertex: &rigport_model_core::Vertex, remap: &[u32]) -> Encoded
 
 fn add_geometry(
     model: &Model,
+    meshes: Part<'_, ModelMesh>,
     remap: &[u32],
     text: &mut Text,
     file: &mut File,
     report: &mut Report,
 ) -> Result<Vec<Written>, Error> {
-    let mut all: Vec<Written> = Vec::with_capacity(model.vertex_count());
+    let list = meshes.as_slice();
+    let has_uvs = list.iter().any(|m| m.has_uvs && !m.vertices.is_empty());
+    let has_colors = list.iter().any(|m| m.has_colors && !m.vertices.is_empty());
+    let mut all: Vec<Written> = Vec::with_capacity(list.iter().map(|m| m.vertices.len()).sum());
+    file.triangles
+        .reserve(list.iter().map(|m| m.triangles.len()).sum());
     let mut welded = 0usize;
     let mut truncated = 0usize;
     let mut empty = Vec::new();
-    for mesh in &model.meshes {
+    let mut add_mesh = |mesh: &ModelMesh| {
         if mesh.triangles.is_empty() {
             empty.push(format!("`{}`", mesh.name));
-            continue;
+            return;
         }
         let first_vertex = all.len() as u32;
         // The last skin encoded and its encoding: neighbouring vertices usually share it.
@@ -367,6 +466,11 @@ fn add_geometry(
             first_triangle,
             num_triangles: file.triangles.len() as u32 - first_triangle,
         });
+    };
+    match meshes {
+        Part::Borrowed(list) => list.iter().for_each(&mut add_mesh),
+        // A model given away: each mesh is freed as soon as it is welded.
+        Part::Owned(list) => list.into_iter().for_each(|mesh| add_mesh(&mesh)),
     }
     if !empty.is_empty() {
         report.loss(
@@ -409,10 +513,6 @@ fn add_geometry(
         3,
         floats(&mut all.iter().flat_map(|v| v.position.to_array())),
     ));
-    let has_uvs = model
-        .meshes
-        .iter()
-        .any(|m| m.has_uvs && !m.vertices.is_empty());
     if has_uvs {
         file.vertex_arrays.push(array(
             ArrayKind::TexCoord,
@@ -427,15 +527,7 @@ fn add_geometry(
         3,
         floats(&mut all.iter().flat_map(|v| v.normal.to_array())),
     ));
-    if has_uvs {
-        let tangents = geometry::tangents(&all, &file.triangles);
-        file.vertex_arrays.push(array(
-            ArrayKind::Tangent,
-            Format::Float,
-            4,
-            floats(&mut tangents.iter().flatten().copied()),
-        ));
-    }
+    // The tangents are computed later, beside the bounds (see `compile`).
     if all.iter().any(|v| v.weights != [0; 4]) {
         let widest = all.iter().flat_map(|v| v.joints).max().unwrap_or(0);
         let (format, data): (Format, Vec<u8>) = if widest <= 255 {
@@ -467,11 +559,7 @@ fn add_geometry(
             all.iter().flat_map(|v| v.weights).collect(),
         ));
     }
-    if model
-        .meshes
-        .iter()
-        .any(|m| m.has_colors && !m.vertices.is_empty())
-    {
+    if has_colors {
         file.vertex_arrays.push(array(
             ArrayKind::Color,
             Format::UByte,
@@ -566,11 +654,44 @@ mod tests {
         assert!(model.vertex_count() >= PARALLEL_WORK);
         assert!(model.triangle_count() >= PARALLEL_TRIANGLES);
         let options = ConvertOptions::default();
-        let (threaded, threaded_report) = compile(&model, &options, true).unwrap();
-        let (alone, alone_report) = compile(&model, &options, false).unwrap();
+        let (threaded, threaded_report) =
+            compile(&model, Parts::of(&model), &options, true).unwrap();
+        let (alone, alone_report) = compile(&model, Parts::of(&model), &options, false).unwrap();
         assert_eq!(threaded.anims.len(), 2);
         assert!(threaded.bounds.is_some() && threaded.adjacency.is_some());
         assert_eq!(threaded.to_vec(), alone.to_vec());
         assert_eq!(threaded_report, alone_report);
+    }
+
+    #[test]
+    fn a_model_given_away_gives_the_same_file() {
+        // Large enough for both threads, plus a mesh without triangles (dropped with a
+        // notice) between the others.
+        let mut model = synth::model(&synth::text_rig(3), 2);
+        model
+            .meshes
+            .insert(1, rigport_model_core::Mesh::new("no triangles"));
+        let options = ConvertOptions::default();
+        // Through the codec too, as the facade writes.
+        use rigport_model_core::codec::{Codec, WriteOptions};
+        let write = WriteOptions::default();
+        let by_codec = crate::CODEC
+            .write_owned(model.clone(), "a.iqm", &write, None)
+            .unwrap();
+        assert_eq!(
+            by_codec.files[0].bytes,
+            crate::CODEC.write(&model, "a.iqm", &write).unwrap().files[0].bytes
+        );
+        let (borrowed, borrowed_report) = from_model(&model, &options).unwrap();
+        let (owned, owned_report) = from_model_owned(model, &options).unwrap();
+        assert!(borrowed.bounds.is_some() && borrowed.adjacency.is_some());
+        assert!(
+            borrowed_report
+                .notices
+                .iter()
+                .any(|n| n.code == "empty-meshes")
+        );
+        assert_eq!(owned.to_vec(), borrowed.to_vec());
+        assert_eq!(owned_report, borrowed_report);
     }
 }

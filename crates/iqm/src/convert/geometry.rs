@@ -1,7 +1,7 @@
 //! What the SDK's compiler derives from the geometry: welded vertices, tangents and triangle
 //! adjacency (per-frame bounds are in `bounds`).
 
-use super::numbering::Numbering;
+use super::numbering::{first_equal, number_first_seen};
 use rigport_model_core::glam::{Vec2, Vec3};
 
 /// A vertex as written: every attribute the file stores, blend weights already quantized.
@@ -48,24 +48,43 @@ pub(crate) fn weld_into(
     out: &mut Vec<Written>,
 ) -> Vec<u32> {
     let start = out.len();
-    let mut numbers = Numbering::with_capacity(vertices.len());
-    out.reserve(vertices.len());
-    vertices
-        .map(|v| {
-            let key = v.key();
-            let (number, new) = numbers.number(&key, |n| out[start + n as usize].key() == key);
-            if new {
-                out.push(v);
-            }
-            number
-        })
-        .collect()
+    out.extend(vertices);
+    let mesh = &out[start..];
+    let mut local = first_equal(
+        mesh.len(),
+        |i| mesh[i].key(),
+        |a, b| mesh[a].key() == mesh[b].key(),
+    );
+    // The distinct vertices moved down over the repeats (each to an index at most its
+    // own), in first-use order.
+    let mut kept = start;
+    for i in 0..local.len() {
+        if local[i] as usize == i {
+            out[kept] = out[start + i];
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+    number_first_seen(&mut local);
+    local
 }
 
 /// Per-vertex tangents `x y z w` from texture coordinates (`w` = the bitangent's sign),
-/// orthogonalized against the normal; triangles index `vertices` in file order.
-pub(crate) fn tangents(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[f32; 4]> {
-    let mut tangent = vec![Vec3::ZERO; vertices.len()];
+/// orthogonalized against the normal, as the bytes of the file's tangent array (4
+/// little-endian floats a vertex); triangles index `vertices` in file order. The tangent
+/// sums are kept in the array itself, so only the bitangent sums are extra memory.
+pub(crate) fn tangent_bytes(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<u8> {
+    const SIZE: usize = 16;
+    let read = |bytes: &[u8]| {
+        let f = |k: usize| f32::from_le_bytes([bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3]]);
+        Vec3::new(f(0), f(4), f(8))
+    };
+    let write = |bytes: &mut [u8], values: [f32; 4]| {
+        for (chunk, v) in bytes.chunks_exact_mut(4).zip(values) {
+            chunk.copy_from_slice(&v.to_le_bytes());
+        }
+    };
+    let mut out = vec![0u8; vertices.len() * SIZE];
     let mut bitangent = vec![Vec3::ZERO; vertices.len()];
     for t in triangles {
         let [a, b, c] = t.map(|i| vertices[i as usize]);
@@ -79,55 +98,42 @@ pub(crate) fn tangents(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[f32
         let s = (e1 * d2.y - e2 * d1.y) * r;
         let u = (e2 * d1.x - e1 * d2.x) * r;
         for &i in t {
-            tangent[i as usize] += s;
+            let at = &mut out[i as usize * SIZE..][..SIZE];
+            let sum = read(at) + s;
+            write(at, [sum.x, sum.y, sum.z, 0.0]);
             bitangent[i as usize] += u;
         }
     }
-    vertices
-        .iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let n = v.normal;
-            let t = (tangent[i] - n * n.dot(tangent[i]))
-                .try_normalize()
-                .unwrap_or(Vec3::ZERO);
-            let w = if n.cross(t).dot(bitangent[i]) < 0.0 {
-                -1.0
-            } else {
-                1.0
-            };
-            [t.x, t.y, t.z, w]
-        })
-        .collect()
+    for ((at, v), bitangent) in out.chunks_exact_mut(SIZE).zip(vertices).zip(bitangent) {
+        let n = v.normal;
+        let tangent = read(at);
+        let t = (tangent - n * n.dot(tangent))
+            .try_normalize()
+            .unwrap_or(Vec3::ZERO);
+        let w = if n.cross(t).dot(bitangent) < 0.0 {
+            -1.0
+        } else {
+            1.0
+        };
+        write(at, [t.x, t.y, t.z, w]);
+    }
+    out
 }
 
 /// For each edge `k` (from corner `k` to corner `k + 1`) of each triangle, the one other
 /// triangle sharing it, or `u32::MAX` when none or more than one does. Edges are compared
 /// by position and blend, as the SDK does, so vertices split by normals or UVs still join.
 pub(crate) fn adjacency(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
-    // Each distinct key numbered by a table that keeps, per number, the first vertex
-    // with that key.
     let key = |v: &Written| {
         let k = v.key();
         [k[0], k[1], k[2], k[9], k[10], k[11], k[12], k[13]]
     };
-    let mut numbers = Numbering::with_capacity(vertices.len());
-    let mut first_with: Vec<u32> = Vec::new();
-    let id: Vec<u32> = vertices
-        .iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let k = key(v);
-            let (number, new) =
-                numbers.number(&k, |n| key(&vertices[first_with[n as usize] as usize]) == k);
-            if new {
-                first_with.push(i as u32);
-            }
-            number
-        })
-        .collect();
-    let distinct = numbers.len();
-    drop((numbers, first_with));
+    // Each vertex named by the first vertex with its key: equal keys, equal names.
+    let id = first_equal(
+        vertices.len(),
+        |i| key(&vertices[i]),
+        |a, b| key(&vertices[a]) == key(&vertices[b]),
+    );
     const NONE: u32 = u32::MAX;
     let edge = |t: &[u32; 3], k: usize| {
         let (a, b) = (id[t[k] as usize], id[t[(k + 1) % 3] as usize]);
@@ -135,7 +141,7 @@ pub(crate) fn adjacency(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[u3
     };
     // Every edge under its smaller end (a counting sort: linear, and no hash map of every
     // edge), as the corner it starts at.
-    let mut first = vec![0u32; distinct + 1];
+    let mut first = vec![0u32; vertices.len() + 1];
     for t in triangles {
         for k in 0..3 {
             first[edge(t, k).0 as usize + 1] += 1;

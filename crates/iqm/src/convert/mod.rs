@@ -8,7 +8,7 @@ mod quantize;
 mod sampling;
 mod to_model;
 
-pub use from_model::from_model;
+pub use from_model::{from_model, from_model_owned};
 pub use to_model::to_model;
 
 /// Frames per second assumed for an animation whose `framerate` is 0 (Red Eclipse's

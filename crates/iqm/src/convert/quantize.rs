@@ -47,17 +47,72 @@ pub(crate) fn quantize(values: &[Channels], poses: &mut [Pose]) -> Vec<u16> {
         let pose = &poses[i % n];
         for (c, value) in v.iter().enumerate() {
             if pose.channelmask & (1 << c) != 0 {
-                let q = ((value - pose.channeloffset[c]) / pose.channelscale[c]).round();
-                out.push(q.clamp(0.0, 65535.0) as u16);
+                out.push(to_u16(
+                    (value - pose.channeloffset[c]) / pose.channelscale[c],
+                ));
             }
         }
     }
     out
 }
 
+/// `q.round().clamp(0.0, 65535.0) as u16` (halves away from zero, NaN to 0) without the
+/// call `f32::round` makes on x86-64: inside the range the fraction is exact, as the whole
+/// part is below 2¹⁶.
+fn to_u16(q: f32) -> u16 {
+    if q.is_nan() || q <= 0.0 {
+        0
+    } else if q >= 65535.0 {
+        65535
+    } else {
+        let whole = q as u32;
+        (whole + u32::from(q - whole as f32 >= 0.5)) as u16
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quantized_values_round_as_the_standard_library() {
+        let reference = |q: f32| q.round().clamp(0.0, 65535.0) as u16;
+        let mut values = vec![
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            -0.0,
+            0.0,
+            0.5,
+            0.49999997,
+            1.5,
+            2.5,
+            65534.5,
+            65534.49,
+            65535.0,
+            65535.5,
+            1e30,
+            -1e30,
+            f32::MIN_POSITIVE,
+            -0.5,
+        ];
+        // Every float around each whole number and half of the range's ends, and a sweep.
+        for base in [0.0f32, 1.0, 2.0, 32767.0, 65534.0, 65535.0] {
+            for half in [0.0, 0.5] {
+                // The 4 floats below and above (all positive: their bits are in order).
+                let bits = i64::from((base + half).to_bits());
+                values.extend(
+                    (bits - 4..=bits + 4)
+                        .filter_map(|b| u32::try_from(b).ok())
+                        .map(f32::from_bits),
+                );
+            }
+        }
+        values.extend((0..2_000_000).map(|i| i as f32 * 0.0331 - 100.0));
+        for q in values {
+            assert_eq!(to_u16(q), reference(q), "{q:?}");
+        }
+    }
 
     #[test]
     fn hand_computed_quantization() {

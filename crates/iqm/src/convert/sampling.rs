@@ -9,7 +9,7 @@ use crate::records::LOOP;
 use rigport_anim::normalize_animation;
 use rigport_anim::sample::{TrackCursor, Transform, sample_track_from};
 use rigport_model_core::glam::{Quat, Vec4};
-use rigport_model_core::{Animation, Interpolation, JointId, Model, Report, Skeleton, Track};
+use rigport_model_core::{Animation, Interpolation, JointId, Report, Skeleton, Track};
 
 /// Poses (frames × joints) [`sample`] always allows; beyond it, one pose per key of the
 /// model, so a few keys at an absurd time cannot turn a kilobyte into gigabytes.
@@ -38,35 +38,39 @@ pub(crate) struct SampledAnim<'m> {
     pub flags: u32,
 }
 
-/// Samples every animation of `model` over `skeleton` (the model's joints, reordered
-/// parents first: joint `j` of the model is `new_index[j]`).
+/// Samples every animation of a model (its `animations`) over `skeleton` (the model's
+/// joints, reordered parents first: joint `j` of the model is `new_index[j]`).
 pub(crate) fn sample<'m>(
-    model: &'m Model,
+    animations: &'m [Animation],
     skeleton: &Skeleton,
     new_index: &[u32],
     options: &ConvertOptions,
 ) -> Result<Sampled<'m>, Error> {
     let mut sampled = Sampled::default();
-    if model.animations.is_empty() || skeleton.joints.is_empty() {
-        if !model.animations.is_empty() {
+    if animations.is_empty() || skeleton.joints.is_empty() {
+        if !animations.is_empty() {
             sampled.report.loss(
                 "animations-without-joints",
                 format!(
                     "{} animations dropped: the model has no joints",
-                    model.animations.len()
+                    animations.len()
                 ),
             );
         }
         return Ok(sampled);
     }
     let joints = skeleton.joints.len();
-    let keys = model.key_count();
+    let keys: usize = animations
+        .iter()
+        .flat_map(|a| &a.tracks)
+        .map(Track::key_count)
+        .sum();
     let mut poses_left = FREE_POSES.max(keys as u64);
     let binds: Vec<Transform> = skeleton.joints.iter().map(Transform::of_joint).collect();
     let values = &mut sampled.values;
     let mut defaulted = 0;
     let mut stepped = 0;
-    for animation in &model.animations {
+    for animation in animations {
         let fps = if animation.fps > 0.0 && animation.fps.is_finite() {
             animation.fps
         } else {
