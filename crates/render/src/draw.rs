@@ -340,8 +340,9 @@ impl<'a> Scene<'a> {
                     }
                 }
             }
-            let image = target.resolve();
             let passes = options.passes;
+            // Depth and mask read the depths after the colour; the normal pass draws again.
+            let image = target.resolve(!(passes.depth || passes.mask));
             let depth = passes
                 .depth
                 .then(|| target.resolve_depth(|key| camera.distance(key) as f32));

@@ -57,7 +57,7 @@ pub(crate) fn draw_normals(
         }
     };
     target.fill(bands, fill);
-    let rgba = target.resolve();
+    let rgba = target.resolve(true);
     let rgb = crate::encode::rgb_of(rgba.as_raw());
     RgbImage::from_raw(rgba.width(), rgba.height(), rgb)
         .unwrap_or_else(|| RgbImage::new(rgba.width(), rgba.height()))
