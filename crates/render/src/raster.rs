@@ -587,8 +587,12 @@ impl Band<'_> {
         let step = edges.map(|(s, e)| -(e.y - s.y) * inv_area);
         let rise = edges.map(|(s, e)| (e.x - s.x) * inv_area);
         // A weight changes by the length of its gradient per sample of distance from its
-        // edge: the weight at EDGE_SLACK outside.
-        let slack = [0, 1, 2].map(|i| Vec4::splat(-EDGE_SLACK * step[i].hypot(rise[i])));
+        // edge: the weight at EDGE_SLACK outside. (Squares in f64, which no f32 overflows,
+        // and one `sqrt` instruction, not `hypot`, a libm call.)
+        let slack = [0, 1, 2].map(|i| {
+            let (dx, dy) = (f64::from(step[i]), f64::from(rise[i]));
+            Vec4::splat(-EDGE_SLACK * (dx * dx + dy * dy).sqrt() as f32)
+        });
         // Lane 0 of pixel column x0: sample column `s · x0`, centre + 0.5.
         let sx0 = (x0 * s) as f32 + 0.5;
         let base = [0, 1, 2].map(|i| step[i] * (sx0 - edges[i].0.x));
