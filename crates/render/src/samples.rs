@@ -44,21 +44,15 @@ impl Samples {
         if bytes < HUGE_PAGE {
             return None;
         }
-        let map = memmap2::MmapMut::map_anon(bytes.checked_add(HUGE_PAGE)?).ok()?;
+        let mut map = memmap2::MmapMut::map_anon(bytes.checked_add(HUGE_PAGE)?).ok()?;
         let offset = (HUGE_PAGE - map.as_ptr() as usize % HUGE_PAGE) % HUGE_PAGE;
         // Only advice: without it (THP disabled) the pixels are ordinary pages.
         let _ = map.advise_range(memmap2::Advice::HugePage, offset, bytes);
-        let mut samples = Self(Storage::Mapped { map, offset, len });
         // The mapping is zeros; a cast that the alignment would refuse falls back to a Vec.
-        match &mut samples.0 {
-            Storage::Mapped { map, offset, .. } => {
-                bytemuck::try_cast_slice_mut::<u8, Pixel>(&mut map[*offset..*offset + bytes])
-                    .ok()?
-                    .fill(Pixel::EMPTY);
-            }
-            Storage::Heap(_) => {}
-        }
-        Some(samples)
+        bytemuck::try_cast_slice_mut::<u8, Pixel>(&mut map[offset..offset + bytes])
+            .ok()?
+            .fill(Pixel::EMPTY);
+        Some(Self(Storage::Mapped { map, offset, len }))
     }
 }
 
