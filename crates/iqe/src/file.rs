@@ -104,14 +104,10 @@ impl File {
         self.commands.iter()
     }
 
-    /// How many commands there are of each kind, indexed by `Kind as usize` (one pass,
-    /// nothing decoded).
-    pub(crate) fn kind_counts(&self) -> [usize; Kind::COUNT] {
-        let mut counts = [0; Kind::COUNT];
-        for kind in self.commands.kinds() {
-            counts[kind as usize] += 1;
-        }
-        counts
+    /// The commands and the comment section, for a conversion that frees the commands as
+    /// it goes.
+    pub(crate) fn into_commands(self) -> (Store, Option<Vec<u8>>) {
+        (self.commands, self.comment)
     }
 
     /// How many commands are of `kind` (cheap: nothing is decoded).

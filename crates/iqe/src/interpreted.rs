@@ -1,7 +1,7 @@
 //! A file read together with what its commands mean, for a conversion that reads the file
 //! once and does not interpret it twice.
 
-use crate::convert::{ConvertOptions, scene_to_model};
+use crate::convert::{ConvertOptions, owned_scene_to_model};
 use crate::error::Error;
 use crate::file::{File, read_file};
 use crate::read::Split;
@@ -42,7 +42,6 @@ impl Interpreted {
     /// The neutral model, as [`to_model`](crate::to_model) gives it for the file read;
     /// the scene is not built again, so nothing can fail.
     pub fn into_model(self, options: &ConvertOptions) -> (Model, Report) {
-        let scene = Scene::attach(self.scene, self.file.store());
-        scene_to_model(&self.file, &scene, options)
+        owned_scene_to_model(self.file, self.scene, options)
     }
 }

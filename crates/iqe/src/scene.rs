@@ -278,6 +278,30 @@ impl<'f> Scene<'f> {
         self.columns[SMOOTH_INDEX_ARRAY].len
     }
 
+    /// The commands holding the values of every vertex mesh `mesh` takes (its own and any
+    /// its faces name), as the range from the first to the last; empty for a mesh without
+    /// vertices.
+    pub(crate) fn mesh_commands(&self, mesh: usize) -> Range<usize> {
+        let Some(mesh) = self.meshes.get(mesh) else {
+            return 0..0;
+        };
+        let faces = self
+            .triangles
+            .get(mesh.triangles.clone())
+            .unwrap_or_default();
+        let named = faces.iter().flat_map(|t| t.vertices).map(|v| v as usize);
+        let (mut first, mut last) = (usize::MAX, 0);
+        for v in mesh.vertices.clone().chain(named) {
+            for column in &self.columns {
+                if let Some(&command) = column.commands.get(v) {
+                    first = first.min(command as usize);
+                    last = last.max(command as usize + 1);
+                }
+            }
+        }
+        first.min(last)..last
+    }
+
     /// The stored values of vertex `v` in array `array`.
     fn values<T: crate::store::StoredValue>(
         &self,

@@ -2,10 +2,11 @@
 //! [`Model`](rigport_model_core::Model): [`to_model`], [`from_model`] and their options.
 
 mod from_model;
+mod meshes;
 mod to_model;
 
 pub use from_model::from_model;
-pub(crate) use to_model::scene_to_model;
+pub(crate) use to_model::owned_scene_to_model;
 pub use to_model::to_model;
 
 /// Frames per second used when an animation has no (or a non-positive) `framerate`.

@@ -1,20 +1,20 @@
 //! IQE to the neutral model.
 
 use super::ConvertOptions;
+use super::meshes::{MeshBuilder, SkinCounts};
 use crate::command::Attribute;
 use crate::error::Error;
 use crate::file::File;
 use crate::normals::{CornerNormals, corner_normals};
 use crate::scene::Scene;
-use crate::store::Kind;
+use crate::store::{Kind, Store};
 use rigport_model_core::codes;
-use rigport_model_core::glam::{DVec3, Vec2, Vec3, Vec4};
+use rigport_model_core::glam::Vec3;
 use rigport_model_core::text::decode_name;
 use rigport_model_core::{
-    Animation, Joint, JointId, Key, Material, MaterialId, Mesh, Model, Report, Track, UpAxis,
-    Vertex,
+    Animation, Joint, JointId, Key, Material, Mesh, Model, Report, Track, UpAxis,
 };
-use std::collections::HashMap;
+use std::ops::Range;
 
 /// Converts a file to the neutral model.
 ///
@@ -31,12 +31,90 @@ pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report)
 }
 
 /// [`to_model`] for a file whose scene is built: `scene` is `file`'s.
-pub(crate) fn scene_to_model(
+fn scene_to_model(
     file: &File,
     scene: &Scene<'_>,
     options: &ConvertOptions,
 ) -> (Model, Report) {
-    let mut report = Report::default();
+    let losses = Losses::gather(file, scene);
+    let begun = begin(scene);
+    // Animations are converted apart from the meshes (on another core with the `parallel`
+    // feature): neither needs anything of the other, and both take long in a large file.
+    // The meshes stay on this thread: their temporaries (normals, vertex maps) are freed
+    // here, where later allocations reuse the memory; a worker that goes idle would keep it.
+    let ((normals, meshes, skin), animations) = join(
+        || {
+            let normals = normals_of(scene);
+            let (meshes, skin) = MeshBuilder::all(scene, &normals);
+            (NormalFacts::of(&normals), meshes, skin)
+        },
+        || convert_animations(scene, options, &begun.model.skeleton.joints),
+    );
+    let parts = Parts {
+        normals,
+        has_triangles: !scene.triangles.is_empty(),
+        meshes,
+        skin,
+        animations,
+        losses,
+    };
+    finish(begun, parts, file.comment.as_deref(), options)
+}
+
+/// [`scene_to_model`] for a file and scene the conversion owns: the commands are freed as
+/// soon as nothing left to make needs them.
+///
+/// The animations are made first. Then the commands of every segment that holds no
+/// mesh's vertex are freed, and after each mesh those only it needed, so a large file's
+/// commands shrink while its meshes grow instead of being held beside the whole model.
+/// The model and report are [`scene_to_model`]'s.
+pub(crate) fn owned_scene_to_model(
+    file: File,
+    scene: Scene<'static>,
+    options: &ConvertOptions,
+) -> (Model, Report) {
+    let (mut store, comment) = file.into_commands();
+    let scene = Scene::attach(scene, &store);
+    let losses = Losses::gather_from(&store, &scene);
+    let begun = begin(&scene);
+    let normals = normals_of(&scene);
+    let animations = convert_animations(&scene, options, &begun.model.skeleton.joints);
+    let has_triangles = !scene.triangles.is_empty();
+    let keep: Vec<Range<usize>> = (0..scene.meshes.len())
+        .map(|mesh| scene.mesh_commands(mesh))
+        .collect();
+    let mut builder = MeshBuilder::new(&scene);
+    let mut detached = scene.detach();
+    store.release(&keep);
+    for (mesh, rest) in (0..keep.len()).zip(1..) {
+        let scene = Scene::attach(detached, &store);
+        builder.add(&scene, mesh, &normals);
+        detached = scene.detach();
+        store.release(&keep[rest..]);
+    }
+    drop((store, detached));
+    let (meshes, skin) = builder.finish();
+    let parts = Parts {
+        normals: NormalFacts::of(&normals),
+        has_triangles,
+        meshes,
+        skin,
+        animations,
+        losses,
+    };
+    finish(begun, parts, comment.as_deref(), options)
+}
+
+/// The model with its materials and skeleton, before meshes and animations.
+struct Begun {
+    model: Model,
+    /// What making the skeleton found.
+    report: Report,
+    /// Base pose rotations that were not unit length.
+    normalized: usize,
+}
+
+fn begin(scene: &Scene<'_>) -> Begun {
     let mut model = Model {
         materials: scene
             .materials
@@ -47,51 +125,89 @@ pub(crate) fn scene_to_model(
         ..Model::default()
     };
     // Joints first: the animations need the skeleton's bind scales.
-    let mut joints_report = Report::default();
-    let mut normalized = add_joints(scene, &mut model, &mut joints_report);
-    // Animations are converted apart from the meshes (on another core with the `parallel`
-    // feature): neither needs anything of the other, and both take long in a large file.
-    // The meshes stay on this thread: their temporaries (normals, vertex maps) are freed
-    // here, where later allocations reuse the memory; a worker that goes idle would keep it.
-    let ((normals, meshes, skin), animations) = join(
-        || {
-            // Stored normals are read as each vertex is made, not copied first.
-            let normals = if scene.array_len(Attribute::Normal) > 0 {
-                CornerNormals::default()
-            } else {
-                corner_normals(scene)
-            };
-            let (meshes, skin) = add_meshes(scene, &normals);
-            let facts = (
-                normals.generated,
-                normals.normals.len(),
-                normals.skipped_corners,
-            );
-            (facts, meshes, skin)
-        },
-        || convert_animations(scene, options, &model.skeleton.joints),
-    );
-    model.meshes = meshes;
-    let (generated, generated_count, skipped_corners) = normals;
-    if generated && !scene.triangles.is_empty() {
+    let mut report = Report::default();
+    let normalized = add_joints(scene, &mut model, &mut report);
+    Begun {
+        model,
+        report,
+        normalized,
+    }
+}
+
+/// The file's `vn` when it has them (read as each vertex is made, not copied first), else
+/// normals generated by its smoothing rules.
+fn normals_of(scene: &Scene<'_>) -> CornerNormals {
+    if scene.array_len(Attribute::Normal) > 0 {
+        CornerNormals::default()
+    } else {
+        corner_normals(scene)
+    }
+}
+
+/// What the report says about normals.
+struct NormalFacts {
+    generated: bool,
+    count: usize,
+    skipped_corners: usize,
+}
+
+impl NormalFacts {
+    fn of(normals: &CornerNormals) -> Self {
+        NormalFacts {
+            generated: normals.generated,
+            count: normals.normals.len(),
+            skipped_corners: normals.skipped_corners,
+        }
+    }
+}
+
+/// Everything made from the scene, for [`finish`].
+struct Parts {
+    normals: NormalFacts,
+    has_triangles: bool,
+    meshes: Vec<Mesh>,
+    skin: SkinCounts,
+    animations: ConvertedAnimations,
+    losses: Losses,
+}
+
+/// Puts the model together and writes the report.
+fn finish(
+    begun: Begun,
+    parts: Parts,
+    comment: Option<&[u8]>,
+    options: &ConvertOptions,
+) -> (Model, Report) {
+    let Begun {
+        mut model,
+        report: joints_report,
+        mut normalized,
+    } = begun;
+    let mut report = Report::default();
+    model.meshes = parts.meshes;
+    let normals = parts.normals;
+    if normals.generated && parts.has_triangles {
         report.info(
             codes::NORMALS_GENERATED,
             format!(
-                "the file has no vn; {generated_count} normals generated by its smoothing rules"
+                "the file has no vn; {} normals generated by its smoothing rules",
+                normals.count
             ),
         );
     }
-    if skipped_corners > 0 {
+    if normals.skipped_corners > 0 {
         report.warn(
             codes::SMOOTHING_SKIPPED,
             format!(
-                "{skipped_corners} corners share positions with too many others to compare; left faceted"
+                "{} corners share positions with too many others to compare; left faceted",
+                normals.skipped_corners
             ),
         );
     }
     report.extend(joints_report);
     // The notices keep the order they always had: normals, joints, pose rotations,
     // animations, losses.
+    let animations = parts.animations;
     normalized += animations.normalized;
     if normalized > 0 {
         report.info(
@@ -106,19 +222,9 @@ pub(crate) fn scene_to_model(
         &mut report,
     );
     model.animations = animations.animations;
-    model.comment = file.comment.as_deref().map(decode_name);
-    report_losses(file, scene, &skin, &mut report);
+    model.comment = comment.map(decode_name);
+    report_losses(&parts.losses, &parts.skin, &mut report);
     (model, report)
-}
-
-/// Counts from the vertex conversion for the report.
-#[derive(Default)]
-struct SkinCounts {
-    truncated: usize,
-    bad_joint: usize,
-    renormalized: usize,
-    outside: usize,
-    w_not_one: usize,
 }
 
 /// Adds the joints with their base poses; returns how many base poses were normalized.
@@ -178,243 +284,6 @@ fn join<A: Send, B: Send>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B + 
     return rayon::join(a, b);
     #[cfg(not(feature = "parallel"))]
     (a(), b())
-}
-
-/// The meshes with their vertices, and the counts the report needs.
-fn add_meshes(scene: &Scene<'_>, normals: &CornerNormals) -> (Vec<Mesh>, SkinCounts) {
-    let mut meshes = Vec::with_capacity(scene.meshes.len());
-    let mut counts = SkinCounts::default();
-    let mut placed = vec![false; scene.vertex_count];
-    let mut local = LocalVertices::new(scene.vertex_count);
-    let has_uvs = scene.array_len(Attribute::TexCoord) > 0;
-    let has_colors = scene.array_len(Attribute::Color) > 0;
-    let stored = scene.array_len(Attribute::Normal);
-    let stored_normals = stored > 0;
-    for mesh in &scene.meshes {
-        let mut out = Mesh::new(decode_name(&mesh.name));
-        out.material = scene
-            .materials
-            .iter()
-            .position(|m| *m == mesh.material)
-            .and_then(MaterialId::from_index);
-        out.has_uvs = has_uvs;
-        out.has_colors = has_colors;
-        out.vertices.reserve(mesh.vertices.len());
-        out.triangles.reserve(mesh.triangles.len());
-        let mut last_skin: LastSkin<'_> = None;
-        let mut vertex_of = |vertex: u32, normal: u32, out: &mut Mesh, counts: &mut SkinCounts| {
-            local.get_or_add(vertex, normal, || {
-                let n = if normals.generated {
-                    normals.normals.get(normal as usize).copied()
-                } else {
-                    // As `corner_normals` gives them: the vertex's own `vn`, 0 past them.
-                    ((normal as usize) < stored).then(|| {
-                        DVec3::from_array(scene.normal(normal as usize).unwrap_or_default())
-                            .as_vec3()
-                    })
-                }
-                .unwrap_or(Vec3::ZERO);
-                out.vertices.push(make_vertex(
-                    scene,
-                    vertex as usize,
-                    n,
-                    counts,
-                    &mut last_skin,
-                ));
-                (out.vertices.len() - 1) as u32
-            })
-        };
-        for t in mesh.triangles.clone() {
-            let (Some(triangle), Some(corner)) =
-                (scene.triangles.get(t), normals.corner_indices(scene, t))
-            else {
-                continue;
-            };
-            let [a, b, c] = [0, 1, 2].map(|k| {
-                placed[triangle.vertices[k] as usize] = true;
-                vertex_of(triangle.vertices[k], corner[k], &mut out, &mut counts)
-            });
-            // IQE fronts wind clockwise; the model (glTF) wants counter-clockwise.
-            out.triangles.push([a, c, b]);
-        }
-        // Vertices of the mesh no triangle uses are kept too (their stored normal, if any).
-        for v in mesh.vertices.clone() {
-            if !placed[v] {
-                placed[v] = true;
-                let stored = if stored_normals { v as u32 } else { NO_NORMAL };
-                vertex_of(v as u32, stored, &mut out, &mut counts);
-            }
-        }
-        local.clear();
-        meshes.push(out);
-    }
-    counts.outside = placed.iter().filter(|p| !**p).count();
-    (meshes, counts)
-}
-
-/// Normal index of a vertex that has none.
-const NO_NORMAL: u32 = u32::MAX;
-
-/// The model vertex made for each (file vertex, normal) pair of the current mesh.
-///
-/// Almost every file vertex has one normal, so the first pair of each vertex lives in two
-/// flat arrays indexed by vertex (no hashing per corner); only a vertex that takes a second
-/// normal (generated normals split at hard edges) goes to a map.
-struct LocalVertices {
-    first: Vec<u32>,
-    first_normal: Vec<u32>,
-    touched: Vec<u32>,
-    more: HashMap<(u32, u32), u32>,
-}
-
-impl LocalVertices {
-    const NONE: u32 = u32::MAX;
-
-    fn new(vertices: usize) -> Self {
-        Self {
-            first: vec![Self::NONE; vertices],
-            first_normal: vec![0; vertices],
-            touched: Vec::new(),
-            more: HashMap::new(),
-        }
-    }
-
-    /// The model vertex of `(vertex, normal)`, made by `add` the first time.
-    fn get_or_add(&mut self, vertex: u32, normal: u32, add: impl FnOnce() -> u32) -> u32 {
-        let v = vertex as usize;
-        match self.first.get(v) {
-            Some(&Self::NONE) => {
-                let index = add();
-                self.first[v] = index;
-                self.first_normal[v] = normal;
-                self.touched.push(vertex);
-                index
-            }
-            Some(&index) if self.first_normal[v] == normal => index,
-            _ => *self.more.entry((vertex, normal)).or_insert_with(add),
-        }
-    }
-
-    /// Forgets the mesh (only the vertices it touched are reset).
-    fn clear(&mut self) {
-        for &v in &self.touched {
-            self.first[v as usize] = Self::NONE;
-        }
-        self.touched.clear();
-        self.more.clear();
-    }
-}
-
-/// The skin of the last `vb` line made into joints and weights: its numbers as stored, the
-/// joints and weights, and the counts `truncated`, `bad_joint` and `renormalized` it added.
-/// Neighbouring vertices usually share their skin.
-type LastSkin<'f> = Option<(
-    crate::store::Values<'f, (i64, f64)>,
-    [JointId; 4],
-    [f32; 4],
-    [usize; 3],
-)>;
-
-fn make_vertex<'f>(
-    scene: &Scene<'f>,
-    v: usize,
-    normal: Vec3,
-    counts: &mut SkinCounts,
-    last_skin: &mut LastSkin<'f>,
-) -> Vertex {
-    let p = scene.position(v).unwrap_or([0.0, 0.0, 0.0, 1.0]);
-    counts.w_not_one += usize::from(p[3] != 1.0);
-    let mut vertex = Vertex {
-        position: Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32),
-        normal,
-        ..Vertex::default()
-    };
-    if let Some(uv) = scene.texcoord(v) {
-        vertex.uv = Vec2::new(uv[0] as f32, uv[1] as f32);
-    }
-    if let Some(c) = scene.color(v) {
-        vertex.color = Vec4::new(c[0] as f32, c[1] as f32, c[2] as f32, c[3] as f32);
-    }
-    if let Some(pairs) = scene.blend(v) {
-        let (joints, weights, counted) = match *last_skin {
-            Some((last, joints, weights, counted)) if last.same_as(&pairs) => {
-                (joints, weights, counted)
-            }
-            _ => {
-                let (joints, weights, counted) = skin(scene, pairs);
-                *last_skin = Some((pairs, joints, weights, counted));
-                (joints, weights, counted)
-            }
-        };
-        vertex.joints = joints;
-        vertex.weights = weights;
-        counts.truncated += counted[0];
-        counts.bad_joint += counted[1];
-        counts.renormalized += counted[2];
-    }
-    vertex
-}
-
-/// The four strongest valid influences of a `vb` line, normalized, and what they count:
-/// `[truncated, bad_joint, renormalized]`.
-fn skin(
-    scene: &Scene<'_>,
-    pairs: crate::store::Values<'_, (i64, f64)>,
-) -> ([JointId; 4], [f32; 4], [usize; 3]) {
-    let mut joints_out = [JointId(0); 4];
-    let mut weights_out = [0.0f32; 4];
-    let mut counted = [0usize; 3];
-    let joints = scene.joints.len();
-    let mut kept = Strongest::default();
-    for (index, weight) in pairs.iter() {
-        match u32::try_from(index) {
-            Ok(j) if (j as usize) < joints && weight > 0.0 => kept.offer(j, weight),
-            _ if weight > 0.0 => counted[1] += 1,
-            _ => {}
-        }
-    }
-    counted[0] = usize::from(kept.offered > 4);
-    let kept = kept.as_slice();
-    let total: f64 = kept.iter().map(|p| p.1).sum();
-    if total > 0.0 {
-        counted[2] = usize::from((total - 1.0).abs() > 1e-3);
-        for (slot, (j, w)) in kept.iter().enumerate() {
-            joints_out[slot] = JointId(*j);
-            weights_out[slot] = (w / total) as f32;
-        }
-    }
-    (joints_out, weights_out, counted)
-}
-
-/// The four largest weights offered, largest first, earlier ones first among equals — what
-/// a stable sort by descending weight then keeping 4 gives, without a vector per vertex.
-#[derive(Default)]
-struct Strongest {
-    pairs: [(u32, f64); 4],
-    len: usize,
-    offered: usize,
-}
-
-impl Strongest {
-    fn offer(&mut self, joint: u32, weight: f64) {
-        self.offered += 1;
-        // After every kept pair at least as heavy (stable among equal weights).
-        let at = self.pairs[..self.len]
-            .iter()
-            .position(|p| p.1.total_cmp(&weight).is_lt())
-            .unwrap_or(self.len);
-        if at == 4 {
-            return;
-        }
-        let end = self.len.min(3);
-        self.pairs.copy_within(at..end, at + 1);
-        self.pairs[at] = (joint, weight);
-        self.len = (self.len + 1).min(4);
-    }
-
-    fn as_slice(&self) -> &[(u32, f64)] {
-        &self.pairs[..self.len]
-    }
 }
 
 /// The animations of a file in model form, with counts for the report.
@@ -548,8 +417,37 @@ fn report_animations(
     }
 }
 
+/// What the report says the model cannot hold, counted from the commands (before a
+/// conversion that owns them frees them).
+struct Losses {
+    tangents: usize,
+    bitangents: usize,
+    smooth_indexes: usize,
+    custom: [usize; 10],
+    kinds: [usize; Kind::COUNT],
+}
+
+impl Losses {
+    fn gather(file: &File, scene: &Scene<'_>) -> Self {
+        Self::gather_from(file.store(), scene)
+    }
+
+    fn gather_from(store: &Store, scene: &Scene<'_>) -> Self {
+        let tangents = scene.array_len(Attribute::Tangent);
+        Losses {
+            tangents,
+            bitangents: (0..tangents)
+                .filter(|&v| scene.tangent(v).is_some_and(|t| t.bitangent.is_some()))
+                .count(),
+            smooth_indexes: scene.smooth_index_count(),
+            custom: std::array::from_fn(|n| scene.array_len(Attribute::Custom(n as u8))),
+            kinds: store.kind_counts(),
+        }
+    }
+}
+
 /// Names every piece of the file the model cannot hold.
-fn report_losses(file: &File, scene: &Scene<'_>, skin: &SkinCounts, report: &mut Report) {
+fn report_losses(losses: &Losses, skin: &SkinCounts, report: &mut Report) {
     if skin.truncated > 0 {
         report.loss(
             codes::WEIGHTS_TRUNCATED,
@@ -592,26 +490,21 @@ fn report_losses(file: &File, scene: &Scene<'_>, skin: &SkinCounts, report: &mut
             format!("{} positions have W ≠ 1; W dropped", skin.w_not_one),
         );
     }
-    let tangents = scene.array_len(Attribute::Tangent);
-    let bitangents = (0..tangents)
-        .filter(|&v| scene.tangent(v).is_some_and(|t| t.bitangent.is_some()))
-        .count();
     let arrays: [(&'static str, &str, usize); 3] = [
-        (codes::TANGENTS, "vx tangents", tangents),
+        (codes::TANGENTS, "vx tangents", losses.tangents),
         (
             codes::SMOOTHING_INDEXES,
             "vs smoothing indexes",
-            scene.smooth_index_count(),
+            losses.smooth_indexes,
         ),
-        (codes::BITANGENTS, "vx bitangents", bitangents),
+        (codes::BITANGENTS, "vx bitangents", losses.bitangents),
     ];
     for (code, what, count) in arrays {
         if count > 0 {
             report.loss(code, format!("{count} {what} cannot be carried"));
         }
     }
-    for n in 0..10 {
-        let values = scene.array_len(Attribute::Custom(n));
+    for (n, &values) in losses.custom.iter().enumerate() {
         if values > 0 {
             report.loss(
                 codes::CUSTOM_ATTRIBUTES,
@@ -619,9 +512,12 @@ fn report_losses(file: &File, scene: &Scene<'_>, skin: &SkinCounts, report: &mut
             );
         }
     }
-    // One pass over the commands for every count below.
-    let counts = file.kind_counts();
-    let count = |kinds: &[Kind]| kinds.iter().map(|&k| counts[k as usize]).sum::<usize>();
+    let count = |kinds: &[Kind]| {
+        kinds
+            .iter()
+            .map(|&k| losses.kinds[k as usize])
+            .sum::<usize>()
+    };
     let declarations = count(&[Kind::VertexArray]);
     if declarations > 0 {
         report.loss(

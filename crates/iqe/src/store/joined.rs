@@ -10,6 +10,7 @@ use super::{CommandRef, Kind, Mark, Segment, Sizes, StoredValue, Values};
 use crate::command::{Attribute, Command, VertexArrayDecl};
 use rigport_model_core::number::Decimal;
 use rigport_model_core::{Budget, LimitError};
+use std::ops::Range;
 
 /// The commands of a file in file order.
 #[derive(Clone, Debug, Default)]
@@ -190,6 +191,36 @@ impl Store {
     pub fn attribute(&self, i: usize) -> Option<Attribute> {
         let (segment, i) = self.locate(i)?;
         segment.attribute(i)
+    }
+
+    /// How many commands there are of each kind, indexed by `Kind as usize` (one pass,
+    /// nothing decoded).
+    pub fn kind_counts(&self) -> [usize; Kind::COUNT] {
+        let mut counts = [0; Kind::COUNT];
+        for kind in self.kinds() {
+            counts[kind as usize] += 1;
+        }
+        counts
+    }
+
+    /// Frees every segment before the last that holds none of the commands in `keep`, for
+    /// a conversion that has made all it needed from them: its memory goes back before the
+    /// rest of the model is made. The commands keep their numbers; those of a freed
+    /// segment read as absent. The last segment (where commands are appended) stays.
+    pub fn release(&mut self, keep: &[Range<usize>]) {
+        let ends = self
+            .earlier
+            .iter()
+            .skip(1)
+            .map(|(start, _)| *start)
+            .chain([self.last_start])
+            .collect::<Vec<_>>();
+        for ((start, segment), end) in self.earlier.iter_mut().zip(ends) {
+            let kept = keep.iter().any(|r| r.start < end && *start < r.end);
+            if !kept && segment.len() > 0 {
+                *segment = Segment::default();
+            }
+        }
     }
 
     /// The kinds of every command, in order.

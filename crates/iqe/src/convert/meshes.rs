@@ -1,0 +1,301 @@
+//! The model's meshes from a scene: a model vertex per file vertex and normal, the skin
+//! reduced to four influences.
+
+use crate::command::Attribute;
+use crate::normals::CornerNormals;
+use crate::scene::Scene;
+use rigport_model_core::glam::{DVec3, Vec2, Vec3, Vec4};
+use rigport_model_core::text::decode_name;
+use rigport_model_core::{JointId, MaterialId, Mesh, Vertex};
+use std::collections::HashMap;
+
+/// Counts from the vertex conversion for the report.
+#[derive(Default)]
+pub(super) struct SkinCounts {
+    pub truncated: usize,
+    pub bad_joint: usize,
+    pub renormalized: usize,
+    pub outside: usize,
+    pub w_not_one: usize,
+}
+
+/// Makes the model's meshes one scene mesh at a time, with the counts the report needs.
+///
+/// A file vertex becomes one model vertex per mesh that uses it and per normal it takes
+/// there; the vertices of a mesh that no triangle uses are kept too.
+pub(super) struct MeshBuilder {
+    meshes: Vec<Mesh>,
+    counts: SkinCounts,
+    /// Whether each file vertex went into some mesh.
+    placed: Vec<bool>,
+    local: LocalVertices,
+    has_uvs: bool,
+    has_colors: bool,
+    /// How many `vn` the file holds.
+    stored: usize,
+}
+
+impl MeshBuilder {
+    pub fn new(scene: &Scene<'_>) -> Self {
+        MeshBuilder {
+            meshes: Vec::with_capacity(scene.meshes.len()),
+            counts: SkinCounts::default(),
+            placed: vec![false; scene.vertex_count],
+            local: LocalVertices::new(scene.vertex_count),
+            has_uvs: scene.array_len(Attribute::TexCoord) > 0,
+            has_colors: scene.array_len(Attribute::Color) > 0,
+            stored: scene.array_len(Attribute::Normal),
+        }
+    }
+
+    /// Every mesh of `scene`.
+    pub fn all(scene: &Scene<'_>, normals: &CornerNormals) -> (Vec<Mesh>, SkinCounts) {
+        let mut builder = MeshBuilder::new(scene);
+        for mesh in 0..scene.meshes.len() {
+            builder.add(scene, mesh, normals);
+        }
+        builder.finish()
+    }
+
+    /// Makes scene mesh `index` (the next one).
+    pub fn add(&mut self, scene: &Scene<'_>, index: usize, normals: &CornerNormals) {
+        let Some(mesh) = scene.meshes.get(index) else {
+            return;
+        };
+        let MeshBuilder {
+            counts,
+            placed,
+            local,
+            stored,
+            ..
+        } = self;
+        let stored = *stored;
+        let mut out = Mesh::new(decode_name(&mesh.name));
+        out.material = scene
+            .materials
+            .iter()
+            .position(|m| *m == mesh.material)
+            .and_then(MaterialId::from_index);
+        out.has_uvs = self.has_uvs;
+        out.has_colors = self.has_colors;
+        out.vertices.reserve(mesh.vertices.len());
+        out.triangles.reserve(mesh.triangles.len());
+        let mut last_skin: LastSkin<'_> = None;
+        let mut vertex_of = |vertex: u32, normal: u32, out: &mut Mesh, counts: &mut SkinCounts| {
+            local.get_or_add(vertex, normal, || {
+                let n = if normals.generated {
+                    normals.normals.get(normal as usize).copied()
+                } else {
+                    // As `corner_normals` gives them: the vertex's own `vn`, 0 past them.
+                    ((normal as usize) < stored).then(|| {
+                        DVec3::from_array(scene.normal(normal as usize).unwrap_or_default())
+                            .as_vec3()
+                    })
+                }
+                .unwrap_or(Vec3::ZERO);
+                out.vertices.push(make_vertex(
+                    scene,
+                    vertex as usize,
+                    n,
+                    counts,
+                    &mut last_skin,
+                ));
+                (out.vertices.len() - 1) as u32
+            })
+        };
+        for t in mesh.triangles.clone() {
+            let (Some(triangle), Some(corner)) =
+                (scene.triangles.get(t), normals.corner_indices(scene, t))
+            else {
+                continue;
+            };
+            let [a, b, c] = [0, 1, 2].map(|k| {
+                placed[triangle.vertices[k] as usize] = true;
+                vertex_of(triangle.vertices[k], corner[k], &mut out, counts)
+            });
+            // IQE fronts wind clockwise; the model (glTF) wants counter-clockwise.
+            out.triangles.push([a, c, b]);
+        }
+        // Vertices of the mesh no triangle uses are kept too (their stored normal, if any).
+        for v in mesh.vertices.clone() {
+            if !placed[v] {
+                placed[v] = true;
+                let own = if stored > 0 { v as u32 } else { NO_NORMAL };
+                vertex_of(v as u32, own, &mut out, counts);
+            }
+        }
+        local.clear();
+        self.meshes.push(out);
+    }
+
+    /// The meshes made, and the counts (with the vertices no mesh took).
+    pub fn finish(mut self) -> (Vec<Mesh>, SkinCounts) {
+        self.counts.outside = self.placed.iter().filter(|p| !**p).count();
+        (self.meshes, self.counts)
+    }
+}
+
+/// Normal index of a vertex that has none.
+const NO_NORMAL: u32 = u32::MAX;
+
+/// The model vertex made for each (file vertex, normal) pair of the current mesh.
+///
+/// Almost every file vertex has one normal, so the first pair of each vertex lives in two
+/// flat arrays indexed by vertex (no hashing per corner); only a vertex that takes a second
+/// normal (generated normals split at hard edges) goes to a map.
+struct LocalVertices {
+    first: Vec<u32>,
+    first_normal: Vec<u32>,
+    touched: Vec<u32>,
+    more: HashMap<(u32, u32), u32>,
+}
+
+impl LocalVertices {
+    const NONE: u32 = u32::MAX;
+
+    fn new(vertices: usize) -> Self {
+        Self {
+            first: vec![Self::NONE; vertices],
+            first_normal: vec![0; vertices],
+            touched: Vec::new(),
+            more: HashMap::new(),
+        }
+    }
+
+    /// The model vertex of `(vertex, normal)`, made by `add` the first time.
+    fn get_or_add(&mut self, vertex: u32, normal: u32, add: impl FnOnce() -> u32) -> u32 {
+        let v = vertex as usize;
+        match self.first.get(v) {
+            Some(&Self::NONE) => {
+                let index = add();
+                self.first[v] = index;
+                self.first_normal[v] = normal;
+                self.touched.push(vertex);
+                index
+            }
+            Some(&index) if self.first_normal[v] == normal => index,
+            _ => *self.more.entry((vertex, normal)).or_insert_with(add),
+        }
+    }
+
+    /// Forgets the mesh (only the vertices it touched are reset).
+    fn clear(&mut self) {
+        for &v in &self.touched {
+            self.first[v as usize] = Self::NONE;
+        }
+        self.touched.clear();
+        self.more.clear();
+    }
+}
+
+/// The skin of the last `vb` line made into joints and weights: its numbers as stored, the
+/// joints and weights, and the counts `truncated`, `bad_joint` and `renormalized` it added.
+/// Neighbouring vertices usually share their skin.
+type LastSkin<'f> = Option<(
+    crate::store::Values<'f, (i64, f64)>,
+    [JointId; 4],
+    [f32; 4],
+    [usize; 3],
+)>;
+
+fn make_vertex<'f>(
+    scene: &Scene<'f>,
+    v: usize,
+    normal: Vec3,
+    counts: &mut SkinCounts,
+    last_skin: &mut LastSkin<'f>,
+) -> Vertex {
+    let p = scene.position(v).unwrap_or([0.0, 0.0, 0.0, 1.0]);
+    counts.w_not_one += usize::from(p[3] != 1.0);
+    let mut vertex = Vertex {
+        position: Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32),
+        normal,
+        ..Vertex::default()
+    };
+    if let Some(uv) = scene.texcoord(v) {
+        vertex.uv = Vec2::new(uv[0] as f32, uv[1] as f32);
+    }
+    if let Some(c) = scene.color(v) {
+        vertex.color = Vec4::new(c[0] as f32, c[1] as f32, c[2] as f32, c[3] as f32);
+    }
+    if let Some(pairs) = scene.blend(v) {
+        let (joints, weights, counted) = match *last_skin {
+            Some((last, joints, weights, counted)) if last.same_as(&pairs) => {
+                (joints, weights, counted)
+            }
+            _ => {
+                let (joints, weights, counted) = skin(scene, pairs);
+                *last_skin = Some((pairs, joints, weights, counted));
+                (joints, weights, counted)
+            }
+        };
+        vertex.joints = joints;
+        vertex.weights = weights;
+        counts.truncated += counted[0];
+        counts.bad_joint += counted[1];
+        counts.renormalized += counted[2];
+    }
+    vertex
+}
+
+/// The four strongest valid influences of a `vb` line, normalized, and what they count:
+/// `[truncated, bad_joint, renormalized]`.
+fn skin(
+    scene: &Scene<'_>,
+    pairs: crate::store::Values<'_, (i64, f64)>,
+) -> ([JointId; 4], [f32; 4], [usize; 3]) {
+    let mut joints_out = [JointId(0); 4];
+    let mut weights_out = [0.0f32; 4];
+    let mut counted = [0usize; 3];
+    let joints = scene.joints.len();
+    let mut kept = Strongest::default();
+    for (index, weight) in pairs.iter() {
+        match u32::try_from(index) {
+            Ok(j) if (j as usize) < joints && weight > 0.0 => kept.offer(j, weight),
+            _ if weight > 0.0 => counted[1] += 1,
+            _ => {}
+        }
+    }
+    counted[0] = usize::from(kept.offered > 4);
+    let kept = kept.as_slice();
+    let total: f64 = kept.iter().map(|p| p.1).sum();
+    if total > 0.0 {
+        counted[2] = usize::from((total - 1.0).abs() > 1e-3);
+        for (slot, (j, w)) in kept.iter().enumerate() {
+            joints_out[slot] = JointId(*j);
+            weights_out[slot] = (w / total) as f32;
+        }
+    }
+    (joints_out, weights_out, counted)
+}
+
+/// The four largest weights offered, largest first, earlier ones first among equals — what
+/// a stable sort by descending weight then keeping 4 gives, without a vector per vertex.
+#[derive(Default)]
+struct Strongest {
+    pairs: [(u32, f64); 4],
+    len: usize,
+    offered: usize,
+}
+
+impl Strongest {
+    fn offer(&mut self, joint: u32, weight: f64) {
+        self.offered += 1;
+        // After every kept pair at least as heavy (stable among equal weights).
+        let at = self.pairs[..self.len]
+            .iter()
+            .position(|p| p.1.total_cmp(&weight).is_lt())
+            .unwrap_or(self.len);
+        if at == 4 {
+            return;
+        }
+        let end = self.len.min(3);
+        self.pairs.copy_within(at..end, at + 1);
+        self.pairs[at] = (joint, weight);
+        self.len = (self.len + 1).min(4);
+    }
+
+    fn as_slice(&self) -> &[(u32, f64)] {
+        &self.pairs[..self.len]
+    }
+}
