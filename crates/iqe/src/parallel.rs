@@ -40,9 +40,14 @@ pub(crate) const MIN_PARALLEL_BYTES: usize = 1 << 20;
 /// No chunk is made smaller than this: each chunk adds a join and a few allocations.
 const MIN_CHUNK_BYTES: usize = 256 << 10;
 
-/// Chunks per thread. More than one, so a core slowed by other work leaves its remaining
-/// chunks to an idle one (rayon steals work); few enough that joining stays cheap.
+/// Chunks per thread: one, unless the file is large (see [`MAX_CHUNK_BYTES`]).
 const CHUNKS_PER_THREAD: usize = 1;
+
+/// No chunk of a large file is made larger than this. Each chunk's commands are a segment
+/// of the store, and a conversion frees the segments whose meshes it has made
+/// ([`Store::release`]): smaller segments are freed sooner, so a 100 MB file's commands
+/// shrink while its model grows instead of being held whole beside it.
+const MAX_CHUNK_BYTES: usize = 8 << 20;
 
 /// One chunk as its thread read it.
 struct Chunk {
@@ -69,7 +74,9 @@ pub(crate) fn parse_body(
     if len < MIN_PARALLEL_BYTES || threads < 2 {
         return None;
     }
-    let count = (threads * CHUNKS_PER_THREAD).min(len / MIN_CHUNK_BYTES);
+    let count = (threads * CHUNKS_PER_THREAD)
+        .max(len.div_ceil(MAX_CHUNK_BYTES))
+        .min(len / MIN_CHUNK_BYTES);
     parse_chunks(src, &split(src, body, count), options, notes, read_lines)
 }
 

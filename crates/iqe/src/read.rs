@@ -123,7 +123,9 @@ pub(crate) fn parse_lines(
     let end = range.end.min(src.len());
     let mut lexer = LineLexer::default();
     let mut at = range.start;
+    let mut consumed = Consumed::new(options, at);
     while at < end {
+        consumed.reached(at);
         if fast_lines_enabled() {
             if let Some(next) = fast_line(src, at, end, store, budget)? {
                 at = next;
@@ -180,7 +182,50 @@ pub(crate) fn parse_lines(
             store.finish(Kind::Comment, 0, &mark, budget)?;
         }
     }
+    consumed.reached_end(end);
     Ok(None)
+}
+
+/// Tells [`ReadOptions::consumed`] about the lines read, a step at a time.
+struct Consumed<'o> {
+    hook: &'o rigport_model_core::Consumed,
+    /// Where the bytes not yet reported start.
+    from: usize,
+    /// Where the next report is due (never when nobody listens).
+    due: usize,
+}
+
+impl<'o> Consumed<'o> {
+    /// Reports at least this many bytes at once: a system call per megabyte costs nothing
+    /// beside reading it, and the pages held back are a few.
+    const STEP: usize = 1 << 20;
+
+    fn new(options: &'o ReadOptions, at: usize) -> Self {
+        let hook = &options.consumed;
+        let due = if hook.is_set() {
+            at.saturating_add(Self::STEP)
+        } else {
+            usize::MAX
+        };
+        Consumed { hook, from: at, due }
+    }
+
+    /// Every line before `at` is read.
+    #[inline]
+    fn reached(&mut self, at: usize) {
+        if at >= self.due {
+            self.hook.call(self.from..at);
+            self.from = at;
+            self.due = at.saturating_add(Self::STEP);
+        }
+    }
+
+    /// The range is read to its end.
+    fn reached_end(&mut self, end: usize) {
+        if self.due != usize::MAX {
+            self.hook.call(self.from..end.max(self.from));
+        }
+    }
 }
 
 #[cfg(test)]

@@ -118,6 +118,9 @@ struct Column {
     commands: Vec<u32>,
 }
 
+/// The store of a [detached](Scene::detach) scene.
+static NO_COMMANDS: LazyLock<Store> = LazyLock::new(Store::default);
+
 /// What an IQE file means, worked out from its commands.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scene<'f> {
@@ -214,7 +217,6 @@ impl<'f> Scene<'f> {
     /// [`Interpreted`](crate::Interpreted) and [attached](Scene::attach) again. Moves every
     /// array; copies nothing.
     pub(crate) fn detach(self) -> Scene<'static> {
-        static NO_COMMANDS: LazyLock<Store> = LazyLock::new(Store::default);
         // Listing every field (no `..`) makes a new field a compile error here.
         let Scene {
             store: _,
@@ -246,6 +248,41 @@ impl<'f> Scene<'f> {
             animations,
             materials,
         }
+    }
+
+    /// Moves the animations and their poses out into a detached scene of their own, with a
+    /// copy of the joints, to be converted on another thread while the meshes are made from
+    /// this one. This scene keeps no animation and no pose.
+    pub(crate) fn take_animations(&mut self) -> Scene<'static> {
+        Scene {
+            store: &NO_COMMANDS,
+            vertex_count: 0,
+            columns: Default::default(),
+            meshes: Vec::new(),
+            triangles: Vec::new(),
+            smoothing: Vec::new(),
+            has_edge_flags: false,
+            has_faces: false,
+            joints: self.joints.clone(),
+            poses: std::mem::take(&mut self.poses),
+            base_poses: std::mem::take(&mut self.base_poses),
+            animations: std::mem::take(&mut self.animations),
+            materials: Vec::new(),
+        }
+    }
+
+    /// The commands holding each animation's poses, as the range from its first to its
+    /// last (base poses, which the skeleton is made from, are not in any).
+    pub(crate) fn animation_commands(&self) -> Vec<Range<usize>> {
+        let command = |pose: usize| self.poses.get(pose).map(|&c| c as usize);
+        self.animations
+            .iter()
+            .filter_map(|animation| {
+                let first = animation.frames.iter().find(|f| !f.is_empty())?;
+                let last = animation.frames.iter().rfind(|f| !f.is_empty())?;
+                Some(command(first.start)?..command(last.end - 1)? + 1)
+            })
+            .collect()
     }
 
     /// A [detached](Scene::detach) scene reading the commands it was built from again.

@@ -40,7 +40,7 @@ impl Limits {
 }
 
 /// Options every reader takes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReadOptions {
     /// Turn warnings about damaged or unexpected input into errors.
     pub strict: bool,
@@ -50,6 +50,9 @@ pub struct ReadOptions {
     /// companions by the format's own rule (MD5: every `.md5anim` whose joints are the
     /// mesh's). Off by default: only the animations asked for by name are attached.
     pub animations_beside: bool,
+    /// Told which input bytes the reader has finished with (see [`Consumed`]); by default
+    /// nobody listens.
+    pub consumed: crate::Consumed,
 }
 
 impl ReadOptions {

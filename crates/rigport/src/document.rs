@@ -6,7 +6,7 @@ use crate::format::Format;
 use rigport_model_core::codec::{
     Codec, Companions, Folder, FormatError, NoCompanions, Opened, OutputFile,
 };
-use rigport_model_core::{FileSummary, Model, ReadOptions, Report};
+use rigport_model_core::{Consumed, FileSummary, Model, ReadOptions, Report};
 use std::any::Any;
 use std::path::Path;
 
@@ -131,7 +131,11 @@ impl Document {
             .map_err(|e| read_error(format, e, bytes))?;
         let kept = Kept::Read {
             bytes: bytes.to_vec(),
-            options: *options,
+            // The bytes are a copy: nobody needs telling which of them are read.
+            options: ReadOptions {
+                consumed: Consumed::default(),
+                ..options.clone()
+            },
             model,
         };
         Ok((Document { format, kept }, report))

@@ -7,7 +7,7 @@ use crate::output::{check_target, write_atomic};
 use rigport::Format;
 use rigport::attach::AnimationSource;
 use rigport::pipeline::{self, Converted, PoseRequest, Settings};
-use rigport_model_core::{Report, Severity, codes};
+use rigport_model_core::{ReadOptions, Report, Severity, codes};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -140,6 +140,10 @@ pub fn convert_file(
     let bytes = crate::input::read(input, map).map_err(|e| format!("cannot read: {e}"))?;
     let settings = Settings {
         source_dir: Some(batch::input_dir(input)),
+        read: ReadOptions {
+            consumed: bytes.consumed(),
+            ..settings.read.clone()
+        },
         ..settings.clone()
     };
     let Converted { files, report } =

@@ -64,38 +64,52 @@ fn scene_to_model(
 /// [`scene_to_model`] for a file and scene the conversion owns: the commands are freed as
 /// soon as nothing left to make needs them.
 ///
-/// The animations are made first. Then the commands of every segment that holds no
-/// mesh's vertex are freed, and after each mesh those only it needed, so a large file's
-/// commands shrink while its meshes grow instead of being held beside the whole model.
-/// The model and report are [`scene_to_model`]'s.
+/// The animations are converted on another thread (with the `parallel` feature) from
+/// their own share of the commands: the segments holding poses. Meanwhile the meshes are
+/// made one at a time, and the segments holding no vertex of a mesh still to make are
+/// freed as they go, so a large file's commands shrink while its model grows instead of
+/// being held whole beside it. The model and report are [`scene_to_model`]'s.
 pub(crate) fn owned_scene_to_model(
     file: File,
     scene: Scene<'static>,
     options: &ConvertOptions,
 ) -> (Model, Report) {
     let (mut store, comment) = file.into_commands();
-    let scene = Scene::attach(scene, &store);
+    store.freeze();
+    let mut scene = Scene::attach(scene, &store);
     let losses = Losses::gather_from(&store, &scene);
     let begun = begin(&scene);
-    let normals = normals_of(&scene);
-    let animations = convert_animations(&scene, options, &begun.model.skeleton.joints);
     let has_triangles = !scene.triangles.is_empty();
     let keep: Vec<Range<usize>> = (0..scene.meshes.len())
         .map(|mesh| scene.mesh_commands(mesh))
         .collect();
-    let mut builder = MeshBuilder::new(&scene);
+    let poses = store.view(&scene.animation_commands());
+    let animated = scene.take_animations();
     let mut detached = scene.detach();
-    store.release(&keep);
-    for (mesh, rest) in (0..keep.len()).zip(1..) {
-        let scene = Scene::attach(detached, &store);
-        builder.add(&scene, mesh, &normals);
-        detached = scene.detach();
-        store.release(&keep[rest..]);
-    }
-    drop((store, detached));
-    let (meshes, skin) = builder.finish();
+    let ((normals, meshes, skin), animations) = join(
+        || {
+            let scene = Scene::attach(detached, &store);
+            let normals = normals_of(&scene);
+            let mut builder = MeshBuilder::new(&scene);
+            detached = scene.detach();
+            store.release(&keep);
+            for (mesh, rest) in (0..keep.len()).zip(1..) {
+                let scene = Scene::attach(detached, &store);
+                builder.add(&scene, mesh, &normals);
+                detached = scene.detach();
+                store.release(&keep[rest..]);
+            }
+            drop((store, detached));
+            let (meshes, skin) = builder.finish();
+            (NormalFacts::of(&normals), meshes, skin)
+        },
+        || {
+            let scene = Scene::attach(animated, &poses);
+            convert_animations(&scene, options, &begun.model.skeleton.joints)
+        },
+    );
     let parts = Parts {
-        normals: NormalFacts::of(&normals),
+        normals,
         has_triangles,
         meshes,
         skin,

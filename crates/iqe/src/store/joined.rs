@@ -11,13 +11,15 @@ use crate::command::{Attribute, Command, VertexArrayDecl};
 use rigport_model_core::number::Decimal;
 use rigport_model_core::{Budget, LimitError};
 use std::ops::Range;
+use std::sync::Arc;
 
 /// The commands of a file in file order.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Store {
     /// The segments before the last, with the number of their first command (empty unless
-    /// the file was read in chunks).
-    earlier: Vec<(usize, Segment)>,
+    /// the file was read in chunks). Shared, so a conversion can hand the ones its
+    /// animations need to another thread while it frees the others ([`Store::view`]).
+    earlier: Vec<(usize, Arc<Segment>)>,
     /// The last segment, where commands are appended.
     last: Segment,
     /// The number of the first command of `last`.
@@ -65,7 +67,7 @@ impl Store {
             .partition_point(|(start, _)| *start <= i)
             .checked_sub(1)?;
         let (start, segment) = self.earlier.get(at)?;
-        Some((segment, i - start))
+        Some((segment.as_ref(), i - start))
     }
 
     /// Appends the commands of `later` after these (the next chunk of a file read on
@@ -92,6 +94,7 @@ impl Store {
         } = later;
         let previous = std::mem::take(&mut self.last);
         let mut segments = std::iter::once((self.last_start, previous))
+            .map(|(start, s)| (start, Arc::new(s)))
             .chain(earlier.into_iter().map(|(start, s)| (base + start, s)))
             .filter(|(_, segment)| segment.len() > 0);
         self.earlier.extend(&mut segments);
@@ -105,7 +108,7 @@ impl Store {
     fn sizes(&self) -> Sizes {
         self.earlier
             .iter()
-            .map(|(_, s)| s)
+            .map(|(_, s)| s.as_ref())
             .chain([&self.last])
             .map(Segment::sizes)
             .fold(Sizes::default(), |sum, s| Sizes {
@@ -218,9 +221,32 @@ impl Store {
         for ((start, segment), end) in self.earlier.iter_mut().zip(ends) {
             let kept = keep.iter().any(|r| r.start < end && *start < r.end);
             if !kept && segment.len() > 0 {
-                *segment = Segment::default();
+                *segment = Arc::default();
             }
         }
+    }
+
+    /// Makes the last segment one of the earlier ones, which can be shared and freed: for
+    /// a store that takes no more commands.
+    pub fn freeze(&mut self) {
+        let last = std::mem::take(&mut self.last);
+        if last.len() > 0 {
+            self.earlier.push((self.last_start, Arc::new(last)));
+            self.last_start += self.earlier.last().map_or(0, |(_, s)| s.len());
+        }
+    }
+
+    /// The same commands, sharing the segments that hold any in `keep` (the others read as
+    /// absent), for a [frozen](Store::freeze) store; see [`Store::release`].
+    pub fn view(&self, keep: &[Range<usize>]) -> Store {
+        debug_assert_eq!(self.last.len(), 0, "a view of a store still growing");
+        let mut view = Store {
+            earlier: self.earlier.clone(),
+            last: Segment::default(),
+            last_start: self.len(),
+        };
+        view.release(keep);
+        view
     }
 
     /// The kinds of every command, in order.
@@ -261,7 +287,10 @@ impl Store {
 
     /// The segments in order.
     fn segments(&self) -> impl Iterator<Item = &Segment> + '_ {
-        self.earlier.iter().map(|(_, s)| s).chain([&self.last])
+        self.earlier
+            .iter()
+            .map(|(_, s)| s.as_ref())
+            .chain([&self.last])
     }
 }
 
