@@ -97,9 +97,8 @@ fn forget_pages(map: &memmap2::Mmap, range: std::ops::Range<usize>) {
     // and a page touched again (by a reader still at work next to the range, or to show an
     // error) is read again from the page cache. Only the process's resident memory changes.
     // An advice the system refuses changes nothing, so its error is ignored.
-    let _ = unsafe {
-        map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, range.start, len)
-    };
+    let _ =
+        unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, range.start, len) };
 }
 
 #[cfg(test)]
@@ -125,6 +124,16 @@ mod tests {
         let small = read(&small, true).unwrap();
         assert!(matches!(small, Input::Read(_)));
         assert_eq!(small.as_ref(), &content[..1000]);
+        // Pages handed back read the same again; a copy, or a mapping already dropped,
+        // takes the hook without effect.
+        let consumed = mapped.consumed();
+        consumed.call(0..content.len() / 2);
+        consumed.call(content.len() / 2..content.len() + 4096);
+        assert_eq!(mapped.as_ref(), &content[..]);
+        drop(mapped);
+        consumed.call(0..content.len());
+        copied.consumed().call(0..content.len());
+        assert_eq!(copied.as_ref(), &content[..]);
         // Not a file: the error names the problem, as reading it did before.
         assert!(read(dir.path(), true).is_err());
         assert!(read(&dir.path().join("missing.iqe"), true).is_err());

@@ -33,7 +33,16 @@ impl Interpreted {
         bytes: &[u8],
         options: &ReadOptions,
     ) -> Result<(Interpreted, Report), Error> {
-        let (file, scene, report) = read_file(bytes, options, Split::Auto, |store, notes| {
+        Self::from_slice_split(bytes, options, Split::Auto)
+    }
+
+    /// [`Interpreted::from_slice_with`], cut into chunks as `split` says.
+    pub(crate) fn from_slice_split(
+        bytes: &[u8],
+        options: &ReadOptions,
+        split: Split,
+    ) -> Result<(Interpreted, Report), Error> {
+        let (file, scene, report) = read_file(bytes, options, split, |store, notes| {
             Scene::build(store, notes).map(Scene::detach)
         })?;
         Ok((Interpreted { file, scene }, report))
@@ -43,5 +52,78 @@ impl Interpreted {
     /// the scene is not built again, so nothing can fail.
     pub fn into_model(self, options: &ConvertOptions) -> (Model, Report) {
         owned_scene_to_model(self.file, self.scene, options)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::convert::to_model;
+    use crate::test_lines::{file_of, line};
+    use proptest::prelude::*;
+
+    /// A file of several meshes (one naming another's vertices with `fa`), with a
+    /// skeleton, base poses and an animation after them, as exporters write it.
+    fn layered_file() -> Vec<u8> {
+        let mut text = String::from("# Inter-Quake Export\njoint root -1\npq 0 0 0 0 0 0 1\n");
+        text.push_str("joint arm 0\npq 0 1 0 0 0 0 1\n");
+        for mesh in 0..5 {
+            text.push_str(&format!("mesh m{mesh}\nmaterial t{}\n", mesh % 2));
+            for v in 0..30 {
+                let x = f64::from(v) * 0.25 + f64::from(mesh);
+                text.push_str(&format!(
+                    "vp {x} {} 0.5\nvt 0.{v} 0.5\nvn 0 0 1\nvb {} 0.75 1 0.25\n",
+                    v % 7,
+                    v % 2
+                ));
+            }
+            for t in 0..28 {
+                text.push_str(&format!("fm {t} {} {}\n", t + 1, t + 2));
+            }
+            if mesh == 3 {
+                text.push_str("fa 0 1 2\n");
+            }
+        }
+        text.push_str("animation wave\nframerate 30\n");
+        for frame in 0..40 {
+            text.push_str(&format!(
+                "frame\npq 0 0 0 0 0 0 1\npq 0 1 {} 0 0 0.1 0.995\n",
+                f64::from(frame) / 40.0
+            ));
+        }
+        text.into_bytes()
+    }
+
+    /// The conversion that frees commands as it goes gives `to_model`'s model and report,
+    /// whatever segments the file is cut into.
+    fn assert_owned_is_to_model(src: &[u8], chunks: &[usize]) {
+        let options = ReadOptions::default();
+        let Ok((file, _)) = File::from_slice_with(src, &options) else {
+            return;
+        };
+        let want = to_model(&file, &ConvertOptions::default()).unwrap();
+        for &count in chunks {
+            let (read, _) = Interpreted::from_slice_split(src, &options, Split::Chunks(count))
+                .unwrap_or_else(|e| panic!("{count} chunks: {e}"));
+            let got = read.into_model(&ConvertOptions::default());
+            assert_eq!(got, want, "{count} chunks");
+        }
+    }
+
+    #[test]
+    fn freeing_segments_as_meshes_are_made_changes_no_model() {
+        assert_owned_is_to_model(&layered_file(), &[1, 2, 3, 7, 40, 400]);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn any_file_converts_alike_owned_and_borrowed(
+            lines in proptest::collection::vec(line(), 0..60),
+            chunks in proptest::collection::vec(1usize..30, 1..4),
+        ) {
+            assert_owned_is_to_model(&file_of(&lines, false), &chunks);
+        }
     }
 }

@@ -207,7 +207,11 @@ impl<'o> Consumed<'o> {
         } else {
             usize::MAX
         };
-        Consumed { hook, from: at, due }
+        Consumed {
+            hook,
+            from: at,
+            due,
+        }
     }
 
     /// Every line before `at` is read.

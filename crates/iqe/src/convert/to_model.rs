@@ -31,11 +31,7 @@ pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report)
 }
 
 /// [`to_model`] for a file whose scene is built: `scene` is `file`'s.
-fn scene_to_model(
-    file: &File,
-    scene: &Scene<'_>,
-    options: &ConvertOptions,
-) -> (Model, Report) {
+fn scene_to_model(file: &File, scene: &Scene<'_>, options: &ConvertOptions) -> (Model, Report) {
     let losses = Losses::gather(file, scene);
     let begun = begin(scene);
     // Animations are converted apart from the meshes (on another core with the `parallel`
