@@ -5,8 +5,9 @@
 //! 10 MB IQE took 4.8 ms of a 45 ms conversion to IQM. A mapping shares the pages the
 //! kernel already caches: the same conversion takes 40.4 ms (interleaved `hyperfine`
 //! runs), and the 100 MB IQE → glb conversions 0.53 → 0.43 s and 0.35 → 0.29 s. The
-//! mapping is dropped as soon as the file is read, like the copy before it, so the peak
-//! memory does not change.
+//! mapping is dropped as soon as the file is read, like the copy before it; while it is
+//! read, a reader that reports the bytes it is done with ([`Input::consumed`]) has their
+//! pages handed back, so a large text file is not resident beside what is read from it.
 //!
 //! The cost is the one every mapping reader has (ripgrep maps large files the same way):
 //! the bytes are the file's, so a file that another program truncates or rewrites while

@@ -327,13 +327,22 @@ impl<'f> Scene<'f> {
             .get(mesh.triangles.clone())
             .unwrap_or_default();
         let named = faces.iter().flat_map(|t| t.vertices).map(|v| v as usize);
+        let (low, high) = mesh
+            .vertices
+            .clone()
+            .chain(named)
+            .fold((usize::MAX, 0), |(low, high), v| (low.min(v), high.max(v)));
+        if low > high {
+            return 0..0;
+        }
+        // Vertex `v`'s value in an array is the array's `v`th command, so an array's
+        // commands rise with the vertex: its lowest and highest vertices bound the rest.
         let (mut first, mut last) = (usize::MAX, 0);
-        for v in mesh.vertices.clone().chain(named) {
-            for column in &self.columns {
-                if let Some(&command) = column.commands.get(v) {
-                    first = first.min(command as usize);
-                    last = last.max(command as usize + 1);
-                }
+        for column in &self.columns {
+            let top = high.min(column.commands.len().saturating_sub(1));
+            if let (Some(&a), Some(&b)) = (column.commands.get(low), column.commands.get(top)) {
+                first = first.min(a as usize);
+                last = last.max(b as usize + 1);
             }
         }
         first.min(last)..last

@@ -24,7 +24,14 @@ pub(crate) struct Store {
     last: Segment,
     /// The number of the first command of `last`.
     last_start: usize,
+    /// For each block of [`BLOCK`] commands before `last`, the earlier segment holding its
+    /// first command: a lookup starts there instead of searching every segment.
+    blocks: Vec<u32>,
 }
+
+/// Commands per entry of [`Store::blocks`]; segments of a large file hold far more, so a
+/// lookup steps past at most one segment boundary.
+const BLOCK: usize = 1 << 12;
 
 impl PartialEq for Store {
     /// Same commands with the same values, however the file was cut into segments.
@@ -62,10 +69,14 @@ impl Store {
             return Some((&self.last, local));
         }
         // The last segment starting at or before `i` (the first starts at 0).
-        let at = self
+        let mut at = *self.blocks.get(i / BLOCK)? as usize;
+        while self
             .earlier
-            .partition_point(|(start, _)| *start <= i)
-            .checked_sub(1)?;
+            .get(at + 1)
+            .is_some_and(|(start, _)| *start <= i)
+        {
+            at += 1;
+        }
         let (start, segment) = self.earlier.get(at)?;
         Some((segment.as_ref(), i - start))
     }
@@ -91,6 +102,7 @@ impl Store {
             earlier,
             last,
             last_start,
+            blocks: _,
         } = later;
         let previous = std::mem::take(&mut self.last);
         let mut segments = std::iter::once((self.last_start, previous))
@@ -100,7 +112,20 @@ impl Store {
         self.earlier.extend(&mut segments);
         self.last = last;
         self.last_start = base + last_start;
+        self.index_blocks();
         Some(())
+    }
+
+    /// Fills [`Store::blocks`] for the earlier segments.
+    fn index_blocks(&mut self) {
+        let earlier = &self.earlier;
+        self.blocks = (0..self.last_start.div_ceil(BLOCK))
+            .map(|block| {
+                let first = block * BLOCK;
+                let at = earlier.partition_point(|(start, _)| *start <= first);
+                at.saturating_sub(1) as u32
+            })
+            .collect();
     }
 
     /// Entries, words and bytes over every segment.
@@ -233,6 +258,7 @@ impl Store {
         if last.len() > 0 {
             self.earlier.push((self.last_start, Arc::new(last)));
             self.last_start += self.earlier.last().map_or(0, |(_, s)| s.len());
+            self.index_blocks();
         }
     }
 
@@ -244,6 +270,7 @@ impl Store {
             earlier: self.earlier.clone(),
             last: Segment::default(),
             last_start: self.len(),
+            blocks: self.blocks.clone(),
         };
         view.release(keep);
         view
