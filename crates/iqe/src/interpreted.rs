@@ -62,14 +62,16 @@ mod tests {
     use crate::test_lines::{file_of, line};
     use proptest::prelude::*;
 
-    /// A file of several meshes (one naming another's vertices with `fa`), with a
-    /// skeleton, base poses and an animation after them, as exporters write it.
+    /// A file of several meshes (one naming another's vertices with `fa`, one with
+    /// vertices no face names), with a skeleton, base poses and an animation after them,
+    /// as exporters write it.
     fn layered_file() -> Vec<u8> {
         let mut text = String::from("# Inter-Quake Export\njoint root -1\npq 0 0 0 0 0 0 1\n");
         text.push_str("joint arm 0\npq 0 1 0 0 0 0 1\n");
         for mesh in 0..5 {
             text.push_str(&format!("mesh m{mesh}\nmaterial t{}\n", mesh % 2));
-            for v in 0..30 {
+            let unnamed = if mesh == 4 { 2 } else { 0 };
+            for v in 0..30 + unnamed {
                 let x = f64::from(v) * 0.25 + f64::from(mesh);
                 text.push_str(&format!(
                     "vp {x} {} 0.5\nvt 0.{v} 0.5\nvn 0 0 1\nvb {} 0.75 1 0.25\n",

@@ -332,6 +332,12 @@ impl<'f> Scene<'f> {
             .clone()
             .chain(named)
             .fold((usize::MAX, 0), |(low, high), v| (low.min(v), high.max(v)));
+        self.vertex_commands((low, high))
+    }
+
+    /// The commands holding the values of vertices `low..=high`, as the range from the
+    /// first to the last (empty when `low > high`).
+    pub(crate) fn vertex_commands(&self, (low, high): (usize, usize)) -> Range<usize> {
         if low > high {
             return 0..0;
         }

@@ -8,6 +8,7 @@ use rigport_model_core::glam::{DVec3, Vec2, Vec3, Vec4};
 use rigport_model_core::text::decode_name;
 use rigport_model_core::{JointId, MaterialId, Mesh, Vertex};
 use std::collections::HashMap;
+use std::ops::Range;
 
 /// Counts from the vertex conversion for the report.
 #[derive(Default)]
@@ -22,9 +23,16 @@ pub(super) struct SkinCounts {
 /// Makes the model's meshes one scene mesh at a time, with the counts the report needs.
 ///
 /// A file vertex becomes one model vertex per mesh that uses it and per normal it takes
-/// there; the vertices of a mesh that no triangle uses are kept too.
+/// there; the vertices of a mesh that no triangle uses are kept too. A mesh is made by
+/// [`begin`](MeshBuilder::begin), [`triangles`](MeshBuilder::triangles) over its triangles
+/// in order (in as many pieces as the caller likes) and [`end`](MeshBuilder::end).
 pub(super) struct MeshBuilder {
     meshes: Vec<Mesh>,
+    /// The mesh being made.
+    current: Mesh,
+    /// Model vertices made ahead for file vertices of the current mesh that no triangle
+    /// names, in vertex order ([`MeshBuilder::set_aside`]).
+    aside: Vec<(usize, Vertex)>,
     counts: SkinCounts,
     /// Whether each file vertex went into some mesh.
     placed: Vec<bool>,
@@ -39,6 +47,8 @@ impl MeshBuilder {
     pub fn new(scene: &Scene<'_>) -> Self {
         MeshBuilder {
             meshes: Vec::with_capacity(scene.meshes.len()),
+            current: Mesh::default(),
+            aside: Vec::new(),
             counts: SkinCounts::default(),
             placed: vec![false; scene.vertex_count],
             local: LocalVertices::new(scene.vertex_count),
@@ -51,25 +61,19 @@ impl MeshBuilder {
     /// Every mesh of `scene`.
     pub fn all(scene: &Scene<'_>, normals: &CornerNormals) -> (Vec<Mesh>, SkinCounts) {
         let mut builder = MeshBuilder::new(scene);
-        for mesh in 0..scene.meshes.len() {
-            builder.add(scene, mesh, normals);
+        for (index, mesh) in scene.meshes.iter().enumerate() {
+            builder.begin(scene, index);
+            builder.triangles(scene, mesh.triangles.clone(), normals);
+            builder.end(scene, index, normals);
         }
         builder.finish()
     }
 
-    /// Makes scene mesh `index` (the next one).
-    pub fn add(&mut self, scene: &Scene<'_>, index: usize, normals: &CornerNormals) {
+    /// Starts scene mesh `index` (the next one).
+    pub fn begin(&mut self, scene: &Scene<'_>, index: usize) {
         let Some(mesh) = scene.meshes.get(index) else {
             return;
         };
-        let MeshBuilder {
-            counts,
-            placed,
-            local,
-            stored,
-            ..
-        } = self;
-        let stored = *stored;
         let mut out = Mesh::new(decode_name(&mesh.name));
         out.material = scene
             .materials
@@ -80,52 +84,66 @@ impl MeshBuilder {
         out.has_colors = self.has_colors;
         out.vertices.reserve(mesh.vertices.len());
         out.triangles.reserve(mesh.triangles.len());
-        let mut last_skin: LastSkin<'_> = None;
-        let mut vertex_of = |vertex: u32, normal: u32, out: &mut Mesh, counts: &mut SkinCounts| {
-            local.get_or_add(vertex, normal, || {
-                let n = if normals.generated {
-                    normals.normals.get(normal as usize).copied()
-                } else {
-                    // As `corner_normals` gives them: the vertex's own `vn`, 0 past them.
-                    ((normal as usize) < stored).then(|| {
-                        DVec3::from_array(scene.normal(normal as usize).unwrap_or_default())
-                            .as_vec3()
-                    })
-                }
-                .unwrap_or(Vec3::ZERO);
-                out.vertices.push(make_vertex(
-                    scene,
-                    vertex as usize,
-                    n,
-                    counts,
-                    &mut last_skin,
-                ));
-                (out.vertices.len() - 1) as u32
-            })
-        };
-        for t in mesh.triangles.clone() {
+        self.current = out;
+    }
+
+    /// Adds scene triangles `range` (of the mesh begun) with their vertices.
+    pub fn triangles(&mut self, scene: &Scene<'_>, range: Range<usize>, normals: &CornerNormals) {
+        let mut maker = self.maker(scene, normals);
+        for t in range {
             let (Some(triangle), Some(corner)) =
                 (scene.triangles.get(t), normals.corner_indices(scene, t))
             else {
                 continue;
             };
             let [a, b, c] = [0, 1, 2].map(|k| {
-                placed[triangle.vertices[k] as usize] = true;
-                vertex_of(triangle.vertices[k], corner[k], &mut out, counts)
+                maker.placed[triangle.vertices[k] as usize] = true;
+                maker.vertex(triangle.vertices[k], corner[k])
             });
             // IQE fronts wind clockwise; the model (glTF) wants counter-clockwise.
-            out.triangles.push([a, c, b]);
+            maker.out.triangles.push([a, c, b]);
         }
-        // Vertices of the mesh no triangle uses are kept too (their stored normal, if any).
-        for v in mesh.vertices.clone() {
-            if !placed[v] {
-                placed[v] = true;
-                let own = if stored > 0 { v as u32 } else { NO_NORMAL };
-                vertex_of(v as u32, own, &mut out, counts);
+    }
+
+    /// Makes now the model vertices of `vertices` (rising), file vertices of the mesh
+    /// begun that no triangle of it or of an earlier mesh names, for [`MeshBuilder::end`]
+    /// to add: their commands need not be kept while the triangles are made.
+    pub fn set_aside(
+        &mut self,
+        scene: &Scene<'_>,
+        vertices: impl Iterator<Item = usize>,
+        normals: &CornerNormals,
+    ) {
+        let own = self.stored > 0;
+        let mut aside = std::mem::take(&mut self.aside);
+        let mut maker = self.maker(scene, normals);
+        aside.extend(vertices.map(|v| {
+            let normal = if own { v as u32 } else { NO_NORMAL };
+            (v, maker.make(v as u32, normal))
+        }));
+        self.aside = aside;
+    }
+
+    /// Ends scene mesh `index`: adds the vertices of its range no triangle has used (with
+    /// their stored normal, if any), those [set aside](MeshBuilder::set_aside) included.
+    pub fn end(&mut self, scene: &Scene<'_>, index: usize, normals: &CornerNormals) {
+        let mut aside = std::mem::take(&mut self.aside).into_iter().peekable();
+        if let Some(mesh) = scene.meshes.get(index) {
+            let own = self.stored > 0;
+            let mut maker = self.maker(scene, normals);
+            for v in mesh.vertices.clone() {
+                if !maker.placed[v] {
+                    maker.placed[v] = true;
+                    let normal = if own { v as u32 } else { NO_NORMAL };
+                    match aside.next_if(|(at, _)| *at == v) {
+                        Some((_, made)) => maker.push(v as u32, normal, made),
+                        None => maker.vertex(v as u32, normal),
+                    };
+                }
             }
         }
-        local.clear();
-        self.meshes.push(out);
+        self.local.clear();
+        self.meshes.push(std::mem::take(&mut self.current));
     }
 
     /// The meshes made, and the counts (with the vertices no mesh took).
@@ -133,6 +151,100 @@ impl MeshBuilder {
         self.counts.outside = self.placed.iter().filter(|p| !**p).count();
         (self.meshes, self.counts)
     }
+
+    fn maker<'b, 'f>(
+        &'b mut self,
+        scene: &'b Scene<'f>,
+        normals: &'b CornerNormals,
+    ) -> VertexMaker<'b, 'f> {
+        VertexMaker {
+            scene,
+            normals,
+            stored: self.stored,
+            out: &mut self.current,
+            counts: &mut self.counts,
+            placed: &mut self.placed,
+            local: &mut self.local,
+            last_skin: None,
+        }
+    }
+}
+
+/// Makes the model vertices of one run of the current mesh.
+struct VertexMaker<'b, 'f> {
+    scene: &'b Scene<'f>,
+    normals: &'b CornerNormals,
+    stored: usize,
+    out: &'b mut Mesh,
+    counts: &'b mut SkinCounts,
+    placed: &'b mut Vec<bool>,
+    local: &'b mut LocalVertices,
+    last_skin: LastSkin<'f>,
+}
+
+impl<'f> VertexMaker<'_, 'f> {
+    /// The model vertex of file vertex `vertex` with normal `normal`, made the first time.
+    fn vertex(&mut self, vertex: u32, normal: u32) -> u32 {
+        let VertexMaker {
+            scene,
+            normals,
+            stored,
+            out,
+            counts,
+            local,
+            last_skin,
+            ..
+        } = self;
+        local.get_or_add(vertex, normal, || {
+            let made = make(scene, normals, *stored, counts, last_skin, vertex, normal);
+            out.vertices.push(made);
+            (out.vertices.len() - 1) as u32
+        })
+    }
+
+    /// Adds `made`, the model vertex of (`vertex`, `normal`), to the mesh.
+    fn push(&mut self, vertex: u32, normal: u32, made: Vertex) -> u32 {
+        let out = &mut *self.out;
+        self.local.get_or_add(vertex, normal, || {
+            out.vertices.push(made);
+            (out.vertices.len() - 1) as u32
+        })
+    }
+
+    /// The model vertex of file vertex `vertex` with normal `normal`.
+    fn make(&mut self, vertex: u32, normal: u32) -> Vertex {
+        let VertexMaker {
+            scene,
+            normals,
+            stored,
+            counts,
+            last_skin,
+            ..
+        } = self;
+        make(scene, normals, *stored, counts, last_skin, vertex, normal)
+    }
+}
+
+/// The model vertex of file vertex `vertex` with normal `normal` (of the generated ones, or
+/// a stored `vn` when fewer than `stored`).
+fn make<'f>(
+    scene: &Scene<'f>,
+    normals: &CornerNormals,
+    stored: usize,
+    counts: &mut SkinCounts,
+    last_skin: &mut LastSkin<'f>,
+    vertex: u32,
+    normal: u32,
+) -> Vertex {
+    let n = if normals.generated {
+        normals.normals.get(normal as usize).copied()
+    } else {
+        // As `corner_normals` gives them: the vertex's own `vn`, 0 past them.
+        ((normal as usize) < stored)
+            .then(|| DVec3::from_array(scene.normal(normal as usize).unwrap_or_default()).as_vec3())
+    }
+    .unwrap_or(Vec3::ZERO);
+    make_vertex(scene, vertex as usize, n, counts, last_skin)
 }
 
 /// Normal index of a vertex that has none.

@@ -3,10 +3,11 @@
 
 mod from_model;
 mod meshes;
+mod owned;
 mod to_model;
 
 pub use from_model::from_model;
-pub(crate) use to_model::owned_scene_to_model;
+pub(crate) use owned::owned_scene_to_model;
 pub use to_model::to_model;
 
 /// Frames per second used when an animation has no (or a non-positive) `framerate`.

@@ -1,0 +1,159 @@
+//! IQE to the neutral model for a conversion that owns the file: the commands are freed
+//! as soon as nothing left to make needs them.
+
+use super::ConvertOptions;
+use super::meshes::MeshBuilder;
+use super::to_model::{
+    Losses, NormalFacts, Parts, begin, convert_animations, finish, join, normals_of,
+};
+use crate::file::File;
+use crate::normals::CornerNormals;
+use crate::scene::Scene;
+use crate::store::Store;
+use rigport_model_core::{Mesh, Model, Report};
+use std::ops::Range;
+
+/// Triangles made between two looks at what can be freed (a few in the crate's tests, so
+/// that their small files are freed piece by piece too).
+const PIECE: usize = if cfg!(test) { 5 } else { 1 << 15 };
+
+/// `to_model`'s model and report for a file and scene the conversion owns.
+///
+/// The animations are converted on another thread (with the `parallel` feature) from
+/// their own share of the commands: the segments holding poses. Meanwhile the meshes are
+/// made in order, a piece of triangles at a time, and after each piece the segments that
+/// hold no vertex still to make are freed: those of later meshes and those the mesh's
+/// remaining triangles name are kept (its vertices no triangle names are made first, and
+/// added last). A
+/// large file's commands thus shrink while its model grows instead of being held whole
+/// beside it, as long as its triangles name vertices roughly in file order, as exporters
+/// write them.
+pub(crate) fn owned_scene_to_model(
+    file: File,
+    scene: Scene<'static>,
+    options: &ConvertOptions,
+) -> (Model, Report) {
+    let (mut store, comment) = file.into_commands();
+    store.freeze();
+    let mut scene = Scene::attach(scene, &store);
+    let losses = Losses::gather_from(&store, &scene);
+    let begun = begin(&scene);
+    let has_triangles = !scene.triangles.is_empty();
+    let poses = store.view(&scene.animation_commands());
+    let animated = scene.take_animations();
+    let detached = scene.detach();
+    let ((normals, meshes, skin), animations) = join(
+        || {
+            let (normals, meshes, skin) = make_meshes(store, detached);
+            (NormalFacts::of(&normals), meshes, skin)
+        },
+        || {
+            let scene = Scene::attach(animated, &poses);
+            convert_animations(&scene, options, &begun.model.skeleton.joints)
+        },
+    );
+    let parts = Parts {
+        normals,
+        has_triangles,
+        meshes,
+        skin,
+        animations,
+        losses,
+    };
+    finish(begun, parts, comment.as_deref(), options)
+}
+
+/// The meshes, freeing the commands as they are made (see [`owned_scene_to_model`]).
+fn make_meshes(
+    mut store: Store,
+    detached: Scene<'static>,
+) -> (CornerNormals, Vec<Mesh>, super::meshes::SkinCounts) {
+    let scene = Scene::attach(detached, &store);
+    let normals = normals_of(&scene);
+    let mut builder = MeshBuilder::new(&scene);
+    let later: Vec<Range<usize>> = (0..scene.meshes.len())
+        .map(|mesh| scene.mesh_commands(mesh))
+        .collect();
+    let first_user = first_users(&scene, &normals);
+    let mut detached = scene.detach();
+    store.release(&later);
+    for (mesh, rest) in (0..later.len()).zip(1..) {
+        let scene = Scene::attach(detached, &store);
+        let pieces = pieces(&scene, mesh);
+        builder.begin(&scene, mesh);
+        // The mesh's vertices no triangle will name are made now, so their commands need
+        // not be kept while the triangles are made.
+        if let Some(m) = scene.meshes.get(mesh) {
+            let unnamed = m
+                .vertices
+                .clone()
+                .filter(|&v| first_user.get(v).is_none_or(|&user| user as usize > mesh));
+            builder.set_aside(&scene, unnamed, &normals);
+        }
+        detached = scene.detach();
+        for (triangles, named) in pieces {
+            let mut keep = vec![named];
+            keep.extend_from_slice(&later[rest..]);
+            store.release(&keep);
+            let scene = Scene::attach(detached, &store);
+            builder.triangles(&scene, triangles, &normals);
+            detached = scene.detach();
+        }
+        store.release(&later[rest..]);
+        let scene = Scene::attach(detached, &store);
+        builder.end(&scene, mesh, &normals);
+        detached = scene.detach();
+        store.release(&later[rest..]);
+    }
+    drop((store, detached));
+    let (meshes, skin) = builder.finish();
+    (normals, meshes, skin)
+}
+
+/// For each vertex, the first mesh one of whose triangles names it (`u32::MAX`: none),
+/// counting the triangles [`MeshBuilder::triangles`] makes.
+fn first_users(scene: &Scene<'_>, normals: &CornerNormals) -> Vec<u32> {
+    let mut first = vec![u32::MAX; scene.vertex_count];
+    for (index, mesh) in scene.meshes.iter().enumerate() {
+        for t in mesh.triangles.clone() {
+            let (Some(triangle), Some(_)) =
+                (scene.triangles.get(t), normals.corner_indices(scene, t))
+            else {
+                continue;
+            };
+            for v in triangle.vertices {
+                if let Some(user) = first.get_mut(v as usize) {
+                    *user = (*user).min(index as u32);
+                }
+            }
+        }
+    }
+    first
+}
+
+/// The triangles of mesh `mesh` in pieces, each with the commands of the vertices that
+/// triangles from the piece to the mesh's end name.
+fn pieces(scene: &Scene<'_>, mesh: usize) -> Vec<(Range<usize>, Range<usize>)> {
+    let Some(m) = scene.meshes.get(mesh) else {
+        return Vec::new();
+    };
+    // The vertices named from each piece on, from the last piece back.
+    let starts: Vec<usize> = m.triangles.clone().step_by(PIECE).collect();
+    let mut pieces = Vec::with_capacity(starts.len());
+    let mut named = (usize::MAX, 0);
+    let mut end = m.triangles.end;
+    for &start in starts.iter().rev() {
+        let faces = scene.triangles.get(start..end).unwrap_or_default();
+        let here = bounds(faces.iter().flat_map(|t| t.vertices).map(|v| v as usize));
+        named = (named.0.min(here.0), named.1.max(here.1));
+        pieces.push((start..end, scene.vertex_commands(named)));
+        end = start;
+    }
+    pieces.reverse();
+    pieces
+}
+
+/// The lowest and highest of `vertices` (`(usize::MAX, 0)` when there are none).
+fn bounds(vertices: impl Iterator<Item = usize>) -> (usize, usize) {
+    vertices.fold((usize::MAX, 0), |(low, high), v| (low.min(v), high.max(v)))
+}
