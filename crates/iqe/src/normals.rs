@@ -10,8 +10,9 @@
 
 use crate::command::Attribute;
 use crate::scene::{Scene, Triangle};
+use hashbrown::hash_table::{Entry, HashTable};
 use rigport_model_core::glam::{DVec3, Vec3};
-use std::collections::HashMap;
+use std::hash::BuildHasher;
 
 /// One normal per triangle corner, shared through indices.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -74,8 +75,102 @@ fn position_key(scene: &Scene<'_>, vertex: u32) -> [u64; 4] {
     p.map(|c| (c + 0.0).to_bits())
 }
 
+/// The distinct positions of a scene: each vertex's, numbered by first appearance among
+/// the triangles' corners, and the corners at each (rising, grouped by position).
+struct Places {
+    /// The position number of each vertex a triangle names (others: `u32::MAX`).
+    of_vertex: Vec<u32>,
+    /// The position number of vertex indices past the arrays (the default position).
+    outside: u32,
+    /// Where each position's corners start in `corners` (one more entry than positions).
+    starts: Vec<u32>,
+    /// Every corner (`triangle * 3 + k`), by position, rising within each.
+    corners: Vec<usize>,
+}
+
+impl Places {
+    fn of(scene: &Scene<'_>) -> Self {
+        let triangles = &scene.triangles;
+        // The table holds one vertex per position with its number: 8 bytes a slot, so it
+        // stays in cache where a map of keys did not. A key is read again from the
+        // commands only to compare it with one of the same hash (a shared position).
+        let key_of = |v: u32| position_key(scene, v);
+        let hasher = foldhash::fast::FixedState::default();
+        let hash = |key: &[u64; 4]| hasher.hash_one(key);
+        let mut table: HashTable<(u32, u32)> = HashTable::with_capacity(scene.vertex_count);
+        let mut of_vertex = vec![u32::MAX; scene.vertex_count];
+        let mut outside = u32::MAX;
+        let mut counts: Vec<u32> = Vec::new();
+        let mut corner_places = Vec::with_capacity(triangles.len() * 3);
+        for v in triangles.iter().flat_map(|t| t.vertices) {
+            let slot = match of_vertex.get_mut(v as usize) {
+                Some(slot) => slot,
+                None => &mut outside,
+            };
+            if *slot == u32::MAX {
+                let key = key_of(v);
+                let entry = table.entry(
+                    hash(&key),
+                    |&(w, _)| key_of(w) == key,
+                    |&(w, _)| hash(&key_of(w)),
+                );
+                *slot = match entry {
+                    Entry::Occupied(found) => found.get().1,
+                    Entry::Vacant(empty) => {
+                        let place = counts.len() as u32;
+                        empty.insert((v, place));
+                        counts.push(0);
+                        place
+                    }
+                };
+            }
+            counts[*slot as usize] += 1;
+            corner_places.push(*slot);
+        }
+        drop(table);
+        let mut starts = Vec::with_capacity(counts.len() + 1);
+        let mut total = 0u32;
+        for count in &counts {
+            starts.push(total);
+            total += count;
+        }
+        starts.push(total);
+        let mut next = starts.clone();
+        let mut corners = vec![0usize; corner_places.len()];
+        for (corner, &place) in corner_places.iter().enumerate() {
+            let at = &mut next[place as usize];
+            corners[*at as usize] = corner;
+            *at += 1;
+        }
+        drop((next, corner_places));
+        Places {
+            of_vertex,
+            outside,
+            starts,
+            corners,
+        }
+    }
+
+    /// The position number of vertex `v`, named by a triangle.
+    fn of_corner(&self, v: u32) -> u32 {
+        self.of_vertex
+            .get(v as usize)
+            .copied()
+            .unwrap_or(self.outside)
+    }
+
+    /// The corners at each position, in order of each position's first corner.
+    fn groups(&self) -> impl Iterator<Item = &[usize]> {
+        self.starts
+            .windows(2)
+            .map(|w| &self.corners[w[0] as usize..w[1] as usize])
+    }
+}
+
 fn generate(scene: &Scene<'_>) -> CornerNormals {
     let triangles = &scene.triangles;
+    // First, while nothing else is held: numbering the positions takes a map.
+    let places = Places::of(scene);
     let area_normals: Vec<DVec3> = triangles
         .iter()
         .map(|t| {
@@ -84,22 +179,11 @@ fn generate(scene: &Scene<'_>) -> CornerNormals {
         })
         .collect();
     let unit: Vec<DVec3> = area_normals.iter().map(|n| n.normalize_or_zero()).collect();
-
-    let mut groups: HashMap<[u64; 4], Vec<usize>> = HashMap::new();
-    for (t, triangle) in triangles.iter().enumerate() {
-        for (k, &v) in triangle.vertices.iter().enumerate() {
-            groups
-                .entry(position_key(scene, v))
-                .or_default()
-                .push(t * 3 + k);
-        }
-    }
+    let limits = Limits::of(scene);
     let mut welds = UnionFind::new(triangles.len() * 3);
     let mut budget = PAIR_BUDGET;
     let mut skipped_corners = 0;
-    let mut ordered: Vec<&Vec<usize>> = groups.values().collect();
-    ordered.sort_by_key(|g| g[0]); // deterministic order, whatever the hash
-    for group in ordered {
+    for group in places.groups() {
         let pairs = (group.len() as u64).saturating_mul(group.len() as u64 - 1) / 2;
         if pairs > budget {
             skipped_corners += group.len();
@@ -108,25 +192,34 @@ fn generate(scene: &Scene<'_>) -> CornerNormals {
         budget -= pairs;
         for (i, &w) in group.iter().enumerate() {
             for &v in &group[i + 1..] {
-                if smooths(scene, &unit, w, v) {
+                if smooths(scene, &places, &limits, &unit, w, v) {
                     welds.unite(w, v);
                 }
             }
         }
     }
-
+    drop((unit, places));
+    // A weld's root is its first corner (`unite` keeps the smaller root), so corners meet
+    // each weld first at its root: its normal is numbered there, and later corners read
+    // the root's number back from what is already made.
     let mut sums: Vec<DVec3> = Vec::new();
-    let mut id_of_root: HashMap<usize, u32> = HashMap::new();
-    let mut corners = Vec::with_capacity(triangles.len());
+    let mut corners: Vec<[u32; 3]> = Vec::with_capacity(triangles.len());
     for (t, area_normal) in area_normals.iter().enumerate() {
         let mut ids = [0u32; 3];
-        for (k, id) in ids.iter_mut().enumerate() {
-            let root = welds.find(t * 3 + k);
-            *id = *id_of_root.entry(root).or_insert_with(|| {
+        for k in 0..3 {
+            let corner = t * 3 + k;
+            let root = welds.find(corner);
+            let id = if root == corner {
                 sums.push(DVec3::ZERO);
                 (sums.len() - 1) as u32
-            });
-            sums[*id as usize] += *area_normal;
+            } else if root / 3 == t {
+                // An earlier corner of this triangle.
+                ids[root % 3]
+            } else {
+                corners.get(root / 3).map_or(0, |c| c[root % 3])
+            };
+            sums[id as usize] += *area_normal;
+            ids[k] = id;
         }
         corners.push(ids);
     }
@@ -142,7 +235,50 @@ fn generate(scene: &Scene<'_>) -> CornerNormals {
 }
 
 /// Whether corners `w` and `v` (as `triangle * 3 + corner`) at the same position weld.
-fn smooths(scene: &Scene<'_>, unit: &[DVec3], w: usize, v: usize) -> bool {
+/// The cosine of each smoothing state's `smoothangle`, the limit two faces of one state
+/// weld within.
+struct Limits(Vec<f64>);
+
+impl Limits {
+    fn of(scene: &Scene<'_>) -> Self {
+        Limits(
+            scene
+                .smoothing
+                .iter()
+                .map(|s| angle_limit(s.angle))
+                .collect(),
+        )
+    }
+
+    /// The limit for faces of states `a` and `b` (the smaller angle's).
+    fn between(&self, scene: &Scene<'_>, a: u32, b: u32) -> f64 {
+        match self.0.get(a as usize) {
+            Some(&limit) if a == b => limit,
+            _ => {
+                let angle = |s: u32| {
+                    let state = scene.smoothing.get(s as usize).copied();
+                    state.unwrap_or_default().angle
+                };
+                angle_limit(angle(a).min(angle(b)))
+            }
+        }
+    }
+}
+
+/// The cosine of `degrees`; libm, for the same limit on every target (see
+/// `rigport_anim::euler`).
+fn angle_limit(degrees: f64) -> f64 {
+    libm::cos(degrees.to_radians())
+}
+
+fn smooths(
+    scene: &Scene<'_>,
+    places: &Places,
+    limits: &Limits,
+    unit: &[DVec3],
+    w: usize,
+    v: usize,
+) -> bool {
     let (wt, vt) = (&scene.triangles[w / 3], &scene.triangles[v / 3]);
     let default = Default::default();
     let ws = scene
@@ -156,8 +292,7 @@ fn smooths(scene: &Scene<'_>, unit: &[DVec3], w: usize, v: usize) -> bool {
     if ws.group != vs.group {
         return false;
     }
-    // libm: the same limit on every target (see `rigport_anim::euler`).
-    let limit = libm::cos(ws.angle.min(vs.angle).to_radians());
+    let limit = limits.between(scene, wt.smoothing, vt.smoothing);
     if unit[w / 3].dot(unit[v / 3]) < limit - 1e-9 {
         return false;
     }
@@ -171,19 +306,20 @@ fn smooths(scene: &Scene<'_>, unit: &[DVec3], w: usize, v: usize) -> bool {
     if scene.smooth_index_count() > 0 && scene.smooth_index(wv) != scene.smooth_index(vv) {
         return false;
     }
-    !scene.has_edge_flags || shares_smooth_edge(scene, wt, w % 3, vt, v % 3)
+    !scene.has_edge_flags || shares_smooth_edge(places, wt, w % 3, vt, v % 3)
 }
 
 /// Whether the two triangles share an edge through these corners that either marks smooth.
 /// Edge `k` runs from corner `k` to corner `k+1`; the corners at the shared position are `a`
 /// (in `wt`) and `b` (in `vt`), so each triangle has two edges through it.
-fn shares_smooth_edge(scene: &Scene<'_>, wt: &Triangle, a: usize, vt: &Triangle, b: usize) -> bool {
+fn shares_smooth_edge(places: &Places, wt: &Triangle, a: usize, vt: &Triangle, b: usize) -> bool {
     // (edge index, the corner at its other end) for both edges through a corner.
     let edges = |k: usize| [(k, (k + 1) % 3), ((k + 2) % 3, (k + 2) % 3)];
-    let key = |t: &Triangle, corner: usize| position_key(scene, t.vertices[corner]);
+    let place = |t: &Triangle, corner: usize| places.of_corner(t.vertices[corner]);
     edges(a).iter().any(|&(we, wo)| {
         edges(b).iter().any(|&(ve, vo)| {
-            key(wt, wo) == key(vt, vo) && ((wt.edges >> we) & 1 == 1 || (vt.edges >> ve) & 1 == 1)
+            place(wt, wo) == place(vt, vo)
+                && ((wt.edges >> we) & 1 == 1 || (vt.edges >> ve) & 1 == 1)
         })
     })
 }
@@ -217,3 +353,6 @@ impl UnionFind {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
