@@ -50,8 +50,8 @@ pub struct ReadOptions {
     /// companions by the format's own rule (MD5: every `.md5anim` whose joints are the
     /// mesh's). Off by default: only the animations asked for by name are attached.
     pub animations_beside: bool,
-    /// Told which input bytes the reader has finished with (see [`Consumed`]); by default
-    /// nobody listens.
+    /// Told which input bytes the reader has finished with (see
+    /// [`Consumed`](crate::Consumed)); by default nobody listens.
     pub consumed: crate::Consumed,
 }
 
