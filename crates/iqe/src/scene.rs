@@ -255,7 +255,18 @@ impl<'f> Scene<'f> {
     /// this one. This scene keeps no animation and no pose.
     pub(crate) fn take_animations(&mut self) -> Scene<'static> {
         Scene {
-            store: &NO_COMMANDS,
+            joints: self.joints.clone(),
+            poses: std::mem::take(&mut self.poses),
+            base_poses: std::mem::take(&mut self.base_poses),
+            animations: std::mem::take(&mut self.animations),
+            ..Scene::empty(&NO_COMMANDS)
+        }
+    }
+
+    /// A scene of nothing, reading `store`.
+    fn empty(store: &'f Store) -> Scene<'f> {
+        Scene {
+            store,
             vertex_count: 0,
             columns: Default::default(),
             meshes: Vec::new(),
@@ -263,10 +274,10 @@ impl<'f> Scene<'f> {
             smoothing: Vec::new(),
             has_edge_flags: false,
             has_faces: false,
-            joints: self.joints.clone(),
-            poses: std::mem::take(&mut self.poses),
-            base_poses: std::mem::take(&mut self.base_poses),
-            animations: std::mem::take(&mut self.animations),
+            joints: Vec::new(),
+            poses: Vec::new(),
+            base_poses: 0..0,
+            animations: Vec::new(),
             materials: Vec::new(),
         }
     }
@@ -456,21 +467,7 @@ impl<'f> Scene<'f> {
 impl<'f> Builder<'f> {
     fn new(store: &'f Store, purpose: Purpose) -> Self {
         Self {
-            scene: Scene {
-                store,
-                vertex_count: 0,
-                columns: Default::default(),
-                meshes: Vec::new(),
-                triangles: Vec::new(),
-                smoothing: Vec::new(),
-                has_edge_flags: false,
-                has_faces: false,
-                joints: Vec::new(),
-                poses: Vec::new(),
-                base_poses: 0..0,
-                animations: Vec::new(),
-                materials: Vec::new(),
-            },
+            scene: Scene::empty(store),
             purpose,
             triangle_count: 0,
             material: Vec::new(),
