@@ -17,18 +17,69 @@ fn numbers5(out: &mut Vec<u8>, values: &[f32]) {
 /// The file's bytes. The rig needs at least 14 joints (every vertex is bound to joints 12
 /// and 13).
 pub fn iqe_short(rig: &Rig) -> Vec<u8> {
-    write(rig, 2)
+    write(rig, Shape::default())
 }
 
 /// [`iqe_short`] with one triangle per quad (every other triangle of the grid left out):
 /// about as many faces as vertices, the proportion of a real character export whose
 /// vertices are split along UV seams and hard edges.
 pub fn iqe_anim(rig: &Rig) -> Vec<u8> {
-    write(rig, 1)
+    write(rig, Shape::ANIM)
 }
 
-/// The file with the first `triangles_per_quad` (1 or 2) triangles of each quad.
-fn write(rig: &Rig, triangles_per_quad: usize) -> Vec<u8> {
+/// [`iqe_anim`] with every grid in one mesh (one `mesh` line; faces number the vertices
+/// of all the grids before theirs): a character exported as one object.
+pub fn iqe_anim_one_mesh(rig: &Rig) -> Vec<u8> {
+    write(
+        rig,
+        Shape {
+            one_mesh: true,
+            ..Shape::ANIM
+        },
+    )
+}
+
+/// [`iqe_anim`] without `vn` lines: the reader generates the normals.
+pub fn iqe_anim_no_normals(rig: &Rig) -> Vec<u8> {
+    write(
+        rig,
+        Shape {
+            normals: false,
+            ..Shape::ANIM
+        },
+    )
+}
+
+/// How the scene is written.
+#[derive(Clone, Copy)]
+struct Shape {
+    /// The first 1 or 2 triangles of each quad.
+    triangles_per_quad: usize,
+    /// All grids in one mesh.
+    one_mesh: bool,
+    /// `vn` lines.
+    normals: bool,
+}
+
+impl Shape {
+    const ANIM: Shape = Shape {
+        triangles_per_quad: 1,
+        one_mesh: false,
+        normals: true,
+    };
+}
+
+impl Default for Shape {
+    fn default() -> Self {
+        Shape {
+            triangles_per_quad: 2,
+            ..Shape::ANIM
+        }
+    }
+}
+
+/// The file in `shape`.
+fn write(rig: &Rig, shape: Shape) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(b"# Inter-Quake Export\n");
     for joint in 0..rig.joints {
@@ -38,16 +89,29 @@ fn write(rig: &Rig, triangles_per_quad: usize) -> Vec<u8> {
         pose(&mut out, translation, rotation);
     }
     let stride = rig.cols + 1;
+    let vertex_line_end: &[u8] = if shape.normals {
+        b"\nvn 0 1 0\nvb 12 0.6 13 0.4\n"
+    } else {
+        b"\nvb 12 0.6 13 0.4\n"
+    };
     for m in 0..rig.meshes {
-        let _ = writeln!(out, "mesh \"grid{m}\"");
-        let _ = writeln!(out, "material \"grid{m}.png\"");
+        // Faces number the mesh's vertices from its first: in one mesh, after the grids before.
+        let first = if shape.one_mesh {
+            m * rig.vertices_per_mesh()
+        } else {
+            0
+        };
+        if m == 0 || !shape.one_mesh {
+            let _ = writeln!(out, "mesh \"grid{m}\"");
+            let _ = writeln!(out, "material \"grid{m}.png\"");
+        }
         for g in 0..rig.vertices_per_mesh() {
             let (i, j) = (g % stride, g / stride);
             out.extend_from_slice(b"vp");
             numbers5(&mut out, &rig.position(m, i, j));
             out.extend_from_slice(b"\nvt");
             numbers5(&mut out, &rig.uv(i, j));
-            out.extend_from_slice(b"\nvn 0 1 0\nvb 12 0.6 13 0.4\n");
+            out.extend_from_slice(vertex_line_end);
         }
         for j in 0..rig.rows {
             for i in 0..rig.cols {
@@ -55,8 +119,9 @@ fn write(rig: &Rig, triangles_per_quad: usize) -> Vec<u8> {
                 for [a, b, c] in rig
                     .quad_triangles(i, j)
                     .into_iter()
-                    .take(triangles_per_quad)
+                    .take(shape.triangles_per_quad)
                 {
+                    let [a, b, c] = [a, b, c].map(|v| v + first);
                     let _ = writeln!(out, "fm {a} {c} {b}");
                 }
             }

@@ -15,7 +15,7 @@ pub mod rig;
 mod text;
 
 pub use iqe::iqe;
-pub use iqe_short::{iqe_anim, iqe_short};
+pub use iqe_short::{iqe_anim, iqe_anim_no_normals, iqe_anim_one_mesh, iqe_short};
 pub use model::model;
 pub use ms3d::{Ms3dSpec, ms3d};
 pub use ms3d_ascii::ms3d_ascii;
@@ -132,6 +132,14 @@ pub fn inputs() -> Vec<(String, Generator)> {
         ),
         ("anim10.iqe".into(), Box::new(|| iqe_anim(&anim_rig(10)))),
         ("anim100.iqe".into(), Box::new(|| iqe_anim(&anim_rig(100)))),
+        (
+            "anim100-one-mesh.iqe".into(),
+            Box::new(|| iqe_anim_one_mesh(&anim_rig(100))),
+        ),
+        (
+            "anim100-no-vn.iqe".into(),
+            Box::new(|| iqe_anim_no_normals(&anim_rig(100))),
+        ),
         ("big10.txt".into(), Box::new(|| ms3d_ascii(&text_rig(10)))),
         // Within MilkShape's limits (38080 triangles), so the ASCII writer can be timed too.
         ("big5.txt".into(), Box::new(|| ms3d_ascii(&text_rig(5)))),

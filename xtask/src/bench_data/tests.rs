@@ -194,3 +194,40 @@ fn anim_iqe_reads_strictly_with_the_promised_counts() {
         "{pq} of {lines}"
     );
 }
+
+#[test]
+fn one_mesh_and_normal_free_variants_hold_the_same_scene() {
+    let rig = synth::anim_rig(1);
+    let read = |bytes: Vec<u8>| {
+        let options = ReadOptions {
+            strict: true,
+            ..Default::default()
+        };
+        let (file, report) = rigport_iqe::File::from_slice_with(&bytes, &options)
+            .expect("the variant reads strictly");
+        assert!(report.is_empty(), "{report:?}");
+        let text = String::from_utf8(bytes).unwrap();
+        let count = |keyword: &str| text.lines().filter(|l| l.starts_with(keyword)).count();
+        (file.summary(), count("mesh "), count("vn "))
+    };
+    let (plain, meshes, normals) = read(synth::iqe_anim(&rig));
+    let (one, one_meshes, one_normals) = read(synth::iqe_anim_one_mesh(&rig));
+    let (bare, bare_meshes, bare_normals) = read(synth::iqe_anim_no_normals(&rig));
+    assert!(meshes > 1, "{meshes} meshes");
+    assert_eq!((one_meshes, one_normals), (1, normals));
+    assert_eq!((bare_meshes, bare_normals), (meshes, 0));
+    for variant in [&one, &bare] {
+        assert_eq!(
+            (variant.vertices, variant.triangles, variant.frames),
+            (plain.vertices, plain.triangles, plain.frames)
+        );
+    }
+    // Joined, the grids keep their own faces: the one mesh's model has every grid's vertices.
+    let (model, _) = rigport_iqe::to_model(
+        &rigport_iqe::File::from_slice(&synth::iqe_anim_one_mesh(&rig)).unwrap(),
+        &Default::default(),
+    )
+    .unwrap();
+    assert_eq!(model.meshes.len(), 1);
+    assert_eq!(model.meshes[0].vertices.len() as u64, plain.vertices);
+}
