@@ -23,9 +23,10 @@
 //! Errors carry a byte span; [`Error::render`] shows it as `line:column` with the line.
 //!
 //! With the `parallel` feature (on by default) a file of a megabyte or more is read on
-//! every core of rayon's thread pool, cut at line boundaries; the file, the report and any
-//! error are the same as when it is read on one thread. Without the feature, or in a pool
-//! of one thread, every file is read on the calling thread.
+//! every core of rayon's thread pool, cut at line boundaries (into chunks of at most 8 MiB
+//! when it is larger, even in a pool of one thread); the file, the report and any error are
+//! the same as when it is read on one thread. Without the feature every file is read on the
+//! calling thread.
 //!
 //! ```
 //! use rigport_iqe::{ConvertOptions, File, to_model};

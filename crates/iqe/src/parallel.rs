@@ -60,8 +60,10 @@ struct Chunk {
 }
 
 /// Reads the body `src[body..]` on the thread pool. `None` when it should be read on one
-/// thread instead: a small body, a pool of one thread, or a failure only one reader can
-/// name exactly (see the module docs).
+/// thread instead: a small body, a pool of one thread and a body of one chunk, or a failure
+/// only one reader can name exactly (see the module docs). A body of more than one
+/// [`MAX_CHUNK_BYTES`] chunk is cut even for a pool of one thread, so that a conversion can
+/// free its segments one by one.
 pub(crate) fn parse_body(
     src: &[u8],
     body: usize,
@@ -71,12 +73,15 @@ pub(crate) fn parse_body(
 ) -> Option<Result<(Store, Option<usize>), Error>> {
     let len = src.len().saturating_sub(body);
     let threads = rayon::current_num_threads();
-    if len < MIN_PARALLEL_BYTES || threads < 2 {
+    if len < MIN_PARALLEL_BYTES {
         return None;
     }
     let count = (threads * CHUNKS_PER_THREAD)
         .max(len.div_ceil(MAX_CHUNK_BYTES))
         .min(len / MIN_CHUNK_BYTES);
+    if count < 2 {
+        return None;
+    }
     parse_chunks(src, &split(src, body, count), options, notes, read_lines)
 }
 
