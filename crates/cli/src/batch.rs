@@ -10,11 +10,13 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// Runs `job(input, output)` on every readable file below `paths` ([`collect_inputs`]), in
-/// parallel, each writing `dir/<input stem>.<extension>` ([`rigport::batch::output_path`]). Two inputs that
-/// would write the same output (`a/x.iqe` and `b/x.iqe`, or `x.ms3d` beside `x.txt`): the
-/// first in sorted order gets it, the others fail ("…; `verb` one of them separately")
-/// instead of racing. `quiet`: no progress lines. The outcomes come back in input order;
-/// the error is why the inputs could not be collected.
+/// parallel, each writing `dir/<input stem>.<extension>`
+/// ([`rigport::batch::output_path`]). Inputs that would write the same output are planned
+/// by [`rigport::batch::plan`]: a model before an animation-only file, another extension
+/// kept in the name (`x.md5anim.glb`), and a second input of the same name and extension
+/// (`a/x.iqe`, `b/x.iqe`) failing ("…; `verb` one of them separately") instead of racing.
+/// `quiet`: no progress lines. The outcomes come back in input order; the error is why the
+/// inputs could not be collected.
 pub fn run_into_dir<F>(
     paths: &[PathBuf],
     dir: &Path,

@@ -87,32 +87,89 @@ pub struct Planned {
     pub output: Result<PathBuf, String>,
 }
 
-/// Gives each input its output in `dir` ([`output_path`]). Two inputs that would write the
-/// same output (`a/x.iqe` and `b/x.iqe`, or `x.ms3d` beside `x.txt`): the first gets it, the
-/// others get an error ("…; `verb` one of them separately") instead of racing.
+/// Gives each input its output in `dir` ([`output_path`]). When inputs would write the same
+/// output, a model claims it before an animation-only file (`x.md5mesh` before
+/// `x.md5anim`), else the first in the list does. Another input of a different extension
+/// then keeps its extension in its name (`x.md5anim` → `x.md5anim.glb`, `x.txt` beside
+/// `x.ms3d` → `x.txt.glb`); one of the same extension (`a/x.iqe` and `b/x.iqe`) gets an
+/// error ("…; `verb` one of them separately") instead of racing.
 pub fn plan(inputs: &[PathBuf], dir: &Path, extension: &str, verb: &str) -> Vec<Planned> {
+    let mut order: Vec<usize> = (0..inputs.len()).collect();
+    order.sort_by_key(|&i| Format::from_extension(&inputs[i]) == Some(Format::Md5Anim));
     let mut claimed: HashMap<PathBuf, &Path> = HashMap::new();
-    for input in inputs {
-        claimed
-            .entry(output_path(input, dir, extension))
-            .or_insert(input);
+    let mut outputs: Vec<Option<Result<PathBuf, String>>> = vec![None; inputs.len()];
+    for i in order {
+        let input = inputs[i].as_path();
+        let plain = output_path(input, dir, extension);
+        let output = match claimed.get(&plain).copied() {
+            None => Ok(plain),
+            Some(owner) => {
+                let named = output_path_keeping_extension(input, dir, extension);
+                if owner.extension() != input.extension() && !claimed.contains_key(&named) {
+                    Ok(named)
+                } else {
+                    Err(format!(
+                        "{} is also the output of {}; {verb} one of them separately",
+                        plain.display(),
+                        owner.display()
+                    ))
+                }
+            }
+        };
+        if let Ok(path) = &output {
+            claimed.insert(path.clone(), input);
+        }
+        outputs[i] = Some(output);
     }
     inputs
         .iter()
-        .map(|input| {
-            let output = output_path(input, dir, extension);
-            let output = match claimed.get(&output) {
-                Some(owner) if *owner != input => Err(format!(
-                    "{} is also the output of {}; {verb} one of them separately",
-                    output.display(),
-                    owner.display()
-                )),
-                _ => Ok(output),
-            };
-            Planned {
-                input: input.clone(),
-                output,
-            }
+        .zip(outputs)
+        .map(|(input, output)| Planned {
+            input: input.clone(),
+            output: output.unwrap_or_else(|| Err(format!("{} was not planned", input.display()))),
         })
         .collect()
+}
+
+/// `DIR/<input file name>.<extension>`: [`output_path`] keeping the input's extension.
+fn output_path_keeping_extension(input: &Path, dir: &Path, extension: &str) -> PathBuf {
+    let mut name = input
+        .file_name()
+        .unwrap_or(input.as_os_str())
+        .to_os_string();
+    name.push(".");
+    name.push(extension);
+    dir.join(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outputs(inputs: &[&str]) -> Vec<Result<PathBuf, String>> {
+        let inputs: Vec<PathBuf> = inputs.iter().map(PathBuf::from).collect();
+        plan(&inputs, Path::new("out"), "glb", "convert")
+            .into_iter()
+            .map(|p| p.output)
+            .collect()
+    }
+
+    #[test]
+    fn a_mesh_keeps_the_plain_name_and_its_animation_its_extension() {
+        let got = outputs(&["m/bob.md5anim", "m/bob.md5mesh", "m/walk.md5anim"]);
+        assert_eq!(got[0], Ok(PathBuf::from("out/bob.md5anim.glb")));
+        assert_eq!(got[1], Ok(PathBuf::from("out/bob.glb")));
+        assert_eq!(got[2], Ok(PathBuf::from("out/walk.glb")));
+    }
+
+    #[test]
+    fn clashes_of_other_extensions_keep_theirs_and_of_the_same_one_fail() {
+        let got = outputs(&["a/x.iqe", "a/x.ms3d", "b/x.iqe", "c/x.ms3d.iqe"]);
+        assert_eq!(got[0], Ok(PathBuf::from("out/x.glb")));
+        assert_eq!(got[1], Ok(PathBuf::from("out/x.ms3d.glb")));
+        let clash = got[2].as_ref().unwrap_err();
+        assert!(clash.contains("also the output of a/x.iqe"), "{clash}");
+        // Its plain output is the name `a/x.ms3d` was given: it keeps its extension too.
+        assert_eq!(got[3], Ok(PathBuf::from("out/x.ms3d.iqe.glb")));
+    }
 }
