@@ -87,7 +87,9 @@ fn map_file(file: &File) -> std::io::Result<memmap2::Mmap> {
 }
 
 /// Drops `range` of `map` from this process's memory; the file's pages stay in the page
-/// cache, and a later read of the range maps them again.
+/// cache, and a later read of the range maps them again. Unix only (elsewhere the pages
+/// stay until the mapping is dropped).
+#[cfg(unix)]
 #[allow(unsafe_code)]
 fn forget_pages(map: &memmap2::Mmap, range: std::ops::Range<usize>) {
     let Some(len) = range.end.min(map.len()).checked_sub(range.start) else {
@@ -101,6 +103,9 @@ fn forget_pages(map: &memmap2::Mmap, range: std::ops::Range<usize>) {
     let _ =
         unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, range.start, len) };
 }
+
+#[cfg(not(unix))]
+fn forget_pages(_map: &memmap2::Mmap, _range: std::ops::Range<usize>) {}
 
 #[cfg(test)]
 mod tests {
