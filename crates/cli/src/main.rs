@@ -2,9 +2,10 @@
 //! library: arguments, output formatting, batch runs and safe file writing.
 //!
 //! Exit codes: 0 success, 1 bad input or a failed conversion, 2 usage error.
-// deny, not forbid: `input::map_file` maps large inputs (measured in `input.rs`) and
-// `heap::keep_freed_blocks` tunes glibc's allocator for `render` (measured in `heap.rs`),
-// the two `unsafe` blocks of the binary.
+// deny, not forbid: `input::map_file` maps large inputs and `input::forget_pages` hands
+// their read pages back (measured in `input.rs`), and `heap::keep_freed_blocks` tunes
+// glibc's allocator for `render` (measured in `heap.rs`): the three `unsafe` blocks of the
+// binary.
 #![deny(unsafe_code)]
 
 mod args;
