@@ -3,9 +3,10 @@
 //!
 //! Exit codes: 0 success, 1 bad input or a failed conversion, 2 usage error.
 // deny, not forbid: `input::map_file` maps large inputs and `input::forget_pages` hands
-// their read pages back (measured in `input.rs`), and `heap::keep_freed_blocks` tunes
-// glibc's allocator for `render` (measured in `heap.rs`): the three `unsafe` blocks of the
-// binary.
+// their read pages back (measured in `input.rs`); `heap::HugePages` is the global
+// allocator, the system one advising 2 MiB pages under large blocks, and
+// `heap::keep_freed_blocks` tunes glibc's allocator for `render` (both measured in
+// `heap.rs`). Those are the binary's `unsafe` code.
 #![deny(unsafe_code)]
 
 mod args;
@@ -19,11 +20,12 @@ mod output;
 use clap::Parser;
 use std::process::ExitCode;
 
-// No `#[global_allocator]`: the system one. mimalloc keeps the freed input resident and
-// does not reuse it, so a 104 MB IQE -> glb peaks at 335 MiB (3.3x the input) with it
-// against 237 MiB (2.33x) with glibc, which returns large blocks at once. Side by side it is
-// as fast on IQE -> IQM and batch runs, faster only on the 32767-triangle .ms3d -> glb
-// (32.9 against 40.8 ms, both over 10x assimp); BENCHMARKS.md has the runs.
+// The system allocator, with 2 MiB pages under large blocks (`heap::HugePages`). mimalloc
+// kept the freed input resident and did not reuse it, so a 104 MB IQE -> glb peaked at
+// 335 MiB (3.3x the input) with it against 237 MiB (2.33x) with glibc, which returns
+// large blocks at once; BENCHMARKS.md has the runs.
+#[global_allocator]
+static ALLOCATOR: heap::HugePages = heap::HugePages;
 
 fn main() -> ExitCode {
     let cli = args::Cli::parse();

@@ -444,6 +444,15 @@ impl Segment {
         })
     }
 
+    /// Gives back the room [`Segment::for_text`] reserved and the commands did not take
+    /// (with 2 MiB pages under large blocks, room touched only in part would otherwise
+    /// hold a whole page).
+    pub fn shrink_to_fit(&mut self) {
+        self.entries.shrink_to_fit();
+        self.words.shrink_to_fit();
+        self.bytes.shrink_to_fit();
+    }
+
     /// Appends a float argument.
     pub fn push_float(&mut self, value: f64) -> bool {
         self.wide

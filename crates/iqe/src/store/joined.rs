@@ -104,7 +104,8 @@ impl Store {
             last_start,
             blocks: _,
         } = later;
-        let previous = std::mem::take(&mut self.last);
+        let mut previous = std::mem::take(&mut self.last);
+        previous.shrink_to_fit();
         let mut segments = std::iter::once((self.last_start, previous))
             .map(|(start, s)| (start, Arc::new(s)))
             .chain(earlier.into_iter().map(|(start, s)| (base + start, s)))
@@ -254,7 +255,8 @@ impl Store {
     /// Makes the last segment one of the earlier ones, which can be shared and freed: for
     /// a store that takes no more commands.
     pub fn freeze(&mut self) {
-        let last = std::mem::take(&mut self.last);
+        let mut last = std::mem::take(&mut self.last);
+        last.shrink_to_fit();
         if last.len() > 0 {
             self.earlier.push((self.last_start, Arc::new(last)));
             self.last_start += self.earlier.last().map_or(0, |(_, s)| s.len());
