@@ -68,10 +68,16 @@ fn has_readable_extension(path: &Path) -> bool {
 
 /// `DIR/<input stem>.<extension>`.
 pub fn output_path(input: &Path, dir: &Path, extension: &str) -> PathBuf {
-    let mut name = input
-        .file_stem()
-        .unwrap_or(input.as_os_str())
-        .to_os_string();
+    named(
+        dir,
+        input.file_stem().unwrap_or(input.as_os_str()),
+        extension,
+    )
+}
+
+/// `DIR/<base>.<extension>`.
+fn named(dir: &Path, base: &std::ffi::OsStr, extension: &str) -> PathBuf {
+    let mut name = base.to_os_string();
     name.push(".");
     name.push(extension);
     dir.join(name)
@@ -133,13 +139,11 @@ pub fn plan(inputs: &[PathBuf], dir: &Path, extension: &str, verb: &str) -> Vec<
 
 /// `DIR/<input file name>.<extension>`: [`output_path`] keeping the input's extension.
 fn output_path_keeping_extension(input: &Path, dir: &Path, extension: &str) -> PathBuf {
-    let mut name = input
-        .file_name()
-        .unwrap_or(input.as_os_str())
-        .to_os_string();
-    name.push(".");
-    name.push(extension);
-    dir.join(name)
+    named(
+        dir,
+        input.file_name().unwrap_or(input.as_os_str()),
+        extension,
+    )
 }
 
 #[cfg(test)]
