@@ -882,6 +882,18 @@ impl<F: Faithful> FaithfulCodec<F> {
     }
 }
 
+/// The file a faithful layer made from a model, written as `main`, with its report.
+fn written<F: Faithful>(
+    made: Result<(F::File, Report), F::Error>,
+    main: &str,
+) -> Result<Written, FormatError> {
+    let (file, report) =
+        made.map_err(|e| FormatError::wrap_plain(F::info().key, Location::Unknown, e))?;
+    let mut written = Written::single(main, F::to_vec(&file));
+    written.report = report;
+    Ok(written)
+}
+
 /// A model made from a file whose bytes are gone, with its error located as it can
 /// still be: a byte offset still says where, a line cannot.
 fn modelled<F: Faithful>(made: Result<(Model, Report), F::Error>) -> Result<Modelled, FormatError> {
@@ -980,11 +992,7 @@ impl<F: Faithful> Codec for FaithfulCodec<F> {
     }
 
     fn write(&self, model: &Model, main: &str, _: &WriteOptions) -> Result<Written, FormatError> {
-        let (file, report) = F::from_model(model)
-            .map_err(|e| FormatError::wrap_plain(F::info().key, Location::Unknown, e))?;
-        let mut written = Written::single(main, F::to_vec(&file));
-        written.report = report;
-        Ok(written)
+        written::<F>(F::from_model(model), main)
     }
 
     // The files are not used, as in `write_with`.
@@ -995,11 +1003,7 @@ impl<F: Faithful> Codec for FaithfulCodec<F> {
         _: &WriteOptions,
         _: Option<&dyn Companions>,
     ) -> Result<Written, FormatError> {
-        let (file, report) = F::from_model_owned(model)
-            .map_err(|e| FormatError::wrap_plain(F::info().key, Location::Unknown, e))?;
-        let mut written = Written::single(main, F::to_vec(&file));
-        written.report = report;
-        Ok(written)
+        written::<F>(F::from_model_owned(model), main)
     }
 }
 
