@@ -119,7 +119,7 @@ impl MeshBuilder {
         let mut maker = self.maker(scene, normals);
         aside.extend(vertices.map(|v| {
             let normal = if own { v as u32 } else { NO_NORMAL };
-            (v, maker.make(v as u32, normal))
+            (v, maker.making.vertex(v as u32, normal))
         }));
         self.aside = aside;
     }
@@ -158,93 +158,76 @@ impl MeshBuilder {
         normals: &'b CornerNormals,
     ) -> VertexMaker<'b, 'f> {
         VertexMaker {
-            scene,
-            normals,
-            stored: self.stored,
+            making: Making {
+                scene,
+                normals,
+                stored: self.stored,
+                counts: &mut self.counts,
+                last_skin: None,
+            },
             out: &mut self.current,
-            counts: &mut self.counts,
             placed: &mut self.placed,
             local: &mut self.local,
-            last_skin: None,
         }
     }
 }
 
-/// Makes the model vertices of one run of the current mesh.
+/// Adds the model vertices of one run of the current mesh.
 struct VertexMaker<'b, 'f> {
-    scene: &'b Scene<'f>,
-    normals: &'b CornerNormals,
-    stored: usize,
+    making: Making<'b, 'f>,
     out: &'b mut Mesh,
-    counts: &'b mut SkinCounts,
     placed: &'b mut Vec<bool>,
     local: &'b mut LocalVertices,
-    last_skin: LastSkin<'f>,
 }
 
-impl<'f> VertexMaker<'_, 'f> {
+impl VertexMaker<'_, '_> {
     /// The model vertex of file vertex `vertex` with normal `normal`, made the first time.
     fn vertex(&mut self, vertex: u32, normal: u32) -> u32 {
         let VertexMaker {
-            scene,
-            normals,
-            stored,
-            out,
-            counts,
-            local,
-            last_skin,
-            ..
+            making, out, local, ..
         } = self;
-        local.get_or_add(vertex, normal, || {
-            let made = make(scene, normals, *stored, counts, last_skin, vertex, normal);
-            out.vertices.push(made);
-            (out.vertices.len() - 1) as u32
-        })
+        local.get_or_add(vertex, normal, || add(out, making.vertex(vertex, normal)))
     }
 
     /// Adds `made`, the model vertex of (`vertex`, `normal`), to the mesh.
     fn push(&mut self, vertex: u32, normal: u32, made: Vertex) -> u32 {
         let out = &mut *self.out;
-        self.local.get_or_add(vertex, normal, || {
-            out.vertices.push(made);
-            (out.vertices.len() - 1) as u32
-        })
-    }
-
-    /// The model vertex of file vertex `vertex` with normal `normal`.
-    fn make(&mut self, vertex: u32, normal: u32) -> Vertex {
-        let VertexMaker {
-            scene,
-            normals,
-            stored,
-            counts,
-            last_skin,
-            ..
-        } = self;
-        make(scene, normals, *stored, counts, last_skin, vertex, normal)
+        self.local.get_or_add(vertex, normal, || add(out, made))
     }
 }
 
-/// The model vertex of file vertex `vertex` with normal `normal` (of the generated ones, or
-/// a stored `vn` when fewer than `stored`).
-fn make<'f>(
-    scene: &Scene<'f>,
-    normals: &CornerNormals,
+/// Appends `vertex` to `mesh`; its index.
+fn add(mesh: &mut Mesh, vertex: Vertex) -> u32 {
+    mesh.vertices.push(vertex);
+    (mesh.vertices.len() - 1) as u32
+}
+
+/// Makes model vertices from the scene, counting what the report needs.
+struct Making<'b, 'f> {
+    scene: &'b Scene<'f>,
+    normals: &'b CornerNormals,
+    /// How many `vn` the file holds.
     stored: usize,
-    counts: &mut SkinCounts,
-    last_skin: &mut LastSkin<'f>,
-    vertex: u32,
-    normal: u32,
-) -> Vertex {
-    let n = if normals.generated {
-        normals.normals.get(normal as usize).copied()
-    } else {
-        // As `corner_normals` gives them: the vertex's own `vn`, 0 past them.
-        ((normal as usize) < stored)
-            .then(|| DVec3::from_array(scene.normal(normal as usize).unwrap_or_default()).as_vec3())
+    counts: &'b mut SkinCounts,
+    last_skin: LastSkin<'f>,
+}
+
+impl Making<'_, '_> {
+    /// The model vertex of file vertex `vertex` with normal `normal` (of the generated
+    /// ones, or a stored `vn` when fewer than `stored`).
+    fn vertex(&mut self, vertex: u32, normal: u32) -> Vertex {
+        let scene = self.scene;
+        let n = if self.normals.generated {
+            self.normals.normals.get(normal as usize).copied()
+        } else {
+            // As `corner_normals` gives them: the vertex's own `vn`, 0 past them.
+            ((normal as usize) < self.stored).then(|| {
+                DVec3::from_array(scene.normal(normal as usize).unwrap_or_default()).as_vec3()
+            })
+        }
+        .unwrap_or(Vec3::ZERO);
+        make_vertex(scene, vertex as usize, n, self.counts, &mut self.last_skin)
     }
-    .unwrap_or(Vec3::ZERO);
-    make_vertex(scene, vertex as usize, n, counts, last_skin)
 }
 
 /// Normal index of a vertex that has none.
