@@ -169,7 +169,7 @@ impl Places {
 
 fn generate(scene: &Scene<'_>) -> CornerNormals {
     let triangles = &scene.triangles;
-    // First, while nothing else is held: numbering the positions takes a map.
+    // First, while nothing else is held: numbering the positions takes a table.
     let places = Places::of(scene);
     let area_normals: Vec<DVec3> = triangles
         .iter()

@@ -123,7 +123,7 @@ pub(crate) fn parse_lines(
     let end = range.end.min(src.len());
     let mut lexer = LineLexer::default();
     let mut at = range.start;
-    let mut consumed = Consumed::new(options, at);
+    let mut consumed = ReadSoFar::new(options, at);
     while at < end {
         consumed.reached(at);
         if fast_lines_enabled() {
@@ -187,7 +187,7 @@ pub(crate) fn parse_lines(
 }
 
 /// Tells [`ReadOptions::consumed`] about the lines read, a step at a time.
-struct Consumed<'o> {
+struct ReadSoFar<'o> {
     hook: &'o rigport_model_core::Consumed,
     /// Where the bytes not yet reported start.
     from: usize,
@@ -195,7 +195,7 @@ struct Consumed<'o> {
     due: usize,
 }
 
-impl<'o> Consumed<'o> {
+impl<'o> ReadSoFar<'o> {
     /// Reports at least this many bytes at once: a system call per megabyte costs nothing
     /// beside reading it, and the pages held back are a few.
     const STEP: usize = 1 << 20;
@@ -207,7 +207,7 @@ impl<'o> Consumed<'o> {
         } else {
             usize::MAX
         };
-        Consumed {
+        ReadSoFar {
             hook,
             from: at,
             due,
@@ -224,11 +224,9 @@ impl<'o> Consumed<'o> {
         }
     }
 
-    /// The range is read to its end.
+    /// The range is read to its end (nothing happens when nobody listens).
     fn reached_end(&mut self, end: usize) {
-        if self.due != usize::MAX {
-            self.hook.call(self.from..end.max(self.from));
-        }
+        self.hook.call(self.from..end.max(self.from));
     }
 }
 

@@ -36,7 +36,7 @@ pub(crate) fn owned_scene_to_model(
     let (mut store, comment) = file.into_commands();
     store.freeze();
     let mut scene = Scene::attach(scene, &store);
-    let losses = Losses::gather_from(&store, &scene);
+    let losses = Losses::gather(&store, &scene);
     let begun = begin(&scene);
     let has_triangles = !scene.triangles.is_empty();
     let poses = store.view(&scene.animation_commands());
@@ -99,11 +99,11 @@ fn make_meshes(
             builder.triangles(&scene, triangles, &normals);
             detached = scene.detach();
         }
+        // Only later meshes need commands now: `end` adds the vertices set aside.
         store.release(&later[rest..]);
         let scene = Scene::attach(detached, &store);
         builder.end(&scene, mesh, &normals);
         detached = scene.detach();
-        store.release(&later[rest..]);
     }
     drop((store, detached));
     let (meshes, skin) = builder.finish();

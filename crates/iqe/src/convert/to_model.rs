@@ -31,7 +31,7 @@ pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report)
 
 /// [`to_model`] for a file whose scene is built: `scene` is `file`'s.
 fn scene_to_model(file: &File, scene: &Scene<'_>, options: &ConvertOptions) -> (Model, Report) {
-    let losses = Losses::gather(file, scene);
+    let losses = Losses::gather(file.store(), scene);
     let begun = begin(scene);
     // Animations are converted apart from the meshes (on another core with the `parallel`
     // feature): neither needs anything of the other, and both take long in a large file.
@@ -382,11 +382,7 @@ pub(super) struct Losses {
 }
 
 impl Losses {
-    fn gather(file: &File, scene: &Scene<'_>) -> Self {
-        Self::gather_from(file.store(), scene)
-    }
-
-    pub(super) fn gather_from(store: &Store, scene: &Scene<'_>) -> Self {
+    pub(super) fn gather(store: &Store, scene: &Scene<'_>) -> Self {
         let tangents = scene.array_len(Attribute::Tangent);
         Losses {
             tangents,

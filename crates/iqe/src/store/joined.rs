@@ -237,14 +237,12 @@ impl Store {
     /// rest of the model is made. The commands keep their numbers; those of a freed
     /// segment read as absent. The last segment (where commands are appended) stays.
     pub fn release(&mut self, keep: &[Range<usize>]) {
-        let ends = self
-            .earlier
-            .iter()
-            .skip(1)
-            .map(|(start, _)| *start)
-            .chain([self.last_start])
-            .collect::<Vec<_>>();
-        for ((start, segment), end) in self.earlier.iter_mut().zip(ends) {
+        for k in 0..self.earlier.len() {
+            let end = self
+                .earlier
+                .get(k + 1)
+                .map_or(self.last_start, |(start, _)| *start);
+            let (start, segment) = &mut self.earlier[k];
             let kept = keep.iter().any(|r| r.start < end && *start < r.end);
             if !kept && segment.len() > 0 {
                 *segment = Arc::default();
@@ -258,8 +256,9 @@ impl Store {
         let mut last = std::mem::take(&mut self.last);
         last.shrink_to_fit();
         if last.len() > 0 {
-            self.earlier.push((self.last_start, Arc::new(last)));
-            self.last_start += self.earlier.last().map_or(0, |(_, s)| s.len());
+            let start = self.last_start;
+            self.last_start += last.len();
+            self.earlier.push((start, Arc::new(last)));
             self.index_blocks();
         }
     }
