@@ -21,6 +21,31 @@ static INFO: FormatInfo = FormatInfo {
     writes: true,
 };
 
-rigport_model_core::faithful_codec!(Ms3dBinary, INFO, |error, _bytes| Location::at_offset(
-    error.offset()
-));
+rigport_model_core::faithful_codec!(
+    Ms3dBinary,
+    INFO,
+    |error, _bytes| Location::at_offset(error.offset()),
+    {
+        // A conversion decodes the keys once, straight into the model's tracks, without
+        // the faithful key arrays (`convert::direct`).
+        fn read_model(
+            bytes: &[u8],
+            options: &rigport_model_core::ReadOptions,
+        ) -> Result<(rigport_model_core::Model, rigport_model_core::Report), crate::Error> {
+            crate::convert::direct::read_model(bytes, options)
+        }
+
+        fn read_pending(
+            bytes: &[u8],
+            options: &rigport_model_core::ReadOptions,
+        ) -> Result<
+            (
+                crate::convert::direct::PendingModel,
+                rigport_model_core::Report,
+            ),
+            crate::Error,
+        > {
+            crate::convert::direct::read_pending(bytes, options)
+        }
+    }
+);

@@ -16,11 +16,24 @@ use rigport_model_core::codes;
 use rigport_model_core::{Budget, ReadOptions, Report};
 use std::io::Cursor;
 use std::mem::size_of;
+use std::ops::Range;
 
 /// A cursor that refuses to read or allocate past what the input holds.
 struct Reader<'a> {
     cursor: Cursor<&'a [u8]>,
     budget: Budget,
+    /// `Some` when the joints' keys are left in the input (where each joint's lie is
+    /// collected here), `None` when they are decoded into the file.
+    left_keys: Option<Vec<KeySpans>>,
+}
+
+/// Where one joint's keys lie in the input, for a read that leaves them there.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct KeySpans {
+    /// The bytes of its rotation keys.
+    pub rotations: Range<usize>,
+    /// The bytes of its translation keys.
+    pub translations: Range<usize>,
 }
 
 impl<'a> Reader<'a> {
@@ -129,6 +142,22 @@ impl<'a> Reader<'a> {
         Ok(records)
     }
 
+    /// Checks and passes over `count` records of `size` bytes as [`Reader::bulk`] does,
+    /// drawing them from the budget as if decoded, and returns where they lie.
+    fn pass_over<T>(
+        &mut self,
+        count: u64,
+        size: u64,
+        what: &'static str,
+    ) -> Result<Range<usize>, Error> {
+        let offset = self.offset();
+        self.reserve::<T>(count, size, what)?;
+        // `reserve` checked that count × size bytes are left.
+        let end = offset + count * size;
+        self.cursor.set_position(end);
+        Ok(offset as usize..end as usize)
+    }
+
     /// [`Reader::bulk`] for a record type with a fixed size.
     fn decoded<T: Record + Decode>(
         &mut self,
@@ -166,10 +195,32 @@ impl<'a> Reader<'a> {
 
 /// Reads a whole file.
 pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
+    let (file, _, report) = parse_with(bytes, options, false)?;
+    Ok((file, report))
+}
+
+/// Reads a whole file but its joints' keys, which stay in `bytes`: the file's key arrays
+/// are empty, and the spans say where each joint's keys are. For a conversion, which
+/// reads the keys once, straight into the model.
+pub(crate) fn parse_leaving_keys(
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<(File, Vec<KeySpans>, Report), Error> {
+    let (file, spans, report) = parse_with(bytes, options, true)?;
+    Ok((file, spans.unwrap_or_default(), report))
+}
+
+/// [`parse`], or [`parse_leaving_keys`] when `leave_keys`.
+fn parse_with(
+    bytes: &[u8],
+    options: &ReadOptions,
+    leave_keys: bool,
+) -> Result<(File, Option<Vec<KeySpans>>, Report), Error> {
     check_magic(bytes)?;
     let mut reader = Reader {
         cursor: Cursor::new(bytes),
         budget: options.limits.budget(),
+        left_keys: leave_keys.then(Vec::new),
     };
     reader.cursor.set_position(MAGIC.len() as u64);
     let mut file = read_core(&mut reader)?;
@@ -195,7 +246,7 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
         );
         file.tail = tail.to_vec();
     }
-    Ok((file, report))
+    Ok((file, reader.left_keys, report))
 }
 
 fn check_magic(bytes: &[u8]) -> Result<(), Error> {
@@ -269,9 +320,25 @@ fn read_group(r: &mut Reader) -> Result<Group, Error> {
 
 fn read_joint(r: &mut Reader) -> Result<Joint, Error> {
     let head: JointHead = r.record("joint")?;
-    let rotation_keys = r.decoded::<Keyframe>(head.rotation_key_count.into(), "rotation keys")?;
-    let translation_keys =
-        r.decoded::<Keyframe>(head.translation_key_count.into(), "translation keys")?;
+    let (rotations, translations) = (head.rotation_key_count, head.translation_key_count);
+    let (rotation_keys, translation_keys) = if r.left_keys.is_some() {
+        let size = Keyframe::SIZE;
+        let rotations = r.pass_over::<Keyframe>(rotations.into(), size, "rotation keys")?;
+        let translations =
+            r.pass_over::<Keyframe>(translations.into(), size, "translation keys")?;
+        if let Some(spans) = &mut r.left_keys {
+            spans.push(KeySpans {
+                rotations,
+                translations,
+            });
+        }
+        (Vec::new(), Vec::new())
+    } else {
+        (
+            r.decoded::<Keyframe>(rotations.into(), "rotation keys")?,
+            r.decoded::<Keyframe>(translations.into(), "translation keys")?,
+        )
+    };
     Ok(Joint {
         flags: head.flags,
         name: head.name,

@@ -9,7 +9,9 @@
 //!   face, so no flip is needed.
 //! * Weights, Euler angles and keys relative to the bind pose follow `rigport_anim::milkshape`.
 
+pub(crate) mod direct;
 mod from_model;
+mod keys;
 mod losses;
 mod to_model;
 
