@@ -4,9 +4,9 @@
 //! Exit codes: 0 success, 1 bad input or a failed conversion, 2 usage error.
 // deny, not forbid: `input::map_file` maps large inputs and `input::forget_pages` hands
 // their read pages back (measured in `input.rs`); `heap::HugePages` is the global
-// allocator, the system one advising 2 MiB pages under large blocks, and
-// `heap::keep_freed_blocks` tunes glibc's allocator for `render` (both measured in
-// `heap.rs`). Those are the binary's `unsafe` code.
+// allocator, the system one advising 2 MiB pages under large blocks and its heap, and
+// `heap::one_heap` / `heap::keep_freed_blocks` tune glibc's allocator (all measured in
+// `heap/`). Those are the binary's `unsafe` code.
 #![deny(unsafe_code)]
 
 mod args;
@@ -20,7 +20,7 @@ mod output;
 use clap::Parser;
 use std::process::ExitCode;
 
-// The system allocator, with 2 MiB pages under large blocks (`heap::HugePages`). mimalloc
+// The system allocator, with 2 MiB pages under large blocks and its heap (`heap::HugePages`). mimalloc
 // kept the freed input resident and did not reuse it, so a 104 MB IQE -> glb peaked at
 // 335 MiB (3.3x the input) with it against 237 MiB (2.33x) with glibc, which returns
 // large blocks at once; BENCHMARKS.md has the runs.
@@ -28,6 +28,7 @@ use std::process::ExitCode;
 static ALLOCATOR: heap::HugePages = heap::HugePages;
 
 fn main() -> ExitCode {
+    heap::one_heap();
     let cli = args::Cli::parse();
     let status = match &cli.command {
         args::Command::Info(a) => commands::info::run(a),
