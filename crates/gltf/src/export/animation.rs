@@ -60,7 +60,7 @@ impl KeyStats {
 /// a time; a first pass (cleaning without keeping) finds whether an animation has keys at all
 /// and when its last key is, which the first curve needs to keep a declared length.
 pub(super) fn write_animations(model: &Model, builder: &mut Builder, report: &mut Report) {
-    let mut inputs: HashMap<Vec<u32>, json::Index<json::Accessor>> = HashMap::new();
+    let mut inputs = Inputs::default();
     let mut stats = KeyStats::default();
     let mut written = 0usize;
     let joint_count = model.skeleton.joints.len();
@@ -107,13 +107,23 @@ pub(super) fn write_animations(model: &Model, builder: &mut Builder, report: &mu
 
 /// What is done with each key channel of an animation.
 trait ChannelVisitor {
-    /// One channel: its joint, property and a way to iterate its keys (as often as needed).
-    fn channel<const W: usize, I: Iterator<Item = (f32, [f32; W])>>(
+    /// One channel: its joint, property and ways to iterate its keys and their times alone
+    /// (as often as needed).
+    fn channel<const W: usize, I, T>(
         &mut self,
         joint: u32,
         property: Property,
-        keys: impl Fn() -> I,
-    );
+        channel: KeyChannel<impl Fn() -> I, impl Fn() -> T>,
+    ) where
+        I: DoubleEndedIterator<Item = (f32, [f32; W])>,
+        T: Iterator<Item = f32>;
+}
+
+/// A channel's keys as `(time, value)`, and its key times alone (cheaper: no value is
+/// made).
+struct KeyChannel<K, T> {
+    keys: K,
+    times: T,
 }
 
 /// The latest valid key time over every channel (`None` when no key is valid): the last
@@ -121,17 +131,29 @@ trait ChannelVisitor {
 struct LastKey(Option<f32>);
 
 impl ChannelVisitor for LastKey {
-    fn channel<const W: usize, I: Iterator<Item = (f32, [f32; W])>>(
+    fn channel<const W: usize, I, T>(
         &mut self,
         _: u32,
         _: Property,
-        keys: impl Fn() -> I,
-    ) {
-        for (time, value) in keys() {
-            if is_valid(time, &value) && time >= 0.0 {
-                self.0 = Some(self.0.unwrap_or(0.0).max(time));
+        channel: KeyChannel<impl Fn() -> I, impl Fn() -> T>,
+    ) where
+        I: DoubleEndedIterator<Item = (f32, [f32; W])>,
+        T: Iterator<Item = f32>,
+    {
+        let mut keep = |time| self.0 = Some(self.0.unwrap_or(0.0).max(time));
+        let kept = |(time, value): &(f32, [f32; W])| is_valid(*time, value) && *time >= 0.0;
+        // Times in order (what real files hold; a NaN is out of order): the last valid key
+        // is the latest, found from the end without making every value (a rotation's is
+        // normalized).
+        if (channel.times)().is_sorted() {
+            if let Some((time, _)) = (channel.keys)().rev().find(kept) {
+                keep(time);
             }
+            return;
         }
+        (channel.keys)()
+            .filter(kept)
+            .for_each(|(time, _)| keep(time));
     }
 }
 
@@ -145,18 +167,21 @@ struct CurveWriter<'a, 'b> {
     first: bool,
     gltf: AnimationWriter,
     builder: &'b mut Builder,
-    inputs: &'b mut HashMap<Vec<u32>, json::Index<json::Accessor>>,
+    inputs: &'b mut Inputs,
     stats: KeyStats,
 }
 
 impl ChannelVisitor for CurveWriter<'_, '_> {
-    fn channel<const W: usize, I: Iterator<Item = (f32, [f32; W])>>(
+    fn channel<const W: usize, I, T>(
         &mut self,
         joint: u32,
         property: Property,
-        keys: impl Fn() -> I,
-    ) {
-        let Some(mut curve) = curve(joint, property, keys, &mut self.stats) else {
+        channel: KeyChannel<impl Fn() -> I, impl Fn() -> T>,
+    ) where
+        I: DoubleEndedIterator<Item = (f32, [f32; W])>,
+        T: Iterator<Item = f32>,
+    {
+        let Some(mut curve) = curve(joint, property, channel.keys, &mut self.stats) else {
             return;
         };
         let hold_from = match (self.wrap, self.hold) {
@@ -206,9 +231,21 @@ fn for_each_channel(
                 )
             })
         };
-        visitor.channel(joint, Property::Translation, || vector(&track.translations));
+        let translations = KeyChannel {
+            keys: || vector(&track.translations),
+            times: || times(&track.translations),
+        };
+        visitor.channel(joint, Property::Translation, translations);
+        let rotations = KeyChannel {
+            keys: rotations,
+            times: || times(&track.rotations),
+        };
         visitor.channel(joint, Property::Rotation, rotations);
-        visitor.channel(joint, Property::Scale, || vector(&track.scales));
+        let scales = KeyChannel {
+            keys: || vector(&track.scales),
+            times: || times(&track.scales),
+        };
+        visitor.channel(joint, Property::Scale, scales);
     }
 }
 
@@ -217,8 +254,13 @@ fn is_valid<const W: usize>(time: f32, value: &[f32; W]) -> bool {
     time.is_finite() && value.iter().all(|c| c.is_finite())
 }
 
+/// The times of keys.
+fn times<T>(keys: &[Key<T>]) -> impl Iterator<Item = f32> + '_ {
+    keys.iter().map(|k| k.time)
+}
+
 /// Vector keys as `(time, components)`.
-fn vector(keys: &[Key<glam::Vec3>]) -> impl Iterator<Item = (f32, [f32; 3])> + '_ {
+fn vector(keys: &[Key<glam::Vec3>]) -> impl DoubleEndedIterator<Item = (f32, [f32; 3])> + '_ {
     keys.iter().map(|k| (k.time, k.value.to_array()))
 }
 
@@ -380,6 +422,38 @@ fn hold_curve(curve: &mut Curve, time: f32) -> usize {
     hold_from
 }
 
+/// The key-time accessors written so far, by the bits of their times: curves with the same
+/// times share one. Most curves have the times of the one before, which is checked first
+/// (no key is built, nothing hashed).
+#[derive(Default)]
+struct Inputs {
+    written: HashMap<Vec<u32>, json::Index<json::Accessor>>,
+    last: Option<(Vec<u32>, json::Index<json::Accessor>)>,
+}
+
+impl Inputs {
+    /// The accessor of `times`, written now if no curve had them before.
+    fn get_or_write(
+        &mut self,
+        times: &[f32],
+        builder: &mut Builder,
+    ) -> json::Index<json::Accessor> {
+        let bits = |times: &[f32]| times.iter().map(|t| t.to_bits()).collect::<Vec<u32>>();
+        if let Some((last, input)) = &self.last {
+            if last.len() == times.len() && last.iter().zip(times).all(|(b, t)| *b == t.to_bits()) {
+                return *input;
+            }
+        }
+        let key = bits(times);
+        let input = *self
+            .written
+            .entry(key.clone())
+            .or_insert_with(|| builder.accessor(times, Type::Scalar, Usage::KeyTimes));
+        self.last = Some((key, input));
+        input
+    }
+}
+
 /// The glTF animation being written: one sampler and one channel per curve.
 #[derive(Default)]
 struct AnimationWriter {
@@ -396,7 +470,7 @@ impl AnimationWriter {
         curve: &Curve,
         hold_from: Option<usize>,
         builder: &mut Builder,
-        inputs: &mut HashMap<Vec<u32>, json::Index<json::Accessor>>,
+        inputs: &mut Inputs,
     ) {
         let cubic = animation.interpolation.is_cubic() && curve.times.len() >= 2;
         // Linear and step outputs are the curve's values as they are: no copy.
@@ -415,10 +489,7 @@ impl AnimationWriter {
                 (GltfInterpolation::Linear, Cow::Borrowed(&curve.values))
             }
         };
-        let key = curve.times.iter().map(|t| t.to_bits()).collect();
-        let input = *inputs
-            .entry(key)
-            .or_insert_with(|| builder.accessor(&curve.times, Type::Scalar, Usage::KeyTimes));
+        let input = inputs.get_or_write(&curve.times, builder);
         let ty = if curve.width == 4 {
             Type::Vec4
         } else {
@@ -620,4 +691,45 @@ fn report_key_stats(stats: &KeyStats, report: &mut Report) {
             ),
         ],
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The latest valid key time of `keys`, found by looking at every key.
+    fn latest(keys: &[(f32, [f32; 4])]) -> Option<f32> {
+        let valid = keys.iter().filter(|(t, v)| is_valid(*t, v) && *t >= 0.0);
+        valid.map(|(t, _)| *t).reduce(f32::max)
+    }
+
+    #[test]
+    fn the_last_key_is_the_latest_valid_one_in_any_order() {
+        let (nan, inf) = (f32::NAN, f32::INFINITY);
+        let unit = [0.0, 0.0, 0.0, 1.0];
+        let channels: Vec<Vec<(f32, [f32; 4])>> = vec![
+            vec![],
+            vec![(0.0, unit), (1.0, unit), (2.0, unit)],
+            // Sorted, the last keys invalid: found from the end past them.
+            vec![(0.0, unit), (1.0, unit), (2.0, [nan; 4]), (inf, unit)],
+            vec![(-2.0, unit), (-1.0, unit)],
+            // Out of order, or with a NaN time: every key is looked at.
+            vec![(3.0, unit), (1.0, unit), (2.0, unit)],
+            vec![(1.0, unit), (nan, unit), (0.5, unit)],
+            vec![(0.0, unit), (4.0, [nan; 4]), (1.0, unit), (0.5, unit)],
+            vec![(-0.0, unit), (0.0, [0.0; 4])],
+        ];
+        for keys in &channels {
+            let mut last = LastKey(None);
+            last.channel(
+                0,
+                Property::Rotation,
+                KeyChannel {
+                    keys: || keys.iter().copied(),
+                    times: || keys.iter().map(|(t, _)| *t),
+                },
+            );
+            assert_eq!(last.0, latest(keys), "{keys:?}");
+        }
+    }
 }

@@ -117,9 +117,7 @@ impl Builder {
         let track = needs_bounds(usage);
         let mut components = 0;
         for item in items {
-            for value in item {
-                value.put(&mut self.bin);
-            }
+            C::put_all(&item, &mut self.bin);
             if track {
                 range = Some(match range {
                     None => (item, item),

@@ -246,12 +246,9 @@ fn build(
         .iter()
         .map(|mesh| {
             let mut skinning = Skinning::default();
-            let mut last = LastSkin::default();
+            let mut last = LastSkin::bound();
             for vertex in &mesh.vertices {
-                match last
-                    .influence(vertex, joint_count, &mut weight_stats)
-                    .is_some()
-                {
+                match last.of(vertex, joint_count, &mut weight_stats) {
                     true => skinning.bound = true,
                     false => skinning.unbound = true,
                 }
@@ -282,10 +279,10 @@ fn build(
         let influences: Option<Vec<_>> = skinning.bound.then(|| {
             // Counted in the first pass already.
             let mut counted = WeightStats::default();
-            let mut last = LastSkin::default();
+            let mut last = LastSkin::influences();
             let per_vertex = mesh.vertices.iter();
             per_vertex
-                .map(|v| last.influence(v, joint_count, &mut counted))
+                .map(|v| last.of(v, joint_count, &mut counted))
                 .collect()
         });
         let node = mesh::write_mesh(

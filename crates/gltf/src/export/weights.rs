@@ -40,31 +40,53 @@ pub(super) fn influence(
     Some((joints, normalize(weights, used)))
 }
 
-/// [`influence`] through the last skin it was asked about: neighbouring vertices usually
-/// share their joints and weights, and the same skin gives the same influence and counts.
-#[derive(Default)]
-pub(super) struct LastSkin {
-    /// Joints and weight bits of the last vertex, its influence and what it counted.
-    last: Option<(Skin, Option<Influence>, WeightStats)>,
+/// Whether any valid joint influences `vertex` (what [`influence`] says with `Some`),
+/// counting into `stats` as it does, without normalizing the weights.
+pub(super) fn is_bound(vertex: &Vertex, joint_count: usize, stats: &mut WeightStats) -> bool {
+    valid_influences(vertex, joint_count, stats).is_some()
+}
+
+/// A function of a vertex's skin through the last skin it was asked about: neighbouring
+/// vertices usually share their joints and weights, and the same skin gives the same
+/// result and counts. `R` is what [`influence`] or [`is_bound`] gives.
+pub(super) struct LastSkin<R> {
+    /// Joints and weight bits of the last vertex, its result and what it counted.
+    last: Option<(Skin, R, WeightStats)>,
+    of: fn(&Vertex, usize, &mut WeightStats) -> R,
 }
 
 /// A vertex's joint ids and the bits of its weights.
 type Skin = ([u32; 4], [u32; 4]);
 
-impl LastSkin {
-    /// [`influence`] of `vertex`, counting into `stats`.
-    pub(super) fn influence(
-        &mut self,
-        vertex: &Vertex,
-        joint_count: usize,
-        stats: &mut WeightStats,
-    ) -> Option<Influence> {
+impl LastSkin<Option<Influence>> {
+    /// [`influence`] of each vertex.
+    pub(super) fn influences() -> Self {
+        Self {
+            last: None,
+            of: influence,
+        }
+    }
+}
+
+impl LastSkin<bool> {
+    /// [`is_bound`] of each vertex.
+    pub(super) fn bound() -> Self {
+        Self {
+            last: None,
+            of: is_bound,
+        }
+    }
+}
+
+impl<R: Copy> LastSkin<R> {
+    /// The result for `vertex`, counting into `stats`.
+    pub(super) fn of(&mut self, vertex: &Vertex, joint_count: usize, stats: &mut WeightStats) -> R {
         let skin = (vertex.joints.map(|j| j.0), vertex.weights.map(f32::to_bits));
         let (result, counted) = match &self.last {
             Some((last, result, counted)) if *last == skin => (*result, *counted),
             _ => {
                 let mut counted = WeightStats::default();
-                let result = influence(vertex, joint_count, &mut counted);
+                let result = (self.of)(vertex, joint_count, &mut counted);
                 self.last = Some((skin, result, counted));
                 (result, counted)
             }
@@ -220,7 +242,7 @@ mod tests {
     }
 
     #[test]
-    fn the_last_skin_gives_what_influence_gives() {
+    fn the_last_skin_gives_what_influence_and_is_bound_give() {
         let vertices = [
             vertex([0, 1, 2, 0], [1.0, 1.0, 1.0, 0.0]),
             vertex([0, 1, 2, 0], [1.0, 1.0, 1.0, 0.0]),
@@ -231,18 +253,20 @@ mod tests {
             vertex([5, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]),
         ];
         let (mut memo, mut through, mut direct) = (
-            LastSkin::default(),
+            LastSkin::influences(),
             WeightStats::default(),
             WeightStats::default(),
         );
+        let (mut bound, mut through_bound) = (LastSkin::bound(), WeightStats::default());
         for v in &vertices {
-            assert_eq!(
-                memo.influence(v, 3, &mut through),
-                influence(v, 3, &mut direct)
-            );
+            let expected = influence(v, 3, &mut direct);
+            assert_eq!(memo.of(v, 3, &mut through), expected);
+            assert_eq!(bound.of(v, 3, &mut through_bound), expected.is_some());
         }
         assert_eq!(through, direct);
+        assert_eq!(through_bound, direct);
         assert_eq!(direct.merged, 2);
+        assert!(direct.bad_joint > 0 && direct.bad_weight > 0);
     }
 
     #[test]
