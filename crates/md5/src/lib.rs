@@ -73,6 +73,8 @@ mod error;
 mod file;
 mod lex;
 pub mod math;
+#[cfg(feature = "parallel")]
+mod parallel;
 mod read;
 mod summary;
 mod write;

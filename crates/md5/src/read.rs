@@ -46,6 +46,17 @@ impl Notes {
         Ok(())
     }
 
+    /// Adds the warnings of the lines read after these, as if one reader had met them.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn append(&mut self, later: Notes) {
+        for (code, span, message, more) in later.entries {
+            match self.entries.iter_mut().find(|e| e.0 == code) {
+                Some(entry) => entry.3 += more + 1,
+                None => self.entries.push((code, span, message, more)),
+            }
+        }
+    }
+
     pub(crate) fn into_report(self, src: &[u8]) -> Report {
         let mut report = Report::default();
         for (code, span, message, more) in self.entries {
@@ -183,7 +194,7 @@ impl<'a> Cursor<'a> {
 }
 
 /// The block being read.
-enum Open {
+pub(crate) enum Open {
     Joints(Block<Joint>),
     Mesh(Block<MeshLine>, MeshChecks),
     Hierarchy(Block<HierarchyEntry>),
@@ -195,7 +206,7 @@ enum Open {
 
 /// Indices of one mesh block with their places, checked when the block closes.
 #[derive(Default)]
-struct MeshChecks {
+pub(crate) struct MeshChecks {
     counts: [Option<(i64, Span)>; 3],
     vert_index: Vec<(i64, Span)>,
     vert_weights: Vec<(i64, i64, Span)>,
@@ -206,7 +217,7 @@ struct MeshChecks {
 
 /// What the file-wide checks at the end need.
 #[derive(Default)]
-struct Facts {
+pub(crate) struct Facts {
     kind: Option<(Kind, Span)>,
     headers: Vec<(Header, Span)>,
     joint_parents: Vec<(i64, Span)>,
@@ -220,7 +231,35 @@ struct Facts {
     mesh_blocks: usize,
 }
 
+/// Reads a whole file: its lines on every core when it is large (see [`crate::parallel`]),
+/// else in one pass, then the checks that need the whole file.
 pub(crate) fn parse(src: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
+    let bom = src.starts_with(BOM);
+    let body = if bom { BOM.len() } else { 0 };
+    #[cfg(feature = "parallel")]
+    if let Some(lines) = crate::parallel::read_body(src, body, options) {
+        return finish(src, bom, lines);
+    }
+    finish(src, bom, read_lines(src, body, options)?)
+}
+
+/// What reading a run of lines gives, before the checks that need the whole file. Runs
+/// read apart can be joined ([`Lines::append`]) when the join is what one pass would have
+/// read.
+pub(crate) struct Lines {
+    pub(crate) items: Vec<Item>,
+    pub(crate) open: Option<(Open, Span, &'static str)>,
+    pub(crate) facts: Facts,
+    pub(crate) notes: Notes,
+    pub(crate) line_ending: Option<LineEnding>,
+    pub(crate) any_token: bool,
+    /// Bytes drawn from the memory budget (what a join checks against the budget).
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    pub(crate) drawn: u64,
+}
+
+/// Reads the lines of `src` from byte `start` to its end, drawing from a fresh budget.
+pub(crate) fn read_lines(src: &[u8], start: usize, options: &ReadOptions) -> Result<Lines, Error> {
     let mut notes = Notes::new(options.strict);
     let mut budget = options.limits.budget();
     let mut items: Vec<Item> = Vec::new();
@@ -230,8 +269,7 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions) -> Result<(File, Report),
     let mut line_ending = None;
     let mut any_token = false;
 
-    let bom = src.starts_with(BOM);
-    for_each_line_from(src, if bom { BOM.len() } else { 0 }, |range, newline| {
+    for_each_line_from(src, start, |range, newline| {
         if newline && line_ending.is_none() {
             line_ending = Some(if src.get(range.end) == Some(&b'\r') {
                 LineEnding::CrLf
@@ -289,7 +327,88 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions) -> Result<(File, Report),
             &mut notes,
         )
     })?;
+    let drawn = options.limits.budget().remaining() - budget.remaining();
+    Ok(Lines {
+        items,
+        open,
+        facts,
+        notes,
+        line_ending,
+        any_token,
+        drawn,
+    })
+}
 
+#[cfg(feature = "parallel")]
+impl Lines {
+    /// Joins the lines read after these, as one pass over both would have read them;
+    /// `false` (and `self` left in any state) when one pass could have read them otherwise:
+    /// a block left open across the join, lines of different kinds of file, joints on both
+    /// sides (a joint's own index counts the joints before it).
+    pub(crate) fn append(&mut self, next: Lines) -> bool {
+        if self.open.is_some() {
+            return false;
+        }
+        let (facts, more) = (&mut self.facts, next.facts);
+        match (&facts.kind, more.kind) {
+            (Some((known, _)), Some((kind, _))) if *known != kind => return false,
+            (None, kind) => facts.kind = kind,
+            _ => {}
+        }
+        for (ours, theirs) in [
+            (
+                facts.joint_parents.is_empty(),
+                more.joint_parents.is_empty(),
+            ),
+            (facts.hierarchy.is_empty(), more.hierarchy.is_empty()),
+        ] {
+            if !ours && !theirs {
+                return false;
+            }
+        }
+        facts.headers.extend(more.headers);
+        facts.joint_parents.extend(more.joint_parents);
+        facts.hierarchy.extend(more.hierarchy);
+        if let Some((joint, span)) = more.max_weight_joint
+            && facts
+                .max_weight_joint
+                .as_ref()
+                .is_none_or(|(m, _)| joint > *m)
+        {
+            facts.max_weight_joint = Some((joint, span));
+        }
+        for (ours, theirs) in [
+            (&mut facts.base_frames, more.base_frames),
+            (&mut facts.bounds, more.bounds),
+        ] {
+            if let Some((n, span)) = theirs {
+                *ours = Some((ours.as_ref().map_or(0, |(c, _)| *c) + n, span));
+            }
+        }
+        facts.frames.extend(more.frames);
+        facts.frame_numbers.extend(more.frame_numbers);
+        facts.mesh_blocks += more.mesh_blocks;
+        self.items.extend(next.items);
+        self.open = next.open;
+        self.notes.append(next.notes);
+        self.line_ending = self.line_ending.or(next.line_ending);
+        self.any_token |= next.any_token;
+        self.drawn = self.drawn.saturating_add(next.drawn);
+        true
+    }
+}
+
+/// The checks that need the whole file, and the file.
+pub(crate) fn finish(src: &[u8], bom: bool, lines: Lines) -> Result<(File, Report), Error> {
+    let Lines {
+        items,
+        open,
+        facts,
+        mut notes,
+        line_ending,
+        any_token,
+        drawn: _,
+    } = lines;
     if let Some((_, opened, name)) = open {
         let (line, _) = line_col(src, opened.start);
         return Err(Error::UnexpectedEof {
