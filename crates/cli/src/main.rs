@@ -5,7 +5,7 @@
 // deny, not forbid: `input::map_file` maps large inputs and `input::forget_pages` hands
 // their read pages back (measured in `input.rs`); `heap::HugePages` is the global
 // allocator, the system one advising 2 MiB pages under large blocks and its heap, and
-// `heap::one_heap` / `heap::keep_freed_blocks` tune glibc's allocator (all measured in
+// `heap::heap_per_core` / `heap::keep_freed_blocks` tune glibc's allocator (all measured in
 // `heap/`). Those are the binary's `unsafe` code.
 #![deny(unsafe_code)]
 
@@ -28,7 +28,7 @@ use std::process::ExitCode;
 static ALLOCATOR: heap::HugePages = heap::HugePages;
 
 fn main() -> ExitCode {
-    heap::one_heap();
+    heap::heap_per_core();
     let cli = args::Cli::parse();
     let status = match &cli.command {
         args::Command::Info(a) => commands::info::run(a),

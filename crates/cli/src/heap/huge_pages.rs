@@ -90,37 +90,44 @@ const HEAP_STEP: i32 = 8 << 20;
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 static HEAP_ADVISED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-/// Makes every thread allocate from the one heap, grown [`HEAP_STEP`] at a time, whose
-/// whole 2 MiB pages [`HugePages`] then backs with 2 MiB pages as it grows; blocks below
-/// [`HUGE_BLOCK`] come from that heap, larger ones are mapped on their own (and advised
+/// Grows the main heap [`HEAP_STEP`] at a time, its whole 2 MiB pages then backed with
+/// 2 MiB pages by [`HugePages`] as it grows, and keeps one heap per core: blocks below
+/// [`HUGE_BLOCK`] come from the heaps, larger ones are mapped on their own (and advised
 /// there). glibc on Linux only; elsewhere nothing changes.
 ///
 /// A conversion makes many arrays of tens of kilobytes (a MilkShape joint's 2 000 keys, a
 /// curve), each in fresh 4 KiB pages: 11 MB `.ms3d` → glb took 5 700 page faults and
-/// 42 ms (median), 700 faults and 34 ms with this (BENCHMARKS.md). glibc's per-thread
-/// heaps are left out (`M_ARENA_MAX` 1) so that the tracks made on other threads land in
-/// the advised heap too. The price is the heap's free top kept for reuse, up to a step:
-/// a 111 MB IQE → glb peaked at 1.78× the input instead of 1.68×.
-pub fn one_heap() {
+/// 42 ms (median), about 2 000 faults and 31–34 ms with this (BENCHMARKS.md). glibc makes
+/// up to eight heaps per core, which it grows a page at a time where no 2 MiB page can
+/// form; one per core (`M_ARENA_MAX`) sends more of the work of other threads to the main
+/// heap. One heap in all was as fast for that file but made readers that allocate on every
+/// core wait for its lock: 30 MB SMD → IQM 156 ms with two heaps, 180 ms with one. The
+/// price is the main heap's free top kept for reuse, up to a step: a 111 MB IQE → glb
+/// peaked at 1.78× the input instead of 1.68×.
+pub fn heap_per_core() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: `mallopt` only sets glibc's allocation parameters, under its own lock; the
-    // values are in the ranges it accepts (else it returns 0 and the old policy stays).
-    // `sbrk(0)` only reads where the heap ends.
-    #[allow(unsafe_code)]
-    unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, 1);
-        libc::mallopt(libc::M_TOP_PAD, HEAP_STEP);
-        libc::mallopt(libc::M_MMAP_THRESHOLD, HUGE_BLOCK as i32);
-        let end = libc::sbrk(0) as usize;
-        HEAP_ADVISED.store(
-            end.next_multiple_of(HUGE_BLOCK),
-            std::sync::atomic::Ordering::Relaxed,
-        );
+    {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let heaps = i32::try_from(cores).unwrap_or(i32::MAX);
+        // SAFETY: `mallopt` only sets glibc's allocation parameters, under its own lock;
+        // the values are in the ranges it accepts (else it returns 0 and the old policy
+        // stays). `sbrk(0)` only reads where the heap ends.
+        #[allow(unsafe_code)]
+        unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, heaps);
+            libc::mallopt(libc::M_TOP_PAD, HEAP_STEP);
+            libc::mallopt(libc::M_MMAP_THRESHOLD, HUGE_BLOCK as i32);
+            let end = libc::sbrk(0) as usize;
+            HEAP_ADVISED.store(
+                end.next_multiple_of(HUGE_BLOCK),
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        }
     }
 }
 
 /// Advises 2 MiB pages for the whole 2 MiB pages the heap has grown by since the last
-/// call (nothing before [`one_heap`]). A heap that shrank is advised again as it regrows.
+/// call (nothing before [`heap_per_core`]). A heap that shrank is advised again as it regrows.
 fn advise_heap() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {

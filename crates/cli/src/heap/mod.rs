@@ -1,6 +1,7 @@
 //! How the binary's memory is allocated: the C library's allocator, with 2 MiB pages under
-//! large blocks and its heap ([`HugePages`], [`one_heap`], every command), and kept for
-//! reuse while pictures are drawn ([`keep_freed_blocks`], `render`).
+//! large blocks and its main heap and one heap per core ([`HugePages`], [`heap_per_core`],
+//! every command), and kept for reuse while pictures are drawn ([`keep_freed_blocks`],
+//! `render`).
 //!
 //! glibc gives blocks of more than its current threshold straight back to the kernel when
 //! they are freed, and trims the free top of its heap above twice that threshold, so every
@@ -13,7 +14,7 @@
 
 mod huge_pages;
 
-pub use huge_pages::{HugePages, one_heap};
+pub use huge_pages::{HugePages, heap_per_core};
 
 /// Blocks up to this size come from the heap and are reused once freed.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
