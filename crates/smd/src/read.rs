@@ -11,6 +11,9 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
 
+#[cfg(feature = "parallel")]
+mod pieces;
+
 /// Located warnings kept in a report; further ones are counted in one last notice.
 const MAX_WARNINGS: usize = 32;
 
@@ -246,6 +249,7 @@ fn is_end(line: &Line<'_>) -> bool {
 }
 
 /// The bone IDs of a `nodes` block: a table for the usual small IDs, a set for the rest.
+#[derive(Clone)]
 struct BoneIds {
     small: Vec<bool>,
     other: HashSet<i32>,
@@ -298,6 +302,9 @@ struct Reader<'a> {
     materials: HashSet<Arc<[u8]>>,
     /// The material of the previous triangle (the next one usually shares it).
     last_material: Option<Arc<[u8]>>,
+    /// How large blocks are cut to be read on every core (`None`: on this thread).
+    #[cfg(feature = "parallel")]
+    split: Option<pieces::Split>,
 }
 
 impl<'a> Reader<'a> {
@@ -565,7 +572,20 @@ impl<'a> Reader<'a> {
     }
 
     fn skeleton(&mut self, opened: &Line<'_>) -> Result<Vec<SkeletonLine>, Error> {
+        #[cfg(feature = "parallel")]
+        if let Some(read) = pieces::read_block::<pieces::Skeleton>(self, opened) {
+            return read;
+        }
         let mut out = Vec::new();
+        if !self.skeleton_lines(&mut out)? {
+            self.unclosed("skeleton", opened)?;
+        }
+        Ok(out)
+    }
+
+    /// Reads skeleton lines into `out` up to `end` (`true`) or the end of the lines
+    /// (`false`). The first pose must follow a `time` line read here.
+    fn skeleton_lines(&mut self, out: &mut Vec<SkeletonLine>) -> Result<bool, Error> {
         let mut in_frame = false;
         let mut closed = false;
         while let Some(line) = self.lines.next() {
@@ -617,10 +637,7 @@ impl<'a> Reader<'a> {
                 comment,
             }));
         }
-        if !closed {
-            self.unclosed("skeleton", opened)?;
-        }
-        Ok(out)
+        Ok(closed)
     }
 
     fn material(&mut self, text: &[u8]) -> Arc<[u8]> {
@@ -690,7 +707,19 @@ impl<'a> Reader<'a> {
     }
 
     fn triangles(&mut self, opened: &Line<'_>) -> Result<Vec<TriangleLine>, Error> {
+        #[cfg(feature = "parallel")]
+        if let Some(read) = pieces::read_block::<pieces::Triangles>(self, opened) {
+            return read;
+        }
         let mut out = Vec::new();
+        if !self.triangle_lines(&mut out)? {
+            self.unclosed("triangles", opened)?;
+        }
+        Ok(out)
+    }
+
+    /// Reads triangles into `out` up to `end` (`true`) or the end of the lines (`false`).
+    fn triangle_lines(&mut self, out: &mut Vec<TriangleLine>) -> Result<bool, Error> {
         let mut closed = false;
         while let Some(line) = self.lines.next() {
             match kind(&line) {
@@ -750,10 +779,7 @@ impl<'a> Reader<'a> {
                 comments,
             }));
         }
-        if !closed {
-            self.unclosed("triangles", opened)?;
-        }
-        Ok(out)
+        Ok(closed)
     }
 
     fn vertex_animation(&mut self, opened: &Line<'_>) -> Result<Vec<VertexAnimationLine>, Error> {
@@ -841,6 +867,18 @@ impl<'a> Reader<'a> {
 }
 
 pub(crate) fn parse(src: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
+    #[cfg(feature = "parallel")]
+    return parse_split(src, options, Some(pieces::Split::for_pool()));
+    #[cfg(not(feature = "parallel"))]
+    parse_split(src, options)
+}
+
+/// [`parse`], cutting large blocks as `split` says (`None`: on this thread).
+fn parse_split(
+    src: &[u8],
+    options: &ReadOptions,
+    #[cfg(feature = "parallel")] split: Option<pieces::Split>,
+) -> Result<(File, Report), Error> {
     let mut reader = Reader {
         src,
         lines: Lines {
@@ -856,6 +894,8 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions) -> Result<(File, Report),
         ids: None,
         materials: HashSet::new(),
         last_material: None,
+        #[cfg(feature = "parallel")]
+        split,
     };
     let file = reader.top()?;
     Ok((file, reader.report))
