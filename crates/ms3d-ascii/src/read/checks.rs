@@ -28,6 +28,14 @@ struct Extremes {
 }
 
 impl Extremes {
+    /// The extremes of values seen after these, as if seen one by one.
+    #[cfg(feature = "parallel")]
+    fn append(&mut self, later: Extremes) {
+        for (value, span) in later.max.into_iter().chain(later.min) {
+            self.see(value, span);
+        }
+    }
+
     fn see(&mut self, value: i32, span: Range<usize>) {
         if self.max.as_ref().is_none_or(|(v, _)| value > *v) {
             self.max = Some((value, span.clone()));
@@ -68,6 +76,12 @@ impl Checks {
             materials: Extremes::default(),
             bones: Extremes::default(),
         }
+    }
+
+    /// Whether a finding is an error.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn strict(&self) -> bool {
+        self.strict
     }
 
     /// Checks an index into something whose length is already known.
@@ -111,6 +125,19 @@ impl Checks {
             }),
         }
         Ok(())
+    }
+
+    /// Adds the findings of the records read after these, as if read one by one.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn append(&mut self, later: Checks) {
+        for finding in later.findings {
+            match self.findings.iter_mut().find(|f| f.what == finding.what) {
+                Some(first) => first.count += finding.count,
+                None => self.findings.push(finding),
+            }
+        }
+        self.materials.append(later.materials);
+        self.bones.append(later.bones);
     }
 
     /// Remembers a mesh's material index.

@@ -2,6 +2,8 @@
 
 mod checks;
 mod cursor;
+#[cfg(feature = "parallel")]
+mod pieces;
 mod records;
 
 use crate::Error;
@@ -39,8 +41,23 @@ pub(crate) fn has_magic(src: &[u8]) -> bool {
         .is_some_and(|rest| rest.starts_with(MAGIC))
 }
 
+/// How large blocks are read: on every core (feature `parallel`), else on this thread.
+#[cfg(feature = "parallel")]
+type Split = Option<pieces::Split>;
+#[cfg(not(feature = "parallel"))]
+type Split = ();
+
 /// Reads a whole file.
 pub(crate) fn parse(src: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
+    #[cfg(feature = "parallel")]
+    let split = Some(pieces::Split::for_pool());
+    #[cfg(not(feature = "parallel"))]
+    let split = ();
+    parse_split(src, options, split)
+}
+
+/// [`parse`], with large blocks read as `split` says.
+fn parse_split(src: &[u8], options: &ReadOptions, split: Split) -> Result<(File, Report), Error> {
     let mut report = Report::default();
     if !has_magic(src) {
         if options.strict {
@@ -84,7 +101,7 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions) -> Result<(File, Report),
             });
         }
         seen[kind] = Some(span.clone());
-        match known_block(&mut c, kind, &mut checks) {
+        match known_block(&mut c, kind, &mut checks, split) {
             Ok(block) => file.blocks.push(block),
             Err(error) if error.is_truncation(src) && !options.strict => {
                 let line_start = src[..span.start]
@@ -113,7 +130,12 @@ pub(crate) fn parse(src: &[u8], options: &ReadOptions) -> Result<(File, Report),
 }
 
 /// The rest of a known block after its header word.
-fn known_block(c: &mut Cursor, kind: usize, checks: &mut checks::Checks) -> Result<Block, Error> {
+fn known_block(
+    c: &mut Cursor,
+    kind: usize,
+    checks: &mut checks::Checks,
+    #[cfg_attr(not(feature = "parallel"), allow(unused_variables))] split: Split,
+) -> Result<Block, Error> {
     let (n, span) = c.int("the block's number (an integer)")?;
     c.end_line()?;
     Ok(match KNOWN[kind] {
@@ -121,6 +143,10 @@ fn known_block(c: &mut Cursor, kind: usize, checks: &mut checks::Checks) -> Resu
         "Frame" => Block::Frame(n),
         "Meshes" => {
             let count = records::mesh_count(c, n, span)?;
+            #[cfg(feature = "parallel")]
+            if let Some(meshes) = split.and_then(|split| pieces::meshes(c, count, checks, split)) {
+                return Ok(Block::Meshes(meshes));
+            }
             Block::Meshes(records::meshes(c, count, checks)?)
         }
         "Materials" => {
@@ -129,6 +155,10 @@ fn known_block(c: &mut Cursor, kind: usize, checks: &mut checks::Checks) -> Resu
         }
         _ => {
             let count = records::bone_count(c, n, span)?;
+            #[cfg(feature = "parallel")]
+            if let Some(bones) = split.and_then(|split| pieces::bones(c, count, checks, split)) {
+                return Ok(Block::Bones(bones));
+            }
             Block::Bones(records::bones(c, count)?)
         }
     })

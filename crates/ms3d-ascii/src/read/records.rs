@@ -70,7 +70,8 @@ pub(crate) fn bone_count(
     c.check_count(n, span, "bones", tokens::BONE, size_of::<Bone>())
 }
 
-fn mesh(c: &mut Cursor, checks: &mut Checks) -> Result<Mesh, Error> {
+/// One mesh: its header line and its vertex, normal and triangle arrays.
+pub(crate) fn mesh(c: &mut Cursor, checks: &mut Checks) -> Result<Mesh, Error> {
     c.skip_newlines();
     let name = c.string("a mesh name in quotes")?;
     let (flags, _) = c.int("mesh flags (an integer)")?;
@@ -187,26 +188,31 @@ pub(crate) fn materials(c: &mut Cursor, count: usize) -> Result<Vec<Material>, E
 pub(crate) fn bones(c: &mut Cursor, count: usize) -> Result<Vec<Bone>, Error> {
     let mut out = Vec::with_capacity(count);
     for _ in 0..count {
-        let name = c.string_line("a bone name in quotes")?;
-        let parent = c.string_line("a parent bone name in quotes (\"\" for none)")?;
-        c.skip_newlines();
-        let (flags, _) = c.int("bone flags (an integer)")?;
-        let position = c.floats("a bone position coordinate")?;
-        let rotation = c.floats("a bone rotation angle")?;
-        c.end_line()?;
-        let position_keys = keys(c, "position keys", "the number of position keys")?;
-        let rotation_keys = keys(c, "rotation keys", "the number of rotation keys")?;
-        out.push(Bone {
-            name,
-            parent,
-            flags,
-            position,
-            rotation,
-            position_keys,
-            rotation_keys,
-        });
+        out.push(bone(c)?);
     }
     Ok(out)
+}
+
+/// One bone: its name, parent and bind lines and its two key arrays.
+pub(crate) fn bone(c: &mut Cursor) -> Result<Bone, Error> {
+    let name = c.string_line("a bone name in quotes")?;
+    let parent = c.string_line("a parent bone name in quotes (\"\" for none)")?;
+    c.skip_newlines();
+    let (flags, _) = c.int("bone flags (an integer)")?;
+    let position = c.floats("a bone position coordinate")?;
+    let rotation = c.floats("a bone rotation angle")?;
+    c.end_line()?;
+    let position_keys = keys(c, "position keys", "the number of position keys")?;
+    let rotation_keys = keys(c, "rotation keys", "the number of rotation keys")?;
+    Ok(Bone {
+        name,
+        parent,
+        flags,
+        position,
+        rotation,
+        position_keys,
+        rotation_keys,
+    })
 }
 
 fn keys(c: &mut Cursor, what: &'static str, expected: &'static str) -> Result<Vec<Key>, Error> {
