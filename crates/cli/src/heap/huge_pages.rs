@@ -80,11 +80,14 @@ fn advise(block: *mut u8, size: usize) {
     let _ = (block, size);
 }
 
-/// Room the heap grows by at once: enough that most of each step's 2 MiB pages are still
-/// untouched when [`advise_heap`] sees the step (a page already touched in 4 KiB pages
-/// stays so).
+/// Room the main heap grows by at once: enough that most of each step's 2 MiB pages are
+/// still untouched when [`advise_heap`] sees the step (a page already touched in 4 KiB
+/// pages stays so). glibc keeps this much free at the top of every heap, so it is also
+/// memory held: steps of 4, 6 and 8 MiB took an 11 MB `.ms3d` → glb to 4 000, 3 500 and
+/// 2 700 page faults (33.8, 33.3, 32.7 ms; 36.3 ms without), and a 112 MB one-mesh IQE → glb
+/// to a peak of 189, 200 and 216 MB (186 MB without).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-const HEAP_STEP: i32 = 8 << 20;
+const HEAP_STEP: i32 = 4 << 20;
 
 /// The end of the part of the heap advised so far (0: the heap is not advised).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -97,13 +100,12 @@ static HEAP_ADVISED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicU
 ///
 /// A conversion makes many arrays of tens of kilobytes (a MilkShape joint's 2 000 keys, a
 /// curve), each in fresh 4 KiB pages: 11 MB `.ms3d` → glb took 5 700 page faults and
-/// 42 ms (median), about 2 000 faults and 31–34 ms with this (BENCHMARKS.md). glibc makes
+/// 36–42 ms, about 4 000 faults and 31–34 ms with this (BENCHMARKS.md). glibc makes
 /// up to eight heaps per core, which it grows a page at a time where no 2 MiB page can
 /// form; one per core (`M_ARENA_MAX`) sends more of the work of other threads to the main
 /// heap. One heap in all was as fast for that file but made readers that allocate on every
 /// core wait for its lock: 30 MB SMD → IQM 156 ms with two heaps, 180 ms with one. The
-/// price is the main heap's free top kept for reuse, up to a step: a 111 MB IQE → glb
-/// peaked at 1.78× the input instead of 1.68×.
+/// price is each heap's free top kept for reuse, up to a step (see [`HEAP_STEP`]).
 pub fn heap_per_core() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
