@@ -5,6 +5,7 @@
 //! * [`fixtures`]: the workspace's own small files under `fixtures/`;
 //! * [`synth`]: deterministic synthetic inputs (bench data, also written by `cargo xtask`);
 //! * [`contract`]: the format-contract macros `round_trip_test!` and `format_contract!`;
+//! * [`codec_agreement`]: a codec's own reads held to its faithful layer's;
 //! * [`milkshape_limits`]: MilkShape's limits checked alike on both MilkShape writers;
 //! * [`counting_alloc`]: a per-thread counting global allocator for memory bounds;
 //! * `bench` (feature `bench`): criterion settings, `bench_main!`, `format_bench!`;
@@ -29,6 +30,7 @@
 
 #[cfg(feature = "bench")]
 pub mod bench;
+pub mod codec_agreement;
 pub mod contract;
 pub mod corpus;
 pub mod counting_alloc;

@@ -88,25 +88,11 @@ pub(crate) fn parse_body(
 /// Splits `src[body..]` into at most `count` ranges of about equal length, each ending
 /// just after a newline (the last one at the end of the file).
 pub(crate) fn split(src: &[u8], body: usize, count: usize) -> Vec<Range<usize>> {
-    let body = body.min(src.len());
-    let len = src.len() - body;
-    let count = count.max(1);
-    let mut ranges = Vec::with_capacity(count);
-    let mut start = body;
-    for k in 1..count {
-        let target = (body + len / count * k).max(start);
-        let Some(newline) = src[target..].iter().position(|&b| b == b'\n') else {
-            break;
-        };
-        let end = target + newline + 1;
-        if end >= src.len() {
-            break;
-        }
-        ranges.push(start..end);
-        start = end;
-    }
-    ranges.push(start..src.len());
-    ranges
+    let after_newline = |at: usize| {
+        let newline = src.get(at..)?.iter().position(|&b| b == b'\n')?;
+        Some(at + newline + 1)
+    };
+    rigport_model_core::pieces::cut_ranges(src.len(), body, count, after_newline)
 }
 
 /// Reads each range on the thread pool and joins the chunks (see [`parse_body`]).

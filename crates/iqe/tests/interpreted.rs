@@ -7,53 +7,25 @@ mod common;
 
 use rigport_iqe::{CODEC, ConvertOptions, File, to_model};
 use rigport_model_core::ReadOptions;
-use rigport_model_core::codec::{Codec, Location, ModelOptions, NoCompanions};
+use rigport_model_core::codec::Location;
+use rigport_test_support::codec_agreement::assert_codec_reads_as_faithful;
 use rigport_test_support::corpus;
 
 /// Reads `bytes` both ways with `options` and compares everything; returns whether the
 /// read succeeded.
 fn same_both_ways(name: &str, bytes: &[u8], options: &ReadOptions) -> bool {
-    let plain = File::from_slice_with(bytes, options);
-    let codec = CODEC.read(bytes, options);
-    // The read for a conversion that frees the text before the model is made.
-    let pending = CODEC.read_pending(bytes, options, &NoCompanions, &ModelOptions::default());
-    match (plain, codec) {
-        (Ok((file, mut report)), Ok((got, got_report))) => {
-            let (model, model_report) = to_model(&file, &ConvertOptions::default())
+    let faithful = File::from_slice_with(bytes, options)
+        .map(|(file, mut report)| {
+            let (model, more) = to_model(&file, &ConvertOptions::default())
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
-            report.extend(model_report);
-            assert_eq!(got, model, "{name}: the model");
-            assert_eq!(
-                got_report, report,
-                "{name}: the read's and conversion's reports"
-            );
-            let (pending, mut pending_report) =
-                pending.unwrap_or_else(|e| panic!("{name}: pending read: {e}"));
-            let modelled = pending().unwrap_or_else(|e| panic!("{name}: pending model: {e}"));
-            pending_report.extend(modelled.report);
-            assert_eq!(modelled.model, model, "{name}: the pending model");
-            assert_eq!(pending_report, report, "{name}: the pending reports");
-            true
-        }
-        (Err(error), Err(got)) => {
-            let Err(pending) = pending else {
-                panic!("{name}: the pending read succeeded");
-            };
-            assert_eq!(
-                pending.message, got.message,
-                "{name}: the pending read's error"
-            );
-            assert_eq!(got.message, error.to_string(), "{name}: the error");
-            let at = Location::at_text(bytes, error.span().map(|s| s.start));
-            assert_eq!(got.location, at, "{name}: the error's line:column");
-            false
-        }
-        (plain, codec) => panic!(
-            "{name}: File read {}, the codec read {}",
-            plain.is_ok(),
-            codec.is_ok()
-        ),
-    }
+            report.extend(more);
+            (model, report)
+        })
+        .map_err(|e| {
+            let at = Location::at_text(bytes, e.span().map(|span| span.start));
+            (e.to_string(), at)
+        });
+    assert_codec_reads_as_faithful(name, &CODEC, bytes, options, faithful)
 }
 
 #[test]

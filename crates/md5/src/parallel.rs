@@ -41,23 +41,7 @@ pub(crate) fn read_body(src: &[u8], body: usize, options: &ReadOptions) -> Optio
 /// Splits `src[body..]` into at most `count` ranges of about equal length, each after the
 /// first starting with a line that opens a `mesh` or `frame` block.
 pub(crate) fn split(src: &[u8], body: usize, count: usize) -> Vec<Range<usize>> {
-    let body = body.min(src.len());
-    let len = src.len() - body;
-    let count = count.max(1);
-    let mut ranges = Vec::with_capacity(count);
-    let mut start = body;
-    for k in 1..count {
-        let target = (body + len / count * k).max(start);
-        let Some(cut) = block_start_from(src, target) else {
-            break;
-        };
-        if cut > start {
-            ranges.push(start..cut);
-            start = cut;
-        }
-    }
-    ranges.push(start..src.len());
-    ranges
+    rigport_model_core::pieces::cut_ranges(src.len(), body, count, |at| block_start_from(src, at))
 }
 
 /// The start of the first line at or after the line holding `from` (not the file's first)

@@ -40,6 +40,7 @@ mod material;
 mod mesh;
 mod model;
 pub mod number;
+pub mod pieces;
 mod references;
 mod report;
 mod skeleton;

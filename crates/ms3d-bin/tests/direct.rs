@@ -7,59 +7,22 @@
 
 mod common;
 
-use rigport_model_core::codec::{Codec, Location, ModelOptions, NoCompanions};
-use rigport_model_core::{Limits, Model, ReadOptions};
+use rigport_model_core::codec::{Codec, Location};
+use rigport_model_core::{Limits, ReadOptions};
 use rigport_ms3d_bin::{CODEC, ConvertOptions, File, Keyframe, to_model};
+use rigport_test_support::codec_agreement::assert_codec_reads_as_faithful;
 
 /// Reads `bytes` both ways with `options` and compares everything; returns whether the
 /// read succeeded.
 fn same_both_ways(name: &str, bytes: &[u8], options: &ReadOptions) -> bool {
-    let plain = File::from_slice_with(bytes, options);
-    let codec = CODEC.read(bytes, options);
-    let pending = CODEC.read_pending(bytes, options, &NoCompanions, &ModelOptions::default());
-    match (plain, codec) {
-        (Ok((file, mut report)), Ok((got, got_report))) => {
-            let (model, model_report) = to_model(&file, &ConvertOptions::default())
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
-            report.extend(model_report);
-            same_model(&got, &model, &format!("{name}: the model"));
-            assert_eq!(got_report, report, "{name}: the reports");
-            let (pending, mut pending_report) =
-                pending.unwrap_or_else(|e| panic!("{name}: pending read: {e}"));
-            let modelled = pending().unwrap_or_else(|e| panic!("{name}: pending model: {e}"));
-            pending_report.extend(modelled.report);
-            same_model(
-                &modelled.model,
-                &model,
-                &format!("{name}: the pending model"),
-            );
-            assert_eq!(pending_report, report, "{name}: the pending reports");
-            true
-        }
-        (Err(error), Err(got)) => {
-            let Err(pending) = pending else {
-                panic!("{name}: the pending read succeeded");
-            };
-            assert_eq!(pending.message, got.message, "{name}: the pending error");
-            assert_eq!(got.message, error.to_string(), "{name}: the error");
-            let at = Location::at_offset(error.offset());
-            assert_eq!(got.location, at, "{name}: the error's offset");
-            false
-        }
-        (plain, codec) => panic!(
-            "{name}: File read {}, the codec read {}",
-            plain.is_ok(),
-            codec.is_ok()
-        ),
-    }
-}
-
-/// Models compared by their printed form: a damaged file's keys may be NaN, which is not
-/// equal to itself.
-fn same_model(got: &Model, expected: &Model, what: &str) {
-    if got != expected {
-        assert_eq!(format!("{got:?}"), format!("{expected:?}"), "{what}");
-    }
+    let faithful = File::from_slice_with(bytes, options)
+        .and_then(|(file, mut report)| {
+            let (model, more) = to_model(&file, &ConvertOptions::default())?;
+            report.extend(more);
+            Ok((model, report))
+        })
+        .map_err(|e| (e.to_string(), Location::at_offset(e.offset())));
+    assert_codec_reads_as_faithful(name, &CODEC, bytes, options, faithful)
 }
 
 /// Counts of reads that succeeded and failed.
