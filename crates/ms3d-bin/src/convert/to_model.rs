@@ -17,9 +17,11 @@ use rigport_model_core::codes;
 use rigport_model_core::glam::{Vec2, Vec3, Vec4};
 use rigport_model_core::text::{decode_name, until_nul};
 use rigport_model_core::{
-    Animation, Joint, JointId, Material, MaterialId, Mesh, Model, Report, Skeleton, UpAxis, Vertex,
+    Animation, Joint, JointId, Material, MaterialId, Mesh, Model, Report, Skeleton, Track, UpAxis,
+    Vertex,
 };
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Keys from which the joints' tracks are made on several threads (a thread costs tens
 /// of microseconds to start; 64 Ki keys take a few milliseconds).
@@ -32,47 +34,60 @@ const PARALLEL_KEYS: usize = 1 << 16;
 /// `total frames / fps` seconds. Damaged references (a group naming a missing triangle, a
 /// missing parent, an out-of-range joint or material) become warnings, never errors.
 pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report), Error> {
-    let animation = animation(file, options, KeySource::File);
-    to_model_with(file, animation)
+    to_model_from(file, options, KeySource::File)
 }
 
-/// The file's animation, made before the rest of the model, with what making it reported.
-pub(crate) struct MadeAnimation {
-    animation: Option<Animation>,
-    report: Report,
-}
-
-/// [`to_model`] with the animation already made from `file`'s keys (wherever they were read
-/// from); the report is the same, in the same order.
-pub(crate) fn to_model_with(
+/// [`to_model`] with the joints' keys read from `keys`. The tracks of a long animation are
+/// made on the other cores while this thread welds the meshes, then this thread helps.
+pub(crate) fn to_model_from(
     file: &File,
-    animation: MadeAnimation,
+    options: &ConvertOptions,
+    keys: KeySource,
 ) -> Result<(Model, Report), Error> {
-    let mut report = Report::default();
-    let skeleton = skeleton(&file.joints, &mut report);
-    let skins = skins(file, &mut report);
-    let mut welder = Welder::new(file);
-    let meshes = file
-        .groups
-        .iter()
-        .map(|group| welder.mesh(group, &skins))
-        .collect();
-    welder.report(&mut report);
-    report.extend(animation.report);
-    let model = Model {
-        meshes,
-        materials: file.materials.iter().map(material).collect(),
-        skeleton,
-        animations: animation.animation.into_iter().collect(),
-        comment: file
-            .comments
-            .as_ref()
-            .and_then(|c| c.model.first())
-            .map(|text| decode_name(text)),
-        up: UpAxis::Y,
-    };
-    report_losses(file, &mut report);
-    Ok((model, report))
+    let mut animation_report = Report::default();
+    let planned = Tracks::plan(file, options, keys, &mut animation_report);
+    let tracks = planned.as_ref().map(|(_, tracks)| tracks);
+    let helpers = tracks.map_or(0, |t| t.threads - 1);
+    std::thread::scope(|scope| {
+        let made: Vec<_> = (0..helpers)
+            .filter_map(|_| tracks)
+            .map(|tracks| scope.spawn(move || tracks.make()))
+            .collect();
+        let mut report = Report::default();
+        let skeleton = skeleton(&file.joints, &mut report);
+        let skins = skins(file, &mut report);
+        let mut welder = Welder::new(file);
+        let meshes = file
+            .groups
+            .iter()
+            .map(|group| welder.mesh(group, &skins))
+            .collect();
+        welder.report(&mut report);
+        let animation = planned.as_ref().map(|(animation, tracks)| {
+            let mut parts = vec![tracks.make()];
+            parts.extend(made.into_iter().map(|helper| {
+                helper
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            }));
+            tracks.finish(animation.clone(), parts, &mut animation_report)
+        });
+        report.extend(animation_report);
+        let model = Model {
+            meshes,
+            materials: file.materials.iter().map(material).collect(),
+            skeleton,
+            animations: animation.into_iter().collect(),
+            comment: file
+                .comments
+                .as_ref()
+                .and_then(|c| c.model.first())
+                .map(|text| decode_name(text)),
+            up: UpAxis::Y,
+        };
+        report_losses(file, &mut report);
+        Ok((model, report))
+    })
 }
 
 /// Joints with parents found by name; a missing parent or a cycle makes the joint a root
@@ -336,90 +351,106 @@ fn material(m: &FileMaterial) -> Material {
     }
 }
 
-/// The file's one animation, its keys read from `keys`, with what making it reported.
-pub(crate) fn animation(file: &File, options: &ConvertOptions, keys: KeySource) -> MadeAnimation {
-    let mut report = Report::default();
-    MadeAnimation {
-        animation: absolute_animation(file, options, keys, &mut report),
-        report,
-    }
+/// The tracks of the file's one animation, made from its keys on one or more threads: each
+/// joint's keys are made absolute on their own (a sine and cosine per angle), the joints
+/// taken one at a time by whichever thread is free.
+struct Tracks<'a> {
+    timeline: KeyTimeline,
+    /// Joints with keys, in file order.
+    animated: Vec<(JointId, &'a FileJoint, Keys<'a>, Keys<'a>)>,
+    /// The next joint of `animated` to take.
+    next: AtomicUsize,
+    /// Threads to make the tracks on (this one included).
+    threads: usize,
 }
 
-/// The file's one animation: keys relative to the bind pose made absolute, times in seconds.
-fn absolute_animation(
-    file: &File,
-    options: &ConvertOptions,
-    keys: KeySource,
-    report: &mut Report,
-) -> Option<Animation> {
-    let animated: Vec<(JointId, &FileJoint, Keys, Keys)> = file
-        .joints
-        .iter()
-        .enumerate()
-        .map(|(index, joint)| {
-            let rotations = keys.rotations(index, joint);
-            (index, joint, rotations, keys.translations(index, joint))
-        })
-        .filter(|(_, _, rotations, translations)| rotations.len() + translations.len() > 0)
-        .filter_map(|(index, joint, rotations, translations)| {
-            Some((JointId::from_index(index)?, joint, rotations, translations))
-        })
-        .collect();
-    if animated.is_empty() {
-        return None;
+impl<'a> Tracks<'a> {
+    /// The file's animation without its tracks and what makes them, `None` when no joint
+    /// holds a key.
+    fn plan(
+        file: &'a File,
+        options: &ConvertOptions,
+        keys: KeySource<'a>,
+        report: &mut Report,
+    ) -> Option<(Animation, Self)> {
+        let animated: Vec<(JointId, &FileJoint, Keys, Keys)> = file
+            .joints
+            .iter()
+            .enumerate()
+            .map(|(index, joint)| {
+                let rotations = keys.rotations(index, joint);
+                (index, joint, rotations, keys.translations(index, joint))
+            })
+            .filter(|(_, _, rotations, translations)| rotations.len() + translations.len() > 0)
+            .filter_map(|(index, joint, rotations, translations)| {
+                Some((JointId::from_index(index)?, joint, rotations, translations))
+            })
+            .collect();
+        if animated.is_empty() {
+            return None;
+        }
+        let keyframer = &file.keyframer;
+        let animation = milkshape::animation(
+            &options.animation_name,
+            keyframer.fps,
+            keyframer.total_frames,
+            report,
+        );
+        let timeline = KeyTimeline::new(animation.duration, animation.fps);
+        let key_count: usize = animated
+            .iter()
+            .map(|(_, _, rotations, translations)| rotations.len() + translations.len())
+            .sum();
+        let threads = match key_count >= PARALLEL_KEYS {
+            true => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            false => 1,
+        }
+        .clamp(1, 8);
+        let tracks = Self {
+            timeline,
+            animated,
+            next: AtomicUsize::new(0),
+            threads,
+        };
+        Some((animation, tracks))
     }
-    let keyframer = &file.keyframer;
-    let mut animation = milkshape::animation(
-        &options.animation_name,
-        keyframer.fps,
-        keyframer.total_frames,
-        report,
-    );
-    let timeline = KeyTimeline::new(animation.duration, animation.fps);
-    let track = |(id, joint, rotations, translations): &(JointId, &FileJoint, Keys, Keys)| {
-        let bind = BindPose::new(Vec3::from(joint.position), Vec3::from(joint.rotation));
-        absolute_track(
-            *id,
-            &bind,
-            translations.clone(),
-            rotations.clone(),
-            &timeline,
-        )
-    };
-    let key_count: usize = animated
-        .iter()
-        .map(|(_, _, rotations, translations)| rotations.len() + translations.len())
-        .sum();
-    let threads = match key_count >= PARALLEL_KEYS {
-        true => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        false => 1,
+
+    /// Makes tracks until every joint is taken: `(position in animated, track, keys
+    /// dropped)`.
+    fn make(&self) -> Vec<(usize, Track, usize)> {
+        let mut made = Vec::new();
+        loop {
+            let at = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some((id, joint, rotations, translations)) = self.animated.get(at) else {
+                return made;
+            };
+            let bind = BindPose::new(Vec3::from(joint.position), Vec3::from(joint.rotation));
+            let (track, dropped) = absolute_track(
+                *id,
+                &bind,
+                translations.clone(),
+                rotations.clone(),
+                &self.timeline,
+            );
+            made.push((at, track, dropped));
+        }
     }
-    .clamp(1, 8);
-    // Each joint's keys are made absolute on their own (a sine and cosine per angle): on a
-    // long animation the joints are shared out between the cores, in order.
-    let tracks: Vec<(rigport_model_core::Track, usize)> = if threads > 1 {
-        let per_thread = animated.len().div_ceil(threads).max(1);
-        std::thread::scope(|scope| {
-            let parts: Vec<_> = animated
-                .chunks(per_thread)
-                .map(|part| scope.spawn(move || part.iter().map(track).collect::<Vec<_>>()))
-                .collect();
-            parts
-                .into_iter()
-                .flat_map(|part| {
-                    part.join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                })
-                .collect()
-        })
-    } else {
-        animated.iter().map(track).collect()
-    };
-    let mut outside = 0usize;
-    for (track, dropped) in tracks {
-        outside += dropped;
-        animation.tracks.push(track);
+
+    /// `animation` with the tracks the threads made, in joint order.
+    fn finish(
+        &self,
+        mut animation: Animation,
+        parts: Vec<Vec<(usize, Track, usize)>>,
+        report: &mut Report,
+    ) -> Animation {
+        let mut made: Vec<(usize, Track, usize)> = parts.into_iter().flatten().collect();
+        made.sort_unstable_by_key(|(at, _, _)| *at);
+        let mut outside = 0usize;
+        for (_, track, dropped) in made {
+            outside += dropped;
+            animation.tracks.push(track);
+        }
+        report_keys_outside(outside, &self.timeline, report);
+        animation
     }
-    report_keys_outside(outside, &timeline, report);
-    Some(animation)
 }
