@@ -124,26 +124,23 @@ impl<'a> Reader<'a> {
         decode: impl Fn(&[u8]) -> Option<T>,
     ) -> Result<Vec<T>, Error> {
         let offset = self.offset();
-        self.reserve::<T>(count, size, what)?;
-        // `reserve` checked that count × size bytes are left, so the slice exists.
-        let len = count * size;
-        let bytes = self.cursor.get_ref();
-        let slice = bytes.get(offset as usize..(offset + len) as usize);
-        let truncated = || Error::Truncated {
+        let range = self.pass_over::<T>(count, size, what)?;
+        // `pass_over` checked that the slice exists; a record that does not decode is
+        // reported as a truncation rather than a panic.
+        let truncated = Error::Truncated {
             offset,
             what,
-            needed: len,
-            available: self.remaining(),
+            needed: range.len() as u64,
+            available: self.len() - offset,
         };
-        let records = slice
+        let bytes = self.cursor.get_ref().get(range);
+        bytes
             .and_then(|slice| decode::all(slice, size as usize, decode))
-            .ok_or_else(truncated)?;
-        self.cursor.set_position(offset + len);
-        Ok(records)
+            .ok_or(truncated)
     }
 
-    /// Checks and passes over `count` records of `size` bytes as [`Reader::bulk`] does,
-    /// drawing them from the budget as if decoded, and returns where they lie.
+    /// Checks that `count` records of `size` bytes fit and draws them from the budget as if
+    /// decoded (see [`Reader::reserve`]), passes over them and returns where they lie.
     fn pass_over<T>(
         &mut self,
         count: u64,
