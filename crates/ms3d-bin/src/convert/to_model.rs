@@ -45,8 +45,8 @@ pub(crate) fn to_model_from(
     keys: KeySource,
 ) -> Result<(Model, Report), Error> {
     let mut animation_report = Report::default();
-    let planned = Tracks::plan(file, options, keys, &mut animation_report);
-    let tracks = planned.as_ref().map(|(_, tracks)| tracks);
+    let (animation, tracks) = Tracks::plan(file, options, keys, &mut animation_report).unzip();
+    let tracks = tracks.as_ref();
     let helpers = tracks.map_or(0, |t| t.threads - 1);
     std::thread::scope(|scope| {
         let made: Vec<_> = (0..helpers)
@@ -63,14 +63,14 @@ pub(crate) fn to_model_from(
             .map(|group| welder.mesh(group, &skins))
             .collect();
         welder.report(&mut report);
-        let animation = planned.as_ref().map(|(animation, tracks)| {
+        let animation = animation.zip(tracks).map(|(animation, tracks)| {
             let mut parts = vec![tracks.make()];
             parts.extend(made.into_iter().map(|helper| {
                 helper
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             }));
-            tracks.finish(animation.clone(), parts, &mut animation_report)
+            tracks.finish(animation, parts, &mut animation_report)
         });
         report.extend(animation_report);
         let model = Model {
