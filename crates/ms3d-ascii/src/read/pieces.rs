@@ -18,6 +18,7 @@
 use super::checks::Checks;
 use super::cursor::Cursor;
 use super::records;
+use super::split_line;
 use crate::Error;
 use crate::file::{Bone, Mesh};
 use crate::lexer::trim_start;
@@ -63,19 +64,14 @@ const BONE: &[Part] = &[Part::Line, Part::Line, Part::Line, Part::Array, Part::A
 /// and where the line after it starts.
 fn content_line(src: &[u8], mut at: usize) -> Option<(&[u8], usize)> {
     while at < src.len() {
-        let end = memchr_newline(&src[at..]).map_or(src.len(), |p| at + p);
-        let next = (end + 1).min(src.len());
-        let text = trim_start(&src[at..end]);
+        let (line, len) = split_line(&src[at..]);
+        at += len;
+        let text = trim_start(line);
         if !text.is_empty() && !text.starts_with(b"//") {
-            return Some((text, next));
+            return Some((text, at));
         }
-        at = next;
     }
     None
-}
-
-fn memchr_newline(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'\n')
 }
 
 /// Where the record of `shape` starting at `at` ends; `None` when a count line does not
