@@ -216,10 +216,7 @@ pub(super) fn read_block<B: Body>(
         drawn = drawn.saturating_add(piece.drawn);
         joined.push(piece);
     }
-    if drawn > reader.budget.remaining() {
-        return None;
-    }
-    // Drawn as one reader would have (it fits: checked above).
+    // Drawn as one reader would have; more than is left means one reader fails somewhere.
     reader.budget.reserve("block lines", 1, drawn).ok()?;
     let mut read = Vec::new();
     for mut piece in joined {
