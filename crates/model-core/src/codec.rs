@@ -56,6 +56,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
+use std::sync::OnceLock;
 
 /// What a format is: the facts a registry, a file dialog or `--to` needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -335,7 +336,9 @@ impl Companions for BTreeMap<String, Vec<u8>> {
 /// A name is a file name, or a relative path below the folder with `/` or `\` between its
 /// parts; names with a drive, a root or a `..` part name nothing (a model's references must
 /// not reach outside its folder). [`Companions::names`] lists the folder's files (not its
-/// subfolders), sorted.
+/// subfolders), sorted. The folder is listed once, on the first call, and each entry is only
+/// looked up on disk when it is a link (a folder of thousands of files costs one listing,
+/// not a lookup per file per texture).
 ///
 /// ```
 /// use rigport_model_core::codec::{Companions, Folder};
@@ -350,10 +353,21 @@ impl Companions for BTreeMap<String, Vec<u8>> {
 /// assert_eq!(folder.names(), ["skin.png"]);
 /// std::fs::remove_dir_all(&dir).unwrap();
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Folder {
     dir: PathBuf,
+    /// The folder's file names, sorted, once listed.
+    listing: OnceLock<Vec<String>>,
 }
+
+/// Two folders are equal when they name the same folder, listed or not.
+impl PartialEq for Folder {
+    fn eq(&self, other: &Self) -> bool {
+        self.dir == other.dir
+    }
+}
+
+impl Eq for Folder {}
 
 impl Folder {
     /// The files in folder `dir` (`""` is the current folder).
@@ -364,7 +378,10 @@ impl Folder {
         } else {
             dir
         };
-        Self { dir }
+        Self {
+            dir,
+            listing: OnceLock::new(),
+        }
     }
 
     /// The folder.
@@ -407,22 +424,27 @@ impl Companions for Folder {
     }
 
     fn names(&self) -> Vec<String> {
-        let Ok(entries) = std::fs::read_dir(&self.dir) else {
-            return Vec::new();
-        };
-        let mut names: Vec<String> = entries
-            .filter_map(Result::ok)
-            .filter(|entry| {
-                entry
-                    .file_type()
-                    .is_ok_and(|t| t.is_file() || t.is_symlink())
-            })
-            .filter(|entry| entry.path().is_file())
-            .filter_map(|entry| entry.file_name().into_string().ok())
-            .collect();
-        names.sort();
-        names
+        self.listing.get_or_init(|| list_files(&self.dir)).clone()
     }
+}
+
+/// The names of the files in `dir` (and of links to files), sorted. The listing's own file
+/// types answer for everything but links, which are followed to see what they name.
+fn list_files(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|entry| match entry.file_type() {
+            Ok(kind) if kind.is_symlink() => entry.path().is_file(),
+            Ok(kind) => kind.is_file(),
+            Err(_) => false,
+        })
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    names
 }
 
 /// Which pose a posed export (OBJ) or a picture shows: an animation by name or index and a
@@ -1199,6 +1221,29 @@ mod tests {
         let text = FormatError::new("smd", Location::Text { line: 1, column: 1 }, "bad")
             .with_rendered("drawn by the crate");
         assert_eq!(text.render(b"x"), "drawn by the crate");
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_folder_lists_its_files_and_links_to_files_once() {
+        use std::os::unix::fs::symlink;
+        let dir = std::env::temp_dir().join(format!("rigport-folder-list-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("textures")).unwrap();
+        std::fs::write(dir.join("skin.png"), b"png").unwrap();
+        std::fs::write(dir.join("Body.TGA"), b"tga").unwrap();
+        symlink(dir.join("skin.png"), dir.join("linked.png")).unwrap();
+        symlink(dir.join("textures"), dir.join("linked-folder")).unwrap();
+        symlink(dir.join("gone.png"), dir.join("dangling.png")).unwrap();
+        let folder = Folder::new(&dir);
+        assert_eq!(folder.names(), ["Body.TGA", "linked.png", "skin.png"]);
+        // Listed once: a file made later is not listed, though it is read by name.
+        std::fs::write(dir.join("later.png"), b"later").unwrap();
+        assert_eq!(folder.names(), ["Body.TGA", "linked.png", "skin.png"]);
+        assert_eq!(folder.size("later.png"), Some(5));
+        assert_eq!(folder, Folder::new(&dir), "equal whether listed or not");
+        assert_eq!(Folder::new(&dir).names().len(), 4);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
