@@ -29,9 +29,25 @@ pub const MIN_MAPPED_BYTES: u64 = 1 << 20;
 pub enum Input {
     /// The file mapped read-only (shared with the hook of [`Input::consumed`], which only
     /// looks at it while this owner keeps it alive).
-    Mapped(Arc<memmap2::Mmap>),
+    Mapped(Mapping),
     /// A copy of the file.
     Read(Vec<u8>),
+}
+
+/// A file mapped read-only, unmapped on another thread when dropped.
+///
+/// Unmapping takes the kernel a moment per page mapped: 0.8 ms for an 11 MB `.ms3d` read
+/// whole, on the thread that drops the input before it writes the output. The other
+/// thread does it meanwhile; a process that ends first unmaps everything anyway.
+pub struct Mapping(Option<Arc<memmap2::Mmap>>);
+
+impl Drop for Mapping {
+    fn drop(&mut self) {
+        if let Some(map) = self.0.take() {
+            // Were no thread to be had, the closure (and the mapping) is dropped here.
+            let _ = std::thread::Builder::new().spawn(move || drop(map));
+        }
+    }
 }
 
 impl Input {
@@ -40,7 +56,7 @@ impl Input {
     /// with them, so a large text file is not held whole beside what is read from it
     /// (100 MB IQE → glb: the peak falls by about the file's size). A copy has none.
     pub fn consumed(&self) -> Consumed {
-        let Input::Mapped(map) = self else {
+        let Input::Mapped(Mapping(Some(map))) = self else {
             return Consumed::default();
         };
         let map = Arc::downgrade(map);
@@ -55,7 +71,7 @@ impl Input {
 impl AsRef<[u8]> for Input {
     fn as_ref(&self) -> &[u8] {
         match self {
-            Input::Mapped(map) => map.as_ref(),
+            Input::Mapped(Mapping(map)) => map.as_deref().map_or(&[], |map| map.as_ref()),
             Input::Read(bytes) => bytes,
         }
     }
@@ -68,7 +84,7 @@ pub fn read(path: &Path, map: bool) -> std::io::Result<Input> {
     let metadata = file.metadata()?;
     if map && metadata.is_file() && metadata.len() >= MIN_MAPPED_BYTES {
         if let Ok(mapped) = map_file(&file) {
-            return Ok(Input::Mapped(Arc::new(mapped)));
+            return Ok(Input::Mapped(Mapping(Some(Arc::new(mapped)))));
         }
     }
     let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
@@ -140,6 +156,21 @@ mod tests {
         consumed.call(0..content.len());
         copied.consumed().call(0..content.len());
         assert_eq!(copied.as_ref(), &content[..]);
+        // A mapping dropped is unmapped, on another thread.
+        let mapped = read(&large, true).unwrap();
+        let Input::Mapped(Mapping(Some(map))) = &mapped else {
+            panic!("a large file is mapped");
+        };
+        let weak = Arc::downgrade(map);
+        drop(mapped);
+        let waited = std::time::Instant::now();
+        while weak.upgrade().is_some() {
+            assert!(
+                waited.elapsed().as_secs() < 30,
+                "the mapping was never dropped"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
         // Not a file: the error names the problem, as reading it did before.
         assert!(read(dir.path(), true).is_err());
         assert!(read(&dir.path().join("missing.iqe"), true).is_err());
