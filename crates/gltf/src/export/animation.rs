@@ -181,6 +181,31 @@ impl ChannelVisitor for CurveWriter<'_, '_> {
         I: DoubleEndedIterator<Item = (f32, [f32; W])>,
         T: Iterator<Item = f32>,
     {
+        // Linear and step curves without an added key go from the keys to the buffer when
+        // they need no cleaning (what real files hold).
+        let added_key = self.wrap.is_some() || (self.first && self.hold.is_some());
+        let plain = matches!(
+            self.animation.interpolation,
+            Interpolation::Linear | Interpolation::Step
+        );
+        if plain && !added_key {
+            let (builder, inputs) = (&mut *self.builder, &mut *self.inputs);
+            match self.gltf.write_clean(
+                self.animation,
+                joint,
+                property,
+                &channel.keys,
+                builder,
+                inputs,
+            ) {
+                Clean::Written => {
+                    self.first = false;
+                    return;
+                }
+                Clean::Empty => return,
+                Clean::Unclean => {}
+            }
+        }
         let Some(mut curve) = curve(joint, property, channel.keys, &mut self.stats) else {
             return;
         };
@@ -454,6 +479,21 @@ impl Inputs {
     }
 }
 
+/// What [`AnimationWriter::write_clean`] did with a channel.
+enum Clean {
+    /// Written.
+    Written,
+    /// Nothing to write: the channel has no key.
+    Empty,
+    /// Nothing written: the keys need cleaning.
+    Unclean,
+}
+
+/// The accessor type of values of `width` floats: rotations are `VEC4`, the rest `VEC3`.
+fn value_type(width: usize) -> Type {
+    if width == 4 { Type::Vec4 } else { Type::Vec3 }
+}
+
 /// The glTF animation being written: one sampler and one channel per curve.
 #[derive(Default)]
 struct AnimationWriter {
@@ -490,12 +530,77 @@ impl AnimationWriter {
             }
         };
         let input = inputs.get_or_write(&curve.times, builder);
-        let ty = if curve.width == 4 {
-            Type::Vec4
-        } else {
-            Type::Vec3
+        let output = builder.accessor(&output, value_type(curve.width), Usage::Plain);
+        self.push(input, output, interpolation, curve.joint, curve.property);
+    }
+
+    /// Writes a channel of keys that need no cleaning (all valid, times non-negative and
+    /// strictly increasing) as a linear or step curve, straight from the keys: the same
+    /// accessors, sampler and channel as [`curve`] then [`AnimationWriter::write`], without
+    /// the curve in between. Writes nothing unless the keys are clean.
+    fn write_clean<const W: usize, I: Iterator<Item = (f32, [f32; W])>>(
+        &mut self,
+        animation: &Animation,
+        joint: u32,
+        property: Property,
+        keys: &impl Fn() -> I,
+        builder: &mut Builder,
+        inputs: &mut Inputs,
+    ) -> Clean {
+        // First the keys are checked, and their times held to the previous curve's.
+        let last = inputs.last.as_ref();
+        let mut same_times = last.is_some();
+        let mut previous = f32::NEG_INFINITY;
+        let mut count = 0usize;
+        for (time, value) in keys() {
+            if !(is_valid(time, &value) && time >= 0.0 && time > previous) {
+                return Clean::Unclean;
+            }
+            same_times = same_times
+                && last.and_then(|(bits, _)| bits.get(count)) == Some(&(time + 0.0).to_bits());
+            previous = time;
+            count += 1;
+        }
+        if count == 0 {
+            return Clean::Empty;
+        }
+        let input = match last {
+            Some((bits, input)) if same_times && bits.len() == count => *input,
+            _ => {
+                let times: Vec<f32> = keys().map(|(time, _)| time + 0.0).collect(); // −0 → +0
+                inputs.get_or_write(&times, builder)
+            }
         };
-        let output = builder.accessor(&output, ty, Usage::Plain);
+        // Then the values go to the buffer, rotations each within 90° of the one before.
+        let mut before: Option<[f32; W]> = None;
+        let values = keys().map(|(_, mut value)| {
+            if property == Property::Rotation {
+                let dot = |p: [f32; W]| p.iter().zip(&value).map(|(a, b)| a * b).sum::<f32>();
+                if before.is_some_and(|p| dot(p) < 0.0) {
+                    value.iter_mut().for_each(|c| *c = -*c);
+                }
+                before = Some(value);
+            }
+            value
+        });
+        let output = builder.accessor_from(values, value_type(W), Usage::Plain);
+        let interpolation = match animation.interpolation {
+            Interpolation::Step => GltfInterpolation::Step,
+            _ => GltfInterpolation::Linear,
+        };
+        self.push(input, output, interpolation, joint, property);
+        Clean::Written
+    }
+
+    /// Adds the sampler and the channel of a curve whose accessors are written.
+    fn push(
+        &mut self,
+        input: json::Index<json::Accessor>,
+        output: json::Index<json::Accessor>,
+        interpolation: GltfInterpolation,
+        joint: u32,
+        property: Property,
+    ) {
         let sampler = json::Index::push(
             &mut self.samplers,
             Sampler {
@@ -511,8 +616,8 @@ impl AnimationWriter {
             target: Target {
                 extensions: None,
                 extras: Default::default(),
-                node: json::Index::new(curve.joint),
-                path: Checked::Valid(curve.property),
+                node: json::Index::new(joint),
+                path: Checked::Valid(property),
             },
             extensions: None,
             extras: Default::default(),

@@ -816,3 +816,62 @@ fn of_two_tracks_for_one_joint_the_first_wins() {
         "{report}"
     );
 }
+
+#[test]
+fn clean_channels_are_written_as_the_same_channels_cleaned() {
+    // Rotations that cross hemispheres, a first key at −0 s, channels with the times of the
+    // one before, other times and some of them, linear and step: written straight from the keys (they need no
+    // cleaning), and again with an invalid key added to every channel, which sends them
+    // through cleaning. Both documents and buffers must be the same.
+    let mut track = Track::new(JointId(0));
+    track.rotations = vec![
+        Key::new(-0.0, Quat::from_rotation_x(0.1)),
+        Key::new(0.5, -Quat::from_rotation_x(0.4)),
+        Key::new(1.0, Quat::from_rotation_x(3.0)),
+        Key::new(1.5, -Quat::from_rotation_y(2.5)),
+    ];
+    track.translations = vec![
+        Key::new(-0.0, Vec3::new(0.0, 2.0, 0.0)),
+        Key::new(0.5, Vec3::new(1.0, 2.0, 0.0)),
+        Key::new(1.0, Vec3::new(0.0, 3.0, 0.0)),
+        Key::new(1.5, Vec3::new(0.0, 3.0, 1.0)),
+    ];
+    let mut root_track = Track::new(JointId(1));
+    // The times of the channel before, cut short.
+    root_track.translations = vec![Key::new(0.0, Vec3::ONE), Key::new(0.5, Vec3::ONE)];
+    root_track.rotations = vec![Key::new(0.0, Quat::IDENTITY), Key::new(1.5, Quat::IDENTITY)];
+    root_track.scales = vec![Key::new(0.25, Vec3::ONE), Key::new(1.5, Vec3::splat(2.0))];
+    let mut model = skinned_model();
+    for interpolation in [Interpolation::Linear, Interpolation::Step] {
+        model.animations = vec![Animation {
+            tracks: vec![track.clone(), root_track.clone()],
+            duration: 1.5,
+            looping: false,
+            interpolation,
+            ..Animation::new("turn", 24.0)
+        }];
+        let mut dirty = model.clone();
+        for track in &mut dirty.animations[0].tracks {
+            let nan = f32::NAN;
+            track.rotations.push(Key::new(nan, Quat::IDENTITY));
+            track.translations.push(Key::new(nan, Vec3::ZERO));
+            track.scales.push(Key::new(nan, Vec3::ONE));
+        }
+        let (clean_root, clean_bin, clean_report) = glb(&model);
+        let (dirty_root, dirty_bin, dirty_report) = glb(&dirty);
+        let invalid = |report: &Report| report.notices.iter().any(|n| n.code == "gltf-key-invalid");
+        assert!(
+            invalid(&dirty_report) && !invalid(&clean_report),
+            "{dirty_report:?}"
+        );
+        let json = |root: &json::Root| json::serialize::to_string(root).unwrap();
+        assert_eq!(json(&clean_root), json(&dirty_root), "{interpolation:?}");
+        assert!(clean_bin == dirty_bin, "{interpolation:?}");
+        let written = json(&clean_root);
+        let name = match interpolation {
+            Interpolation::Step => "\"STEP\"",
+            _ => "\"LINEAR\"",
+        };
+        assert_eq!(written.matches(name).count(), 5, "{interpolation:?}");
+    }
+}
