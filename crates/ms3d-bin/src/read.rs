@@ -25,6 +25,9 @@ struct Reader<'a> {
     /// `Some` when the joints' keys are left in the input (where each joint's lie is
     /// collected here), `None` when they are decoded into the file.
     left_keys: Option<Vec<KeySpans>>,
+    /// Arrays read in bulk (vertices, triangles, a group's triangle indices) are checked and
+    /// passed over, left empty in the file ([`skim_joints`]).
+    skim: bool,
 }
 
 /// Where one joint's keys lie in the input, for a read that leaves them there.
@@ -125,6 +128,9 @@ impl<'a> Reader<'a> {
     ) -> Result<Vec<T>, Error> {
         let offset = self.offset();
         let range = self.pass_over::<T>(count, size, what)?;
+        if self.skim {
+            return Ok(Vec::new());
+        }
         // `pass_over` checked that the slice exists; a record that does not decode is
         // reported as a truncation rather than a panic.
         let truncated = Error::Truncated {
@@ -207,6 +213,36 @@ pub(crate) fn parse_leaving_keys(
     Ok((file, spans.unwrap_or_default(), report))
 }
 
+/// The joints and the keyframer of a file, with where each joint's keys lie, read as
+/// [`parse_leaving_keys`] reads them but passing over the vertices, triangles and groups'
+/// triangle indices before them (their arrays are empty): a few hundred bytes read for the
+/// tracks to be made from while the rest is read. Fails where that read would fail before
+/// the end of the joints.
+pub(crate) fn skim_joints(
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<(File, Vec<KeySpans>), Error> {
+    check_magic(bytes)?;
+    let mut reader = Reader::over(bytes, options, true);
+    reader.skim = true;
+    let file = read_core(&mut reader)?;
+    Ok((file, reader.left_keys.unwrap_or_default()))
+}
+
+impl<'a> Reader<'a> {
+    /// A reader of `bytes` after the magic, leaving the keys in the input when `leave_keys`.
+    fn over(bytes: &'a [u8], options: &ReadOptions, leave_keys: bool) -> Self {
+        let mut reader = Reader {
+            cursor: Cursor::new(bytes),
+            budget: options.limits.budget(),
+            left_keys: leave_keys.then(Vec::new),
+            skim: false,
+        };
+        reader.cursor.set_position(MAGIC.len() as u64);
+        reader
+    }
+}
+
 /// [`parse`], or [`parse_leaving_keys`] when `leave_keys`.
 fn parse_with(
     bytes: &[u8],
@@ -214,12 +250,7 @@ fn parse_with(
     leave_keys: bool,
 ) -> Result<(File, Option<Vec<KeySpans>>, Report), Error> {
     check_magic(bytes)?;
-    let mut reader = Reader {
-        cursor: Cursor::new(bytes),
-        budget: options.limits.budget(),
-        left_keys: leave_keys.then(Vec::new),
-    };
-    reader.cursor.set_position(MAGIC.len() as u64);
+    let mut reader = Reader::over(bytes, options, leave_keys);
     let mut file = read_core(&mut reader)?;
     let mut report = Report::default();
     if let Err((start, problem)) = read_trailing(&mut reader, &mut file) {

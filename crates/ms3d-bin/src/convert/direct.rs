@@ -10,9 +10,9 @@
 
 use super::ConvertOptions;
 use super::keys::KeySource;
-use super::to_model::to_model_from;
+use super::to_model::{Parts, Tracks, model_of, to_model_from, with_tracks};
 use crate::error::Error;
-use crate::read::parse_leaving_keys;
+use crate::read::{parse_leaving_keys, skim_joints};
 use rigport_model_core::{Model, ReadOptions, Report};
 
 /// The model, handed over when called.
@@ -21,16 +21,39 @@ pub(crate) type PendingModel = Box<dyn FnOnce() -> Result<(Model, Report), Error
 /// Reads `bytes` for a conversion: the read's report, and the model, already made, handed
 /// over when the returned closure runs. The same model and reports as
 /// [`crate::File::from_slice_with`] then [`super::to_model`].
+///
+/// The joints are read first ([`skim_joints`], passing over the meshes before them), so
+/// that the tracks are made on the other cores while this thread reads the rest of the file
+/// and welds its meshes.
 pub(crate) fn read_pending(
     bytes: &[u8],
     options: &ReadOptions,
 ) -> Result<(PendingModel, Report), Error> {
-    let (file, spans, report) = parse_leaving_keys(bytes, options)?;
+    let convert = ConvertOptions::default();
+    let Ok((joints, spans)) = skim_joints(bytes, options) else {
+        // The read below fails there too, and says where.
+        let (file, spans, report) = parse_leaving_keys(bytes, options)?;
+        let keys = KeySource::Input {
+            bytes,
+            spans: &spans,
+        };
+        let modelled = to_model_from(&file, &convert, keys)?;
+        return Ok((Box::new(move || Ok(modelled)), report));
+    };
     let keys = KeySource::Input {
         bytes,
         spans: &spans,
     };
-    let modelled = to_model_from(&file, &ConvertOptions::default(), keys)?;
+    let mut animation_report = Report::default();
+    // The joints read alone are those of the whole read: the same bytes read the same way.
+    let planned = Tracks::plan(&joints, &convert, keys, &mut animation_report);
+    let (read, made) = with_tracks(planned.as_ref(), || {
+        let (file, _, report) = parse_leaving_keys(bytes, options)?;
+        let parts = Parts::of(&file);
+        Ok::<_, Error>((file, parts, report))
+    });
+    let (file, parts, report) = read?;
+    let modelled = model_of(&file, parts, planned, made, animation_report);
     Ok((Box::new(move || Ok(modelled)), report))
 }
 

@@ -23,9 +23,18 @@ use rigport_model_core::{
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Keys from which the joints' tracks are made on several threads (a thread costs tens
-/// of microseconds to start; 64 Ki keys take a few milliseconds).
+/// Keys from which the joints' tracks are made on several threads (waking a thread costs
+/// tens of microseconds; 64 Ki keys take a few milliseconds).
 const PARALLEL_KEYS: usize = 1 << 16;
+
+/// The threads tracks may be made on: rayon's pool with the `parallel` feature, else this
+/// one.
+fn pool_threads() -> usize {
+    #[cfg(feature = "parallel")]
+    return rayon::current_num_threads();
+    #[cfg(not(feature = "parallel"))]
+    1
+}
 
 /// Converts a file to the neutral model, reporting what the model cannot carry.
 ///
@@ -45,49 +54,114 @@ pub(crate) fn to_model_from(
     keys: KeySource,
 ) -> Result<(Model, Report), Error> {
     let mut animation_report = Report::default();
-    let (animation, tracks) = Tracks::plan(file, options, keys, &mut animation_report).unzip();
-    let tracks = tracks.as_ref();
+    let planned = Tracks::plan(file, options, keys, &mut animation_report);
+    let (parts, made) = with_tracks(planned.as_ref(), || Parts::of(file));
+    Ok(model_of(file, parts, planned, made, animation_report))
+}
+
+/// The tracks a [`Tracks`] plan made, by each thread that made some.
+pub(crate) type Made = Vec<Vec<(usize, Track, usize)>>;
+
+/// Runs `main` on this thread while the planned tracks are made on the other cores; this
+/// thread then makes the tracks no other thread has taken.
+pub(crate) fn with_tracks<M>(
+    planned: Option<&(Animation, Tracks)>,
+    main: impl FnOnce() -> M,
+) -> (M, Made) {
+    let tracks = planned.map(|(_, tracks)| tracks);
     let helpers = tracks.map_or(0, |t| t.threads - 1);
-    std::thread::scope(|scope| {
-        let made: Vec<_> = (0..helpers)
-            .filter_map(|_| tracks)
-            .map(|tracks| scope.spawn(move || tracks.make()))
-            .collect();
+    let make = || tracks.map(Tracks::make).unwrap_or_default();
+    let ((made, own), helped) = alongside(helpers, make, || (main(), make()));
+    (made, std::iter::once(own).chain(helped).collect())
+}
+
+/// The parts of the model made from the file's meshes and joints: the meshes welded, the
+/// skeleton, and what they report.
+pub(crate) struct Parts {
+    meshes: Vec<Mesh>,
+    skeleton: Skeleton,
+    report: Report,
+}
+
+impl Parts {
+    /// The parts of `file`'s model.
+    pub(crate) fn of(file: &File) -> Self {
         let mut report = Report::default();
         let skeleton = skeleton(&file.joints, &mut report);
         let skins = skins(file, &mut report);
         let mut welder = Welder::new(file);
-        let meshes = file
+        let meshes: Vec<Mesh> = file
             .groups
             .iter()
             .map(|group| welder.mesh(group, &skins))
             .collect();
         welder.report(&mut report);
-        let animation = animation.zip(tracks).map(|(animation, tracks)| {
-            let mut parts = vec![tracks.make()];
-            parts.extend(made.into_iter().map(|helper| {
-                helper
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            }));
-            tracks.finish(animation, parts, &mut animation_report)
-        });
-        report.extend(animation_report);
-        let model = Model {
+        Self {
             meshes,
-            materials: file.materials.iter().map(material).collect(),
             skeleton,
-            animations: animation.into_iter().collect(),
-            comment: file
-                .comments
-                .as_ref()
-                .and_then(|c| c.model.first())
-                .map(|text| decode_name(text)),
-            up: UpAxis::Y,
-        };
-        report_losses(file, &mut report);
-        Ok((model, report))
-    })
+            report,
+        }
+    }
+}
+
+/// `file`'s model from its parts and the tracks made from the plan (see [`with_tracks`]),
+/// and everything they and the plan (`animation_report`) report.
+pub(crate) fn model_of(
+    file: &File,
+    parts: Parts,
+    planned: Option<(Animation, Tracks)>,
+    made: Made,
+    mut animation_report: Report,
+) -> (Model, Report) {
+    let Parts {
+        meshes,
+        skeleton,
+        mut report,
+    } = parts;
+    let animation =
+        planned.map(|(animation, tracks)| tracks.finish(animation, made, &mut animation_report));
+    report.extend(animation_report);
+    let model = Model {
+        meshes,
+        materials: file.materials.iter().map(material).collect(),
+        skeleton,
+        animations: animation.into_iter().collect(),
+        comment: file
+            .comments
+            .as_ref()
+            .and_then(|c| c.model.first())
+            .map(|text| decode_name(text)),
+        up: UpAxis::Y,
+    };
+    report_losses(file, &mut report);
+    (model, report)
+}
+
+/// Runs `main` on the calling thread while up to `helpers` threads of rayon's pool run
+/// `help`, and returns what `main` and each helper made. Threads of the pool, started once
+/// and then waiting, are woken on an idle core at once; a thread started for the call can
+/// wait on the caller's core for a scheduler tick (4 ms) before it runs (measured on the
+/// 2-core VM of BENCHMARKS.md). Without the `parallel` feature no helper runs.
+fn alongside<M, H: Send>(
+    helpers: usize,
+    help: impl Fn() -> H + Sync,
+    main: impl FnOnce() -> M,
+) -> (M, Vec<H>) {
+    #[cfg(feature = "parallel")]
+    if helpers > 0 {
+        let mut helped: Vec<Option<H>> = (0..helpers).map(|_| None).collect();
+        let made = rayon::in_place_scope(|scope| {
+            for slot in &mut helped {
+                let help = &help;
+                scope.spawn(move |_| *slot = Some(help()));
+            }
+            main()
+        });
+        // The scope ends when every job has run.
+        return (made, helped.into_iter().flatten().collect());
+    }
+    let _ = (helpers, &help);
+    (main(), Vec::new())
 }
 
 /// Joints with parents found by name; a missing parent or a cycle makes the joint a root
@@ -354,7 +428,7 @@ fn material(m: &FileMaterial) -> Material {
 /// The tracks of the file's one animation, made from its keys on one or more threads: each
 /// joint's keys are made absolute on their own (a sine and cosine per angle), the joints
 /// taken one at a time by whichever thread is free.
-struct Tracks<'a> {
+pub(crate) struct Tracks<'a> {
     timeline: KeyTimeline,
     /// Joints with keys, in file order.
     animated: Vec<(JointId, &'a FileJoint, Keys<'a>, Keys<'a>)>,
@@ -367,7 +441,7 @@ struct Tracks<'a> {
 impl<'a> Tracks<'a> {
     /// The file's animation without its tracks and what makes them, `None` when no joint
     /// holds a key.
-    fn plan(
+    pub(crate) fn plan(
         file: &'a File,
         options: &ConvertOptions,
         keys: KeySource<'a>,
@@ -402,7 +476,7 @@ impl<'a> Tracks<'a> {
             .map(|(_, _, rotations, translations)| rotations.len() + translations.len())
             .sum();
         let threads = match key_count >= PARALLEL_KEYS {
-            true => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            true => pool_threads(),
             false => 1,
         }
         .clamp(1, 8);
