@@ -105,6 +105,63 @@ pub(super) fn write_animations(model: &Model, builder: &mut Builder, report: &mu
     }
 }
 
+/// Animation keys from which an export writes its animations apart, on another thread of
+/// rayon's pool (with the `parallel` feature and a pool of more than one thread; else
+/// never): below, the hand-over costs more than it saves.
+pub(super) fn parallel_keys() -> usize {
+    #[cfg(feature = "parallel")]
+    if rayon::current_num_threads() > 1 {
+        return 1 << 16;
+    }
+    usize::MAX
+}
+
+/// The keys of every track of every animation.
+pub(super) fn key_count(model: &Model) -> usize {
+    model
+        .animations
+        .iter()
+        .flat_map(|a| &a.tracks)
+        .map(|t| t.key_count())
+        .sum()
+}
+
+/// Runs `rest` on the calling thread and, when `apart`, writes the animations into a
+/// builder of their own ([`write_apart`]) at the same time on a thread of rayon's pool
+/// (with the `parallel` feature; else one after the other). A thread of the pool, started
+/// once and then waiting, is woken on an idle core at once; a thread started for the call
+/// can wait on the caller's core for a scheduler tick before it runs.
+pub(super) fn alongside<R>(
+    apart: bool,
+    model: &Model,
+    rest: impl FnOnce() -> R,
+) -> (Option<(Builder, Report)>, R) {
+    if !apart {
+        return (None, rest());
+    }
+    #[cfg(feature = "parallel")]
+    {
+        let mut animations = None;
+        let rest = rayon::in_place_scope(|scope| {
+            scope.spawn(|_| animations = Some(write_apart(model)));
+            rest()
+        });
+        // The scope ends when its job has run.
+        (animations, rest)
+    }
+    #[cfg(not(feature = "parallel"))]
+    (Some(write_apart(model)), rest())
+}
+
+/// The animations written into a builder of their own, with room for the whole file: the
+/// rest is put in front of their bytes (see [`Builder::follow_with`]).
+fn write_apart(model: &Model) -> (Builder, Report) {
+    let mut builder = Builder::with_capacity(super::buffer::size_bound(model));
+    let mut report = Report::default();
+    write_animations(model, &mut builder, &mut report);
+    (builder, report)
+}
+
 /// What is done with each key channel of an animation.
 trait ChannelVisitor {
     /// One channel: its joint, property and ways to iterate its keys and their times alone

@@ -71,6 +71,32 @@ pub(super) struct Builder {
     pub root: json::Root,
     /// The buffer (every view starts at a multiple of 4).
     pub bin: Vec<u8>,
+    /// The bytes of a builder that worked on its own ([`Builder::follow_with`]), laid after
+    /// `bin`; nothing is added to `bin` once there are.
+    tail: Vec<u8>,
+}
+
+/// The bytes of an export's one buffer: `head`, then `tail` at the next multiple of 4 (the
+/// animations, made on their own), each view where the JSON says.
+pub(super) struct Buffer {
+    /// The bytes written first.
+    pub head: Vec<u8>,
+    /// The bytes of another builder, laid after them.
+    pub tail: Vec<u8>,
+}
+
+impl Buffer {
+    /// The buffer as one run of bytes. With a tail, the head goes in front of it inside the
+    /// tail's allocation, which is made with room for it (see [`size_bound`]).
+    pub fn joined(self) -> Vec<u8> {
+        let Buffer { mut head, mut tail } = self;
+        if tail.is_empty() {
+            return head;
+        }
+        pad_to_4(&mut head, 0);
+        insert_front(&mut tail, &[&head]);
+        tail
+    }
 }
 
 impl Builder {
@@ -79,7 +105,46 @@ impl Builder {
         Self {
             root: json::Root::default(),
             bin: Vec::with_capacity(bytes),
+            tail: Vec::new(),
         }
+    }
+
+    /// Takes in `other`, a builder that wrote animations on its own (its accessors, buffer
+    /// views and animations; nothing else): they follow this builder's, with their indices
+    /// and byte offsets moved past this builder's, and its bytes become the buffer's tail.
+    /// The document and the buffer are then exactly what writing the animations here
+    /// would have made.
+    pub fn follow_with(&mut self, other: Builder) {
+        debug_assert!(self.tail.is_empty() && other.tail.is_empty());
+        pad_to_4(&mut self.bin, 0);
+        let base = self.bin.len() as u64;
+        let views = self.root.buffer_views.len();
+        let accessors = self.root.accessors.len();
+        for mut view in other.root.buffer_views {
+            view.byte_offset = view.byte_offset.map(|offset| USize64(offset.0 + base));
+            self.root.buffer_views.push(view);
+        }
+        for mut accessor in other.root.accessors {
+            accessor.buffer_view = accessor.buffer_view.map(|view| moved(view, views));
+            self.root.accessors.push(accessor);
+        }
+        for mut animation in other.root.animations {
+            for sampler in &mut animation.samplers {
+                sampler.input = moved(sampler.input, accessors);
+                sampler.output = moved(sampler.output, accessors);
+            }
+            self.root.animations.push(animation);
+        }
+        self.tail = other.bin;
+    }
+
+    /// The document and the bytes of its buffer.
+    pub fn finish(self) -> (json::Root, Buffer) {
+        let buffer = Buffer {
+            head: self.bin,
+            tail: self.tail,
+        };
+        (self.root, buffer)
     }
 
     /// Appends `values` (flat, `ty.multiplicity()` components per element) as a new buffer view
@@ -152,6 +217,7 @@ impl Builder {
 
     /// Pads the buffer to 4 bytes and makes room for `bytes` more; returns where they start.
     fn start_view(&mut self, bytes: usize) -> usize {
+        debug_assert!(self.tail.is_empty(), "written after the tail");
         pad_to_4(&mut self.bin, 0);
         self.bin.reserve(bytes);
         self.bin.len()
@@ -203,11 +269,13 @@ impl Builder {
     /// there is none: glTF forbids empty buffers. `uri` is `None` for a GLB's BIN chunk.
     pub fn finish_buffer(&mut self, uri: Option<String>) {
         pad_to_4(&mut self.bin, 0);
-        if self.bin.is_empty() {
+        pad_to_4(&mut self.tail, 0);
+        let length = self.bin.len() + self.tail.len();
+        if length == 0 {
             return;
         }
         self.root.push(json::Buffer {
-            byte_length: USize64::from(self.bin.len()),
+            byte_length: USize64::from(length),
             name: None,
             uri,
             extensions: None,
@@ -219,33 +287,40 @@ impl Builder {
 /// More bytes than the export of `model` can need: its buffer and the GLB header and JSON
 /// that go before it.
 ///
-/// The buffer is allocated once with this capacity, so it is never moved while it grows
-/// (each move would copy everything written so far and, for a moment, hold it twice) and
-/// the GLB is assembled inside it. Capacity never written is never touched, so a generous
-/// bound costs address space, not memory.
+/// The buffer is allocated once with this capacity (the animations' part too, when it is
+/// made apart: the rest is put in front of it), so it is never moved while it grows (each
+/// move would copy everything written so far and, for a moment, hold it twice) and the GLB
+/// is assembled inside it. Capacity never written is never touched, so a generous bound
+/// costs address space, not memory.
 pub(super) fn size_bound(model: &Model) -> usize {
     // Per vertex: position, normal, texture coordinate, colour, u16 joints, weights.
     const VERTEX: usize = 12 + 12 + 8 + 16 + 8 + 16;
-    // Per key: a time and up to three values of four floats (cubic: tangents and value).
-    const KEY: usize = 4 + 3 * 16;
-    // JSON per accessor, node, mesh, channel or material, generously.
-    const JSON_ITEM: usize = 512;
     let meshes: usize = model
         .meshes
         .iter()
         .map(|m| m.vertices.len() * VERTEX + m.triangles.len() * 12 + 8 * 4)
         .sum();
     let joints = (model.skeleton.joints.len() + 1) * (64 + JSON_ITEM);
+    let items = (model.meshes.len() * 8 + model.materials.len() * 4) * JSON_ITEM;
+    meshes + joints + items + (64 << 10) + animation_bound(model)
+}
+
+/// The part of [`size_bound`] for the animations.
+pub(super) fn animation_bound(model: &Model) -> usize {
     let keys: usize = model
         .animations
         .iter()
         .flat_map(|a| &a.tracks)
         .map(|t| (t.key_count() + 3) * KEY + 3 * JSON_ITEM)
         .sum();
-    let animations = model.animations.len() * (KEY + JSON_ITEM);
-    let items = (model.meshes.len() * 8 + model.materials.len() * 4) * JSON_ITEM;
-    meshes + joints + keys + animations + items + (64 << 10)
+    keys + model.animations.len() * (KEY + JSON_ITEM)
 }
+
+/// Bytes per key in [`size_bound`]: a time and up to three values of four floats (cubic:
+/// tangents and value).
+const KEY: usize = 4 + 3 * 16;
+/// JSON per accessor, node, mesh, channel or material in [`size_bound`], generously.
+const JSON_ITEM: usize = 512;
 
 /// Whether accessors of this usage must carry `min` and `max`.
 fn needs_bounds(usage: Usage) -> bool {
@@ -269,6 +344,26 @@ fn widen<C: Component>(min: &mut [C], max: &mut [C], item: &[C]) {
 /// Components as a JSON array holding the exact stored values.
 fn to_json<C: Component>(values: &[C]) -> json::Value {
     json::Value::Array(values.iter().map(|&v| v.json()).collect())
+}
+
+/// `index` moved past `by` items that now come before it. Indices are `u32` in glTF: a
+/// document never holds more items than that.
+fn moved<T>(index: json::Index<T>, by: usize) -> json::Index<T> {
+    json::Index::new(u32::try_from(index.value() + by).unwrap_or(u32::MAX))
+}
+
+/// Inserts `front` (its slices in order) before the bytes of `buffer`, moving them within
+/// the allocation.
+pub(super) fn insert_front(buffer: &mut Vec<u8>, front: &[&[u8]]) {
+    let old = buffer.len();
+    let length: usize = front.iter().map(|part| part.len()).sum();
+    buffer.resize(old + length, 0);
+    buffer.copy_within(..old, length);
+    let mut at = 0;
+    for part in front {
+        buffer[at..at + part.len()].copy_from_slice(part);
+        at += part.len();
+    }
 }
 
 /// Pads `bytes` with `fill` to a multiple of 4 bytes.

@@ -47,7 +47,7 @@ mod weights;
 mod tests;
 
 use crate::Error;
-use buffer::Builder;
+use buffer::{Buffer, Builder};
 use gltf_json as json;
 use rigport_model_core::{Mesh, Model, Report, Severity, Winding};
 use std::path::PathBuf;
@@ -139,8 +139,8 @@ pub fn to_glb(model: &Model, options: &ExportOptions) -> Result<(Vec<u8>, Report
     match options.folder_images() {
         Some(folder) => to_glb_with_images(model, options, &folder),
         None => {
-            let (json, bin, report, _) = build(model, None, Placement::Reference, options)?;
-            Ok((glb::assemble(&json, bin)?, report))
+            let (json, buffer, report, _) = build(model, None, Placement::Reference, options)?;
+            Ok((glb::assemble(&json, buffer)?, report))
         }
     }
 }
@@ -156,8 +156,8 @@ pub fn to_glb_with_images(
         true => Placement::Embed(images),
         false => Placement::Reference,
     };
-    let (json, bin, report, _) = build(model, None, placement, options)?;
-    Ok((glb::assemble(&json, bin)?, report))
+    let (json, buffer, report, _) = build(model, None, placement, options)?;
+    Ok((glb::assemble(&json, buffer)?, report))
 }
 
 /// Converts a model to `.gltf` JSON plus its buffer file, which will sit beside the `.gltf`
@@ -205,7 +205,8 @@ fn separate(
     options: &ExportOptions,
 ) -> Result<(SeparateFiles, Report), Error> {
     let bin_uri = uri::percent_encode(bin_file_name);
-    let (json, bin, report, images) = build(model, Some(bin_uri), placement, options)?;
+    let (json, buffer, report, images) = build(model, Some(bin_uri), placement, options)?;
+    let bin = buffer.joined();
     Ok((SeparateFiles { json, bin, images }, report))
 }
 
@@ -217,7 +218,86 @@ fn build(
     bin_uri: Option<String>,
     placement: Placement,
     options: &ExportOptions,
-) -> Result<(String, Vec<u8>, Report, Vec<CompanionImage>), Error> {
+) -> Result<(String, Buffer, Report, Vec<CompanionImage>), Error> {
+    build_apart_from(
+        model,
+        bin_uri,
+        placement,
+        options,
+        animation::parallel_keys(),
+    )
+}
+
+/// [`build`], writing the animations apart when they have `apart_from` keys or more (the
+/// same output either way).
+fn build_apart_from(
+    model: &Model,
+    bin_uri: Option<String>,
+    placement: Placement,
+    options: &ExportOptions,
+    apart_from: usize,
+) -> Result<(String, Buffer, Report, Vec<CompanionImage>), Error> {
+    // Animations written apart (on another thread, with the `parallel` feature) follow the
+    // rest as if written last.
+    let apart = animation::key_count(model) >= apart_from;
+    let (animations, front) = animation::alongside(apart, model, || front(model, placement, apart));
+    let Front {
+        mut builder,
+        mut report,
+        scene_nodes,
+        companions,
+    } = front?;
+    match animations {
+        Some((animations, animation_report)) => {
+            builder.follow_with(animations);
+            report.extend(animation_report);
+        }
+        None => animation::write_animations(model, &mut builder, &mut report),
+    }
+    if model
+        .comment
+        .as_deref()
+        .is_some_and(|c| !c.trim().is_empty())
+    {
+        report.loss(
+            "gltf-comment",
+            "the model comment has no place in glTF; not carried",
+        );
+    }
+
+    // An empty scene would be written without `nodes`, which gltf-json cannot read back:
+    // a model with nothing to show gets no scene at all.
+    if !scene_nodes.is_empty() {
+        let scene = builder.root.push(json::Scene {
+            extensions: None,
+            extras: Default::default(),
+            name: None,
+            nodes: scene_nodes,
+        });
+        builder.root.scene = Some(scene);
+    }
+    builder.root.asset.generator = Some(format!("rigport {}", env!("CARGO_PKG_VERSION")));
+    builder.finish_buffer(bin_uri);
+    let text = if options.pretty {
+        builder.root.to_string_pretty()?
+    } else {
+        builder.root.to_string()?
+    };
+    let (_, buffer) = builder.finish();
+    Ok((text, buffer, report, companions))
+}
+
+/// What [`front`] wrote: everything but the animations.
+struct Front {
+    builder: Builder,
+    report: Report,
+    scene_nodes: Vec<json::Index<json::Node>>,
+    companions: Vec<CompanionImage>,
+}
+
+/// Writes everything but the animations (`apart`: they are written on their own, so the
+/// buffer needs no room for them).
+fn front(model: &Model, placement: Placement, apart: bool) -> Result<Front, Error> {
     let mut report = Report::default();
     // The one place the exporter judges winding: the material plan and the report use it.
     let windings: Vec<Winding> = model.meshes.iter().map(Mesh::winding).collect();
@@ -233,7 +313,10 @@ fn build(
     let plan = sides::plan(model, &windings, &written, &mut report);
     let mut textures = Textures::load(model, placement, &mut report);
     let capacity = buffer::size_bound(model) + textures.embedded_bytes();
-    let mut builder = Builder::with_capacity(capacity);
+    let mut builder = Builder::with_capacity(match apart {
+        true => capacity - buffer::animation_bound(model),
+        false => capacity,
+    });
 
     let skeleton = skeleton::sanitized(&model.skeleton, &mut report)?;
     let joint_count = skeleton.joints.len();
@@ -298,37 +381,12 @@ fn build(
     }
     mesh::report_stats(&mesh_stats, &mut report);
     weights::report_weight_stats(&weight_stats, &mut report);
-    animation::write_animations(model, &mut builder, &mut report);
-    if model
-        .comment
-        .as_deref()
-        .is_some_and(|c| !c.trim().is_empty())
-    {
-        report.loss(
-            "gltf-comment",
-            "the model comment has no place in glTF; not carried",
-        );
-    }
-
-    // An empty scene would be written without `nodes`, which gltf-json cannot read back:
-    // a model with nothing to show gets no scene at all.
-    if !scene_nodes.is_empty() {
-        let scene = builder.root.push(json::Scene {
-            extensions: None,
-            extras: Default::default(),
-            name: None,
-            nodes: scene_nodes,
-        });
-        builder.root.scene = Some(scene);
-    }
-    builder.root.asset.generator = Some(format!("rigport {}", env!("CARGO_PKG_VERSION")));
-    builder.finish_buffer(bin_uri);
-    let text = if options.pretty {
-        builder.root.to_string_pretty()?
-    } else {
-        builder.root.to_string()?
-    };
-    Ok((text, builder.bin, report, textures.companions))
+    Ok(Front {
+        builder,
+        report,
+        scene_nodes,
+        companions: textures.companions,
+    })
 }
 
 /// Whether a mesh has vertices bound to a joint, and vertices bound to none.

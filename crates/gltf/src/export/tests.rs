@@ -875,3 +875,47 @@ fn clean_channels_are_written_as_the_same_channels_cleaned() {
         assert_eq!(written.matches(name).count(), 5, "{interpolation:?}");
     }
 }
+
+#[test]
+fn animations_written_apart_land_where_they_would_have_been_written() {
+    let images = std::collections::BTreeMap::from([("skin #2.png".to_owned(), TINY_PNG.to_vec())]);
+    let images = BesideImages::over(images);
+    let mut models = all_models();
+    let mut textured = skinned_model();
+    textured.materials = static_model().materials;
+    textured.materials[0].texture = Some("skin #2.png".to_owned());
+    textured.meshes[0].material = Some(MaterialId(0));
+    textured.meshes[0].has_uvs = true;
+    models.push(("textured", textured));
+    for (name, model) in &models {
+        let options = ExportOptions::default();
+        let export = |apart_from: usize, bin_uri: Option<String>| {
+            let placement = Placement::Embed(&images);
+            build_apart_from(model, bin_uri, placement, &options, apart_from).expect("export")
+        };
+        let (json_here, here, report_here, _) = export(usize::MAX, None);
+        let (json_apart, apart, report_apart, _) = export(0, None);
+        let has_keys = model
+            .animations
+            .iter()
+            .any(|a| a.tracks.iter().any(|t| t.key_count() > 0));
+        assert_eq!(apart.tail.is_empty(), !has_keys, "{name}: written apart");
+        assert!(here.tail.is_empty(), "{name}");
+        if *name == "textured" {
+            assert!(json_here.contains("image/png"), "the image is embedded");
+        }
+        assert_eq!(json_apart, json_here, "{name}");
+        assert_eq!(report_apart, report_here, "{name}");
+        let (glb_here, glb_apart) = (
+            glb::assemble(&json_here, here).unwrap(),
+            glb::assemble(&json_apart, apart).unwrap(),
+        );
+        assert!(glb_apart == glb_here, "{name}: the GLBs differ");
+        let (_, bin) = split_glb(&glb_apart);
+        let (_, separate, _, _) = export(0, Some("model.bin".to_owned()));
+        assert!(
+            separate.joined() == bin,
+            "{name}: the .bin differs from the BIN chunk"
+        );
+    }
+}
