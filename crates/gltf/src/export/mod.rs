@@ -219,27 +219,20 @@ fn build(
     placement: Placement,
     options: &ExportOptions,
 ) -> Result<(String, Buffer, Report, Vec<CompanionImage>), Error> {
-    build_apart_from(
-        model,
-        bin_uri,
-        placement,
-        options,
-        animation::parallel_keys(),
-    )
+    let apart = animation::writes_apart(model);
+    build_apart(model, bin_uri, placement, options, apart)
 }
 
-/// [`build`], writing the animations apart when they have `apart_from` keys or more (the
-/// same output either way).
-fn build_apart_from(
+/// [`build`], writing the animations apart or in turn (the same output either way).
+fn build_apart(
     model: &Model,
     bin_uri: Option<String>,
     placement: Placement,
     options: &ExportOptions,
-    apart_from: usize,
+    apart: bool,
 ) -> Result<(String, Buffer, Report, Vec<CompanionImage>), Error> {
     // Animations written apart (on another thread, with the `parallel` feature) follow the
     // rest as if written last.
-    let apart = animation::key_count(model) >= apart_from;
     let (animations, front) = animation::alongside(apart, model, || front(model, placement, apart));
     let Front {
         mut builder,

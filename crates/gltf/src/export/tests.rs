@@ -889,12 +889,12 @@ fn animations_written_apart_land_where_they_would_have_been_written() {
     models.push(("textured", textured));
     for (name, model) in &models {
         let options = ExportOptions::default();
-        let export = |apart_from: usize, bin_uri: Option<String>| {
+        let export = |apart: bool, bin_uri: Option<String>| {
             let placement = Placement::Embed(&images);
-            build_apart_from(model, bin_uri, placement, &options, apart_from).expect("export")
+            build_apart(model, bin_uri, placement, &options, apart).expect("export")
         };
-        let (json_here, here, report_here, _) = export(usize::MAX, None);
-        let (json_apart, apart, report_apart, _) = export(0, None);
+        let (json_here, here, report_here, _) = export(false, None);
+        let (json_apart, apart, report_apart, _) = export(true, None);
         let has_keys = model
             .animations
             .iter()
@@ -912,10 +912,37 @@ fn animations_written_apart_land_where_they_would_have_been_written() {
         );
         assert!(glb_apart == glb_here, "{name}: the GLBs differ");
         let (_, bin) = split_glb(&glb_apart);
-        let (_, separate, _, _) = export(0, Some("model.bin".to_owned()));
+        let (_, separate, _, _) = export(true, Some("model.bin".to_owned()));
         assert!(
             separate.joined() == bin,
             "{name}: the .bin differs from the BIN chunk"
         );
     }
+}
+
+#[test]
+#[cfg(feature = "parallel")]
+fn long_animations_beside_small_meshes_are_written_apart() {
+    let keys = |count: usize| {
+        let mut track = Track::new(JointId(0));
+        track.rotations = (0..count)
+            .map(|i| Key::new(i as f32 / 30.0, Quat::IDENTITY))
+            .collect();
+        track
+    };
+    let mut model = skinned_model();
+    model.animations[0].tracks = vec![keys(70_000)];
+    // A pool of one thread writes everything in turn.
+    let apart_here = rayon::current_num_threads() > 1;
+    assert_eq!(animation::writes_apart(&model), apart_here);
+    // Meshes that outweigh the animations: their copy would raise the peak.
+    let big = &mut model.meshes[0];
+    big.vertices = vec![big.vertices[0]; 200_000];
+    assert!(!animation::writes_apart(&model));
+    model.meshes[0].vertices.truncate(4);
+    model.animations[0].tracks = vec![keys(1_000)];
+    assert!(
+        !animation::writes_apart(&model),
+        "too few keys for a thread"
+    );
 }
