@@ -187,8 +187,10 @@ fn check_target(path: &Path, input: Option<&Path>, force: bool) -> Result<(), Fa
 }
 
 /// Writes a file atomically, as the `rigport` command does: a temporary file in the same
-/// folder, synced, renamed over the target, with ordinary permissions.
+/// folder, renamed over the target, with ordinary permissions; synced before the rename
+/// when it replaces a file (a new file has nothing before it to lose).
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    let replacing = path.exists();
     let io = |error| Failure::Io {
         error,
         path: path.to_path_buf(),
@@ -210,7 +212,9 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
         };
         temp.as_file().set_permissions(permissions).map_err(io)?;
     }
-    temp.as_file().sync_all().map_err(io)?;
+    if replacing {
+        temp.as_file().sync_all().map_err(io)?;
+    }
     temp.persist(path).map_err(|e| io(e.error))?;
     Ok(())
 }
