@@ -40,6 +40,18 @@ pub(crate) struct KeySpans {
 }
 
 impl<'a> Reader<'a> {
+    /// A reader of `bytes` after the magic, leaving the keys in the input when `leave_keys`.
+    fn over(bytes: &'a [u8], options: &ReadOptions, leave_keys: bool) -> Self {
+        let mut reader = Reader {
+            cursor: Cursor::new(bytes),
+            budget: options.limits.budget(),
+            left_keys: leave_keys.then(Vec::new),
+            skim: false,
+        };
+        reader.cursor.set_position(MAGIC.len() as u64);
+        reader
+    }
+
     fn offset(&self) -> u64 {
         self.cursor.position()
     }
@@ -227,20 +239,6 @@ pub(crate) fn skim_joints(
     reader.skim = true;
     let file = read_core(&mut reader)?;
     Ok((file, reader.left_keys.unwrap_or_default()))
-}
-
-impl<'a> Reader<'a> {
-    /// A reader of `bytes` after the magic, leaving the keys in the input when `leave_keys`.
-    fn over(bytes: &'a [u8], options: &ReadOptions, leave_keys: bool) -> Self {
-        let mut reader = Reader {
-            cursor: Cursor::new(bytes),
-            budget: options.limits.budget(),
-            left_keys: leave_keys.then(Vec::new),
-            skim: false,
-        };
-        reader.cursor.set_position(MAGIC.len() as u64);
-        reader
-    }
 }
 
 /// [`parse`], or [`parse_leaving_keys`] when `leave_keys`.

@@ -10,7 +10,7 @@
 
 use super::ConvertOptions;
 use super::keys::KeySource;
-use super::to_model::{Parts, Tracks, model_of, to_model_from, with_tracks};
+use super::to_model::{Parts, Tracks, model_of, with_tracks};
 use crate::error::Error;
 use crate::read::{parse_leaving_keys, skim_joints};
 use rigport_model_core::{Model, ReadOptions, Report};
@@ -30,16 +30,10 @@ pub(crate) fn read_pending(
     options: &ReadOptions,
 ) -> Result<(PendingModel, Report), Error> {
     let convert = ConvertOptions::default();
-    let Ok((joints, spans)) = skim_joints(bytes, options) else {
-        // The read below fails there too, and says where.
-        let (file, spans, report) = parse_leaving_keys(bytes, options)?;
-        let keys = KeySource::Input {
-            bytes,
-            spans: &spans,
-        };
-        let modelled = to_model_from(&file, &convert, keys)?;
-        return Ok((Box::new(move || Ok(modelled)), report));
-    };
+    // The skim reads the joints with the whole read's checks and budget, and passes over
+    // what comes before them with the same checks: where it fails, the whole read fails
+    // the same way.
+    let (joints, spans) = skim_joints(bytes, options)?;
     let keys = KeySource::Input {
         bytes,
         spans: &spans,

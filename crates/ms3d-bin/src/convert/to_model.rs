@@ -48,7 +48,7 @@ pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report)
 
 /// [`to_model`] with the joints' keys read from `keys`. The tracks of a long animation are
 /// made on the other cores while this thread welds the meshes, then this thread helps.
-pub(crate) fn to_model_from(
+fn to_model_from(
     file: &File,
     options: &ConvertOptions,
     keys: KeySource,
