@@ -86,15 +86,22 @@ pub(super) struct Buffer {
 }
 
 impl Buffer {
-    /// The buffer as one run of bytes. With a tail, the head goes in front of it inside the
-    /// tail's allocation, which is made with room for it (see [`size_bound`]).
+    /// The buffer as one run of bytes.
     pub fn joined(self) -> Vec<u8> {
+        self.behind(&[])
+    }
+
+    /// `front` then the buffer, as one run of bytes. With a tail, `front` and the head go in
+    /// front of it inside the tail's allocation, which is made with room for them (see
+    /// [`size_bound`]); else `front` goes in front of the head inside its allocation.
+    pub fn behind(self, front: &[u8]) -> Vec<u8> {
         let Buffer { mut head, mut tail } = self;
         if tail.is_empty() {
+            insert_front(&mut head, &[front]);
             return head;
         }
         pad_to_4(&mut head, 0);
-        insert_front(&mut tail, &[&head]);
+        insert_front(&mut tail, &[front, &head]);
         tail
     }
 }
@@ -138,13 +145,12 @@ impl Builder {
         self.tail = other.bin;
     }
 
-    /// The document and the bytes of its buffer.
-    pub fn finish(self) -> (json::Root, Buffer) {
-        let buffer = Buffer {
+    /// The bytes of the buffer, once the document is written out.
+    pub fn into_buffer(self) -> Buffer {
+        Buffer {
             head: self.bin,
             tail: self.tail,
-        };
-        (self.root, buffer)
+        }
     }
 
     /// Appends `values` (flat, `ty.multiplicity()` components per element) as a new buffer view
@@ -354,9 +360,12 @@ fn moved<T>(index: json::Index<T>, by: usize) -> json::Index<T> {
 
 /// Inserts `front` (its slices in order) before the bytes of `buffer`, moving them within
 /// the allocation.
-pub(super) fn insert_front(buffer: &mut Vec<u8>, front: &[&[u8]]) {
+fn insert_front(buffer: &mut Vec<u8>, front: &[&[u8]]) {
     let old = buffer.len();
     let length: usize = front.iter().map(|part| part.len()).sum();
+    if length == 0 {
+        return;
+    }
     buffer.resize(old + length, 0);
     buffer.copy_within(..old, length);
     let mut at = 0;

@@ -1,7 +1,7 @@
 //! The GLB container: a 12-byte header, the JSON chunk padded with spaces and the BIN chunk
 //! padded with zeros, each to a multiple of 4 bytes.
 
-use super::buffer::{Buffer, insert_front, pad_to_4};
+use super::buffer::{Buffer, pad_to_4};
 use crate::Error;
 
 /// `glTF` in ASCII.
@@ -16,9 +16,8 @@ const CHUNK_BIN: u32 = 0x004E_4942;
 /// Packs the JSON text and the buffer into one GLB file. The BIN chunk is left out when the
 /// buffer is empty (the JSON then declares no buffer).
 ///
-/// The file is built inside the allocation of the buffer's tail (or of its head when it has
-/// none): the header, the JSON chunk and the head are inserted before it, so a large export
-/// is never held twice.
+/// The file is built inside the buffer's allocation ([`Buffer::behind`]): the header and
+/// the JSON chunk are inserted before its bytes, so a large export is never held twice.
 pub(super) fn assemble(json: &str, buffer: Buffer) -> Result<Vec<u8>, Error> {
     let Buffer { mut head, mut tail } = buffer;
     pad_to_4(&mut head, 0);
@@ -44,10 +43,5 @@ pub(super) fn assemble(json: &str, buffer: Buffer) -> Result<Vec<u8>, Error> {
         prefix.extend_from_slice(&bin_len32.to_le_bytes());
         prefix.extend_from_slice(&CHUNK_BIN.to_le_bytes());
     }
-    if tail.is_empty() {
-        insert_front(&mut head, &[&prefix]);
-        return Ok(head);
-    }
-    insert_front(&mut tail, &[&prefix, &head]);
-    Ok(tail)
+    Ok(Buffer { head, tail }.behind(&prefix))
 }

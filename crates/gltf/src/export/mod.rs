@@ -276,8 +276,7 @@ fn build_apart(
     } else {
         builder.root.to_string()?
     };
-    let (_, buffer) = builder.finish();
-    Ok((text, buffer, report, companions))
+    Ok((text, builder.into_buffer(), report, companions))
 }
 
 /// What [`front`] wrote: everything but the animations.
