@@ -56,8 +56,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
 /// leave neither the old file nor the new one: the sync keeps the file that was there
 /// until its replacement is whole. A new file has nothing before it to lose; after such a
 /// crash it may be missing or short, and converting again (the input is never written)
-/// makes it, as for pictures. The sync cost 2.5–4 ms a file on ext4 (virtio disk), as much as
-/// a tenth of converting an 11 MB `.ms3d` and about 15 % of a 36-file batch to glb.
+/// makes it, as for pictures. The sync cost 2.5–5.5 ms a file on ext4 (virtio disk), up to
+/// a fifth of converting an 11 MB `.ms3d` and about 15 % of a 36-file batch to glb.
 pub fn sync_before_rename(path: &Path) -> bool {
     path.exists()
 }
