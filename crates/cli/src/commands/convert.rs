@@ -106,24 +106,7 @@ fn run_batch(args: &ConvertArgs, dir: &Path, settings: &Settings) -> Status {
             batch_outcome(input, result, detail)
         },
     );
-    let outcomes = match outcomes {
-        Ok(outcomes) => outcomes,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return Status::Failure;
-        }
-    };
-    let summary = batch::summary(&outcomes);
-    match detail {
-        // Errors only: the failure lines, not the counts.
-        Detail::Quiet => summary.lines().skip(1).for_each(|line| eprintln!("{line}")),
-        _ => eprint!("{summary}"),
-    }
-    if batch::any_failed(&outcomes) {
-        Status::Failure
-    } else {
-        Status::Success
-    }
+    batch_status(outcomes, detail)
 }
 
 /// Reads, converts and writes one file; returns the written paths and the report.
@@ -213,6 +196,29 @@ pub fn batch_outcome(
             }
             Err(message)
         }
+    }
+}
+
+/// Ends a batch: a failure to start it is an error line; otherwise the summary (only its
+/// failure lines with `-q`), and failure when any input failed.
+pub fn batch_status(outcomes: Result<Vec<batch::Outcome>, String>, detail: Detail) -> Status {
+    let outcomes = match outcomes {
+        Ok(outcomes) => outcomes,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Status::Failure;
+        }
+    };
+    let summary = batch::summary(&outcomes);
+    match detail {
+        // Errors only: the failure lines, not the counts.
+        Detail::Quiet => summary.lines().skip(1).for_each(|line| eprintln!("{line}")),
+        _ => eprint!("{summary}"),
+    }
+    if batch::any_failed(&outcomes) {
+        Status::Failure
+    } else {
+        Status::Success
     }
 }
 

@@ -110,24 +110,7 @@ fn run_batch(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status 
             super::convert::batch_outcome(input, result, detail)
         },
     );
-    let outcomes = match outcomes {
-        Ok(outcomes) => outcomes,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return Status::Failure;
-        }
-    };
-    let summary = batch::summary(&outcomes);
-    match detail {
-        // Errors only: the failure lines, not the counts.
-        Detail::Quiet => summary.lines().skip(1).for_each(|line| eprintln!("{line}")),
-        _ => eprint!("{summary}"),
-    }
-    if batch::any_failed(&outcomes) {
-        Status::Failure
-    } else {
-        Status::Success
-    }
+    super::convert::batch_status(outcomes, detail)
 }
 
 /// Reads, draws and writes one picture; textures are looked up beside the input.
