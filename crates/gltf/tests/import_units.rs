@@ -452,6 +452,46 @@ fn cubic_spline_tangents_survive_our_export() {
 }
 
 #[test]
+fn cubic_spline_rotation_and_scale_tangents_survive_our_export() {
+    use rigport_model_core::{Key, Tangents};
+    let (mut model, _) = import(&cubic_file()).unwrap();
+    let track = &mut model.animations[0].tracks[0];
+    let turned = glam::Quat::from_rotation_y(0.5);
+    track.rotations = vec![Key::new(0.0, glam::Quat::IDENTITY), Key::new(2.0, turned)];
+    track.rotation_tangents = vec![
+        Tangents::both(Vec4::new(0.0, 0.1, 0.0, 0.0)),
+        Tangents {
+            in_tangent: Vec4::new(0.0, 0.2, 0.0, -0.01),
+            out_tangent: Vec4::new(0.0, 0.05, 0.0, 0.0),
+        },
+    ];
+    track.scales = vec![Key::new(0.0, Vec3::ONE), Key::new(2.0, Vec3::splat(2.0))];
+    track.scale_tangents = vec![
+        Tangents::both(Vec3::new(0.5, 0.25, 0.0)),
+        Tangents {
+            in_tangent: Vec3::new(0.5, 0.0, 1.0),
+            out_tangent: Vec3::ZERO,
+        },
+    ];
+    let (glb, _) =
+        rigport_gltf::export::to_glb(&model, &rigport_gltf::export::ExportOptions::default())
+            .unwrap();
+    let (again, _) = import(&glb).unwrap();
+    let (a, b) = (
+        &model.animations[0].tracks[0],
+        &again.animations[0].tracks[0],
+    );
+    assert_eq!(
+        again.animations[0].interpolation,
+        Interpolation::CubicSpline
+    );
+    assert_eq!(a.rotations, b.rotations);
+    assert_eq!(a.rotation_tangents, b.rotation_tangents);
+    assert_eq!(a.scales, b.scales);
+    assert_eq!(a.scale_tangents, b.scale_tangents);
+}
+
+#[test]
 fn a_linear_channel_beside_a_cubic_one_keeps_its_straight_segments() {
     // cubic_file's animation plus a LINEAR scale channel 1 → 3 over the same 0..2 s.
     let bytes = cubic_file();

@@ -706,56 +706,10 @@ impl AnimationWriter {
 /// key. The caller then falls back to Catmull-Rom tangents.
 fn stored_tangents(animation: &Animation, curve: &Curve) -> Option<Vec<f32>> {
     let track = animation.track(rigport_model_core::JointId(curve.joint))?;
-    let (times, values, tangents): (Vec<f32>, Vec<f32>, Vec<[[f32; 4]; 2]>) = match curve.property {
-        Property::Translation => (
-            track.translations.iter().map(|k| k.time).collect(),
-            track
-                .translations
-                .iter()
-                .flat_map(|k| k.value.to_array())
-                .collect(),
-            track
-                .translation_tangents
-                .iter()
-                .map(|t| {
-                    [
-                        t.in_tangent.extend(0.0).to_array(),
-                        t.out_tangent.extend(0.0).to_array(),
-                    ]
-                })
-                .collect(),
-        ),
-        Property::Rotation => (
-            track.rotations.iter().map(|k| k.time).collect(),
-            track
-                .rotations
-                .iter()
-                .flat_map(|k| k.value.to_array())
-                .collect(),
-            track
-                .rotation_tangents
-                .iter()
-                .map(|t| [t.in_tangent.to_array(), t.out_tangent.to_array()])
-                .collect(),
-        ),
-        Property::Scale => (
-            track.scales.iter().map(|k| k.time).collect(),
-            track
-                .scales
-                .iter()
-                .flat_map(|k| k.value.to_array())
-                .collect(),
-            track
-                .scale_tangents
-                .iter()
-                .map(|t| {
-                    [
-                        t.in_tangent.extend(0.0).to_array(),
-                        t.out_tangent.extend(0.0).to_array(),
-                    ]
-                })
-                .collect(),
-        ),
+    let (times, values, tangents) = match curve.property {
+        Property::Translation => flat_keys(&track.translations, &track.translation_tangents, 3),
+        Property::Rotation => flat_keys(&track.rotations, &track.rotation_tangents, 4),
+        Property::Scale => flat_keys(&track.scales, &track.scale_tangents, 3),
         Property::MorphTargetWeights => return None,
     };
     let w = curve.width;
@@ -779,6 +733,48 @@ fn stored_tangents(animation: &Animation, curve: &Curve) -> Option<Vec<f32>> {
         out.extend(&out_tangent[..w]);
     }
     out.iter().all(|v| v.is_finite()).then_some(out)
+}
+
+/// A track's keys as times, values (`width` numbers each) and tangent pairs (padded to four
+/// numbers).
+fn flat_keys<T: Padded, U: Padded>(
+    keys: &[rigport_model_core::Key<T>],
+    tangents: &[rigport_model_core::Tangents<U>],
+    width: usize,
+) -> (Vec<f32>, Vec<f32>, Vec<[[f32; 4]; 2]>) {
+    (
+        keys.iter().map(|k| k.time).collect(),
+        keys.iter()
+            .flat_map(|k| k.value.padded().into_iter().take(width))
+            .collect(),
+        tangents
+            .iter()
+            .map(|t| [t.in_tangent.padded(), t.out_tangent.padded()])
+            .collect(),
+    )
+}
+
+/// A key's value or tangent as four numbers, zeros after its own.
+trait Padded: Copy {
+    fn padded(self) -> [f32; 4];
+}
+
+impl Padded for glam::Vec3 {
+    fn padded(self) -> [f32; 4] {
+        self.extend(0.0).to_array()
+    }
+}
+
+impl Padded for glam::Quat {
+    fn padded(self) -> [f32; 4] {
+        self.to_array()
+    }
+}
+
+impl Padded for glam::Vec4 {
+    fn padded(self) -> [f32; 4] {
+        self.to_array()
+    }
 }
 
 /// `CUBICSPLINE` output: for each key its in-tangent, value and out-tangent, with
