@@ -224,6 +224,49 @@ impl<'a> Iterator for Lines<'a> {
     }
 }
 
+/// A line of a block of `time N` lines and their records, as [`Reader::timed_lines`] reads
+/// it: its names in messages and budgets, and its comment and `time` lines.
+trait Timed: Sized {
+    /// What the budget charges its lines as.
+    const LINES: &'static str;
+    /// What a line starts with.
+    const FIRST: &'static str;
+    /// What the number after `time` is.
+    const TIME: &'static str;
+    /// What a record before the first `time` line lacks.
+    const BEFORE: &'static str;
+    /// A whole-line comment.
+    fn comment(text: Vec<u8>) -> Self;
+    /// A `time` line.
+    fn time(time: i32, comment: Option<Vec<u8>>) -> Self;
+}
+
+impl Timed for SkeletonLine {
+    const LINES: &'static str = "skeleton lines";
+    const FIRST: &'static str = "`time` or a bone ID";
+    const TIME: &'static str = "the frame number";
+    const BEFORE: &'static str = "`time N` before the first bone line";
+    fn comment(text: Vec<u8>) -> Self {
+        SkeletonLine::Comment(text)
+    }
+    fn time(time: i32, comment: Option<Vec<u8>>) -> Self {
+        SkeletonLine::Time { time, comment }
+    }
+}
+
+impl Timed for VertexAnimationLine {
+    const LINES: &'static str = "vertex animation lines";
+    const FIRST: &'static str = "`time` or a vertex index";
+    const TIME: &'static str = "the shape number";
+    const BEFORE: &'static str = "`time N` before the first vertex line";
+    fn comment(text: Vec<u8>) -> Self {
+        VertexAnimationLine::Comment(text)
+    }
+    fn time(time: i32, comment: Option<Vec<u8>>) -> Self {
+        VertexAnimationLine::Time { time, comment }
+    }
+}
+
 /// What a line is, before its fields are read.
 enum Kind<'a> {
     Blank,
@@ -586,58 +629,66 @@ impl<'a> Reader<'a> {
     /// Reads skeleton lines into `out` up to `end` (`true`) or the end of the lines
     /// (`false`). The first pose must follow a `time` line read here.
     fn skeleton_lines(&mut self, out: &mut Vec<SkeletonLine>) -> Result<bool, Error> {
-        let mut in_frame = false;
-        let mut closed = false;
+        self.timed_lines(out, |reader, line, mut fields, first_span| {
+            let bone = fields.int("a bone ID")?;
+            let position = fields.floats("a position coordinate")?;
+            let rotation = fields.floats("a rotation angle")?;
+            let comment = fields.finish()?;
+            reader.check_bone(line, bone, first_span, "bone ID")?;
+            Ok(SkeletonLine::Pose(BonePose {
+                bone,
+                position,
+                rotation,
+                comment,
+            }))
+        })
+    }
+
+    /// Reads the lines of a block of `time N` lines, each followed by its records, into
+    /// `out` up to `end` (`true`) or the end of the lines (`false`). `record` reads one
+    /// record line from its fields, given the first field's span; a record before the
+    /// first `time` line is an error.
+    fn timed_lines<L: Timed>(
+        &mut self,
+        out: &mut Vec<L>,
+        mut record: impl FnMut(&mut Self, &Line<'a>, Fields<'a>, Range<usize>) -> Result<L, Error>,
+    ) -> Result<bool, Error> {
+        let mut timed = false;
         while let Some(line) = self.lines.next() {
             match kind(&line) {
                 Kind::Blank => continue,
                 Kind::Comment(text) => {
                     self.charge(&line.trimmed_span(), "comment lines", 24 + text.len())?;
-                    out.push(SkeletonLine::Comment(text.to_vec()));
+                    out.push(L::comment(text.to_vec()));
                     continue;
                 }
                 Kind::Data => {}
             }
             if is_end(&line) {
-                closed = true;
-                break;
+                return Ok(true);
             }
-            self.charge(
-                &line.trimmed_span(),
-                "skeleton lines",
-                std::mem::size_of::<SkeletonLine>(),
-            )?;
+            self.charge(&line.trimmed_span(), L::LINES, std::mem::size_of::<L>())?;
             let mut fields = line.fields();
             let mut peek = line.fields();
-            let (first, first_span) = peek.require("`time` or a bone ID")?;
+            let (first, first_span) = peek.require(L::FIRST)?;
             if first == b"time" {
                 fields.token();
-                let time = fields.int("the frame number")?;
+                let time = fields.int(L::TIME)?;
                 let comment = fields.finish()?;
-                in_frame = true;
-                out.push(SkeletonLine::Time { time, comment });
+                timed = true;
+                out.push(L::time(time, comment));
                 continue;
             }
-            if !in_frame {
+            if !timed {
                 return Err(Error::Unexpected {
                     span: first_span,
-                    expected: "`time N` before the first bone line",
+                    expected: L::BEFORE,
                     found: excerpt(first, 40),
                 });
             }
-            let bone = fields.int("a bone ID")?;
-            let position = fields.floats("a position coordinate")?;
-            let rotation = fields.floats("a rotation angle")?;
-            let comment = fields.finish()?;
-            self.check_bone(&line, bone, first_span, "bone ID")?;
-            out.push(SkeletonLine::Pose(BonePose {
-                bone,
-                position,
-                rotation,
-                comment,
-            }));
+            out.push(record(self, &line, fields, first_span)?);
         }
-        Ok(closed)
+        Ok(false)
     }
 
     fn material(&mut self, text: &[u8]) -> Arc<[u8]> {
@@ -784,56 +835,18 @@ impl<'a> Reader<'a> {
 
     fn vertex_animation(&mut self, opened: &Line<'_>) -> Result<Vec<VertexAnimationLine>, Error> {
         let mut out = Vec::new();
-        let mut closed = false;
-        let mut in_shape = false;
-        while let Some(line) = self.lines.next() {
-            match kind(&line) {
-                Kind::Blank => continue,
-                Kind::Comment(text) => {
-                    self.charge(&line.trimmed_span(), "comment lines", 24 + text.len())?;
-                    out.push(VertexAnimationLine::Comment(text.to_vec()));
-                    continue;
-                }
-                Kind::Data => {}
-            }
-            if is_end(&line) {
-                closed = true;
-                break;
-            }
-            self.charge(
-                &line.trimmed_span(),
-                "vertex animation lines",
-                std::mem::size_of::<VertexAnimationLine>(),
-            )?;
-            let mut fields = line.fields();
-            let mut peek = line.fields();
-            let (first, first_span) = peek.require("`time` or a vertex index")?;
-            if first == b"time" {
-                fields.token();
-                let time = fields.int("the shape number")?;
-                let comment = fields.finish()?;
-                in_shape = true;
-                out.push(VertexAnimationLine::Time { time, comment });
-                continue;
-            }
-            if !in_shape {
-                return Err(Error::Unexpected {
-                    span: first_span,
-                    expected: "`time N` before the first vertex line",
-                    found: excerpt(first, 40),
-                });
-            }
+        let closed = self.timed_lines(&mut out, |_, _, mut fields, _| {
             let index = fields.int("a vertex index")?;
             let position = fields.floats("a position coordinate")?;
             let normal = fields.floats("a normal coordinate")?;
             let comment = fields.finish()?;
-            out.push(VertexAnimationLine::Vertex {
+            Ok(VertexAnimationLine::Vertex {
                 index,
                 position,
                 normal,
                 comment,
-            });
-        }
+            })
+        })?;
         if !closed {
             self.unclosed("vertexanimation", opened)?;
         }

@@ -245,7 +245,7 @@ const HEAD: &str = "version 1\nnodes\n0 \"a\" -1\nend\nskeleton\ntime 0\n0 0 0 0
 #[test]
 fn errors_name_the_line_and_column() {
     let lenient = ReadOptions::default();
-    let cases: [(String, &str, (u32, u32)); 7] = [
+    let cases: [(String, &str, (u32, u32)); 10] = [
         (
             format!("{HEAD}triangles\nm\n0 0 0 zero 0 0 1 0 0\n"),
             "expected a position coordinate, found `zero`",
@@ -280,6 +280,21 @@ fn errors_name_the_line_and_column() {
             "version 1\nnodes\n0 \"a\" -1 extra\nend\n".to_owned(),
             "expected the end of the line, found `extra`",
             (3, 10),
+        ),
+        (
+            "version 1\nnodes\n0 \"a\" -1\nend\nskeleton\n0 0 0 0 0 0 0\nend\n".to_owned(),
+            "expected `time N` before the first bone line, found `0`",
+            (6, 1),
+        ),
+        (
+            format!("{HEAD}vertexanimation\n0 0 0 0 0 0 1\nend\n"),
+            "expected `time N` before the first vertex line, found `0`",
+            (10, 1),
+        ),
+        (
+            format!("{HEAD}vertexanimation\ntime x\nend\n"),
+            "expected the shape number, found `x`",
+            (10, 6),
         ),
     ];
     for (text, message, (line, column)) in cases {
