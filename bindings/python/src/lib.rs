@@ -35,7 +35,6 @@ use rigport::attach::AnimationSource;
 use rigport::pipeline::{self, PoseRequest, Settings};
 use rigport::{Document, Format, ReadOptions, Report};
 use rigport_model_core::codec::Location;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -165,58 +164,31 @@ fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
 }
 
 use rigport::batch::input_dir;
+use rigport::output::OutputError;
 
-/// Whether two paths name the same file.
-fn same_file(a: &Path, b: &Path) -> bool {
-    matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b)
-}
-
-/// The `rigport` command's output rule: never over the input, over an existing file only
-/// with `force`.
+/// The `rigport` command's output rule ([`rigport::output::check_target`]): never over the
+/// input, over an existing file only with `force`.
 fn check_target(path: &Path, input: Option<&Path>, force: bool) -> Result<(), Failure> {
-    if input.is_some_and(|input| same_file(input, path)) {
-        return Err(Failure::message(
-            format!("refusing to overwrite the input {}", path.display()),
-            Some(path),
-        ));
-    }
-    if path.exists() && !force {
-        return Err(Failure::Exists(path.to_path_buf()));
-    }
-    Ok(())
+    let inputs: Vec<&Path> = input.into_iter().collect();
+    Ok(rigport::output::check_target(path, &inputs, force)?)
 }
 
-/// Writes a file atomically, as the `rigport` command does: a temporary file in the same
-/// folder, renamed over the target, with ordinary permissions; synced before the rename
-/// when it replaces a file (a new file has nothing before it to lose).
+/// Writes a file as the `rigport` command does ([`rigport::output::write_atomic`]).
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    let replacing = path.exists();
-    let io = |error| Failure::Io {
-        error,
-        path: path.to_path_buf(),
-    };
-    let dir = input_dir(path);
-    std::fs::create_dir_all(&dir).map_err(io)?;
-    let mut temp = tempfile::Builder::new()
-        .prefix(".rigport-")
-        .suffix(".tmp")
-        .tempfile_in(&dir)
-        .map_err(io)?;
-    temp.write_all(bytes).map_err(io)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let permissions = match std::fs::metadata(path) {
-            Ok(existing) => existing.permissions(),
-            Err(_) => std::fs::Permissions::from_mode(0o644),
-        };
-        temp.as_file().set_permissions(permissions).map_err(io)?;
+    Ok(rigport::output::write_atomic(path, bytes)?)
+}
+
+impl From<OutputError> for Failure {
+    fn from(error: OutputError) -> Self {
+        match error {
+            OutputError::Exists(path) => Failure::Exists(path),
+            OutputError::IsInput(ref path) => Failure::message(error.to_string(), Some(path)),
+            OutputError::Io { path, source } => Failure::Io {
+                error: source,
+                path,
+            },
+        }
     }
-    if replacing {
-        temp.as_file().sync_all().map_err(io)?;
-    }
-    temp.persist(path).map_err(|e| io(e.error))?;
-    Ok(())
 }
 
 /// A report as Python sees it: one dict per notice, `code`, `message`, `severity`.

@@ -1,102 +1,31 @@
-//! Writing output files safely: atomically, never over an input, never over an existing file
-//! unless asked.
+//! Output files as every rigport door writes them ([`rigport::output`]: atomically, never
+//! over an input, over an existing file only with `--force`, synced only when replacing),
+//! with the command's own message for an existing file and early writeback of synced
+//! outputs.
 
+use rigport::output::OutputError;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// Why an output could not be written.
-#[derive(Debug, thiserror::Error)]
-pub enum OutputError {
-    /// The output exists and `--force` was not given.
-    #[error("{0} already exists (use --force to overwrite)")]
-    Exists(PathBuf),
-    /// The output is one of the inputs.
-    #[error("refusing to overwrite the input {0}")]
-    IsInput(PathBuf),
-    /// The file system refused.
-    #[error("cannot write {path}: {source}")]
-    Io {
-        /// The output path.
-        path: PathBuf,
-        /// What went wrong.
-        source: std::io::Error,
-    },
+pub use rigport::output::write_atomic_unsynced;
+
+/// Checks that `path` may be written: it is not one of `inputs`, and exists only with
+/// `--force` (the message says so).
+pub fn check_target(path: &Path, inputs: &[&Path], force: bool) -> Result<(), String> {
+    rigport::output::check_target(path, inputs, force).map_err(|error| match error {
+        OutputError::Exists(path) => {
+            format!(
+                "{} already exists (use --force to overwrite)",
+                path.display()
+            )
+        }
+        other => other.to_string(),
+    })
 }
 
-/// Whether two paths name the same file (both must exist to compare by identity).
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
-}
-
-/// Checks that `path` may be written: it is not one of `inputs`, and exists only if `force`.
-pub fn check_target(path: &Path, inputs: &[&Path], force: bool) -> Result<(), OutputError> {
-    if inputs.iter().any(|input| same_file(input, path)) {
-        return Err(OutputError::IsInput(path.to_path_buf()));
-    }
-    if path.exists() && !force {
-        return Err(OutputError::Exists(path.to_path_buf()));
-    }
-    Ok(())
-}
-
-/// Writes `bytes` to `path` atomically: a temporary file in the same directory, then
-/// renamed over the target, so a reader never sees a half-written file. When it replaces a
-/// file, the new bytes are synced to the disk before the rename ([`sync_before_rename`]).
+/// [`rigport::output::write_atomic`], a synced output written by [`write_for_sync`].
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
-    write_via_temporary(path, bytes, sync_before_rename(path))
-}
-
-/// Whether writing `path` syncs the new bytes before the rename: only when a file is there
-/// to be replaced.
-///
-/// A rename over a file whose new bytes are not yet on the disk can, after a machine crash,
-/// leave neither the old file nor the new one: the sync keeps the file that was there
-/// until its replacement is whole. A new file has nothing before it to lose; after such a
-/// crash it may be missing or short, and converting again (the input is never written)
-/// makes it, as for pictures. The sync cost 2.5–5.5 ms a file on ext4 (virtio disk), up to
-/// a fifth of converting an 11 MB `.ms3d` and about 15 % of a 36-file batch to glb.
-pub fn sync_before_rename(path: &Path) -> bool {
-    path.exists()
-}
-
-/// [`write_atomic`] without forcing the bytes to disk before the rename, for files that
-/// can be made again (pictures of a library): an interrupted process still never leaves a
-/// half-written file under the final name, and after a machine crash `render --resume`
-/// checks that each output listed as done is whole (see `render_library`). Syncing each
-/// of a library's hundreds of pictures cost about 15 % of an orbit run's time.
-pub fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
-    write_via_temporary(path, bytes, false)
-}
-
-fn write_via_temporary(path: &Path, bytes: &[u8], sync: bool) -> Result<(), OutputError> {
-    let io = |source| OutputError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    std::fs::create_dir_all(dir).map_err(io)?;
-    let mut temp = tempfile::Builder::new()
-        .prefix(".rigport-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(io)?;
-    match sync {
-        true => write_for_sync(temp.as_file(), bytes).map_err(io)?,
-        false => temp.write_all(bytes).map_err(io)?,
-    }
-    // Temporary files are created private (0600); a model file is an ordinary document.
-    set_ordinary_permissions(temp.as_file(), path).map_err(io)?;
-    if sync {
-        temp.as_file().sync_all().map_err(io)?;
-    }
-    temp.persist(path).map_err(|e| io(e.error))?;
-    Ok(())
+    rigport::output::write_atomic_with(path, bytes, write_for_sync)
 }
 
 /// Bytes written before their way to the disk is started (see [`write_for_sync`]).
@@ -143,67 +72,33 @@ fn write_for_sync(mut file: &std::fs::File, bytes: &[u8]) -> std::io::Result<()>
     file.write_all(bytes)
 }
 
-/// Gives the new file the permissions of the file it replaces, or `rw-r--r--` when new.
-#[cfg(unix)]
-fn set_ordinary_permissions(file: &std::fs::File, target: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    let permissions = match std::fs::metadata(target) {
-        Ok(existing) => existing.permissions(),
-        Err(_) => std::fs::Permissions::from_mode(0o644),
-    };
-    file.set_permissions(permissions)
-}
-
-/// Elsewhere the temporary file already has ordinary permissions.
-#[cfg(not(unix))]
-fn set_ordinary_permissions(_: &std::fs::File, _: &Path) -> std::io::Result<()> {
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn refuses_existing_and_input_paths() {
+    fn an_existing_output_names_the_flag() {
         let dir = tempfile::tempdir().unwrap();
-        let input = dir.path().join("in.ms3d");
-        std::fs::write(&input, b"x").unwrap();
-        assert!(matches!(
-            check_target(&input, &[&input], true),
-            Err(OutputError::IsInput(_))
-        ));
-        let out = dir.path().join("out.ms3d");
-        check_target(&out, &[&input], false).unwrap();
-        assert!(!sync_before_rename(&out), "a new file has nothing to keep");
-        write_atomic(&out, b"abc").unwrap();
-        assert!(
-            sync_before_rename(&out),
-            "the file written is kept until replaced"
+        let out = dir.path().join("out.glb");
+        check_target(&out, &[], false).unwrap();
+        std::fs::write(&out, b"x").unwrap();
+        assert_eq!(
+            check_target(&out, &[], false).unwrap_err(),
+            format!(
+                "{} already exists (use --force to overwrite)",
+                out.display()
+            )
         );
-        assert!(matches!(
-            check_target(&out, &[&input], false),
-            Err(OutputError::Exists(_))
-        ));
-        check_target(&out, &[&input], true).unwrap();
-        write_atomic(&out, b"def").unwrap();
-        assert_eq!(std::fs::read(&out).unwrap(), b"def");
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::metadata(&out).unwrap().permissions().mode();
-            assert_eq!(mode & 0o777, 0o644, "not the temporary file's 0600");
-        }
-        // No temporary files are left behind.
-        let names: Vec<_> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names.len(), 2, "{names:?}");
+        check_target(&out, &[], true).unwrap();
+        assert!(
+            check_target(&out, &[&out], true)
+                .unwrap_err()
+                .starts_with("refusing to overwrite the input")
+        );
     }
 
     #[test]
-    fn a_file_of_several_writeback_steps_is_written_whole() {
+    fn a_synced_file_of_several_writeback_steps_is_written_whole() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("large.glb");
         // Two and a half steps, none of them alike.
@@ -216,7 +111,9 @@ mod tests {
         let reversed: Vec<u8> = bytes.iter().rev().copied().collect();
         write_atomic(&out, &reversed).unwrap();
         assert!(std::fs::read(&out).unwrap() == reversed);
-        write_atomic_unsynced(&out, &bytes[..1000]).unwrap();
-        assert_eq!(std::fs::read(&out).unwrap(), &bytes[..1000]);
+        // The writer alone, into a file of its own.
+        let direct = dir.path().join("direct.bin");
+        write_for_sync(&std::fs::File::create(&direct).unwrap(), &bytes).unwrap();
+        assert!(std::fs::read(&direct).unwrap() == bytes);
     }
 }

@@ -22,7 +22,8 @@
 //! posed model or contact sheets of an animation, drawn by `rigport-render`. Feature
 //! `parallel` (on by default) reads large IQE files and writes IQM files on every core
 //! (rayon); without it (the WebAssembly build) they run on the calling thread, with the same
-//! result.
+//! result. Feature `files` (on by default) adds [`output`]: output files written the way
+//! every door writes them (atomically, never over an input, synced only when replacing).
 //!
 //! ```
 //! use rigport::pipeline::{Settings, convert};
@@ -50,6 +51,8 @@ mod format;
 mod images;
 pub use images::TextureList;
 pub mod info;
+#[cfg(feature = "files")]
+pub mod output;
 #[cfg(feature = "render")]
 pub mod picture;
 pub mod pipeline;
