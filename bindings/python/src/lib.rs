@@ -169,8 +169,11 @@ use rigport::output::OutputError;
 /// The `rigport` command's output rule ([`rigport::output::check_target`]): never over the
 /// input, over an existing file only with `force`.
 fn check_target(path: &Path, input: Option<&Path>, force: bool) -> Result<(), Failure> {
-    let inputs: Vec<&Path> = input.into_iter().collect();
-    Ok(rigport::output::check_target(path, &inputs, force)?)
+    Ok(rigport::output::check_target(
+        path,
+        input.as_slice(),
+        force,
+    )?)
 }
 
 /// Writes a file as the `rigport` command does ([`rigport::output::write_atomic`]).

@@ -109,8 +109,8 @@ pub fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> Result<(), OutputErro
     write_via_temporary(path, bytes, None)
 }
 
-/// The temporary file, written with `sync`'s way and synced when there is one, renamed
-/// over `path`.
+/// The temporary file, written with `sync`'s way and synced when there is one (else
+/// written at once), renamed over `path`.
 fn write_via_temporary(
     path: &Path,
     bytes: &[u8],
@@ -122,15 +122,12 @@ fn write_via_temporary(
     };
     let dir = crate::batch::input_dir(path);
     std::fs::create_dir_all(&dir).map_err(io)?;
-    let mut temp = tempfile::Builder::new()
+    let temp = tempfile::Builder::new()
         .prefix(".rigport-")
         .suffix(".tmp")
         .tempfile_in(&dir)
         .map_err(io)?;
-    match sync {
-        Some(write) => write(temp.as_file(), bytes).map_err(io)?,
-        None => temp.write_all(bytes).map_err(io)?,
-    }
+    sync.unwrap_or(write_at_once)(temp.as_file(), bytes).map_err(io)?;
     // Temporary files are created private (0600); a model file is an ordinary document.
     set_ordinary_permissions(temp.as_file(), path).map_err(io)?;
     if sync.is_some() {

@@ -119,7 +119,7 @@ pub fn convert_file(
     settings: &Settings,
 ) -> Result<(Vec<PathBuf>, Report), String> {
     // Refuse before the work, not after: a re-run without --force should not convert anything.
-    check_target(output, &[input], force).map_err(|e| e.to_string())?;
+    check_target(output, &[input], force)?;
     let bytes = crate::input::read(input, map).map_err(|e| format!("cannot read: {e}"))?;
     let settings = Settings {
         source_dir: Some(batch::input_dir(input)),
@@ -132,7 +132,7 @@ pub fn convert_file(
     let Converted { files, report } =
         pipeline::convert_owned(bytes, output, target, &settings).map_err(|e| e.to_string())?;
     for (path, _) in &files {
-        check_target(path, &[input], force).map_err(|e| e.to_string())?;
+        check_target(path, &[input], force)?;
     }
     for (path, content) in &files {
         write_atomic(path, content).map_err(|e| e.to_string())?;

@@ -122,7 +122,7 @@ pub fn render_file(
     animate: bool,
     fps: Option<f32>,
 ) -> Result<Report, String> {
-    check_target(output, &[input], force).map_err(|e| e.to_string())?;
+    check_target(output, &[input], force)?;
     let bytes = std::fs::read(input).map_err(|e| format!("cannot read: {e}"))?;
     let (png, report) = if animate {
         let prepared = Prepared::read(&bytes, &batch::input_dir(input), &request.read)

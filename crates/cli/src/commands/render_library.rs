@@ -242,7 +242,7 @@ fn draw_model(
     // A resumed run replaces what an interrupted one left behind.
     let force = args.force || args.resume;
     for (path, _) in &files {
-        check_target(path, &[input], force).map_err(|e| e.to_string())?;
+        check_target(path, &[input], force)?;
     }
     for (path, bytes) in &files {
         write_atomic_unsynced(path, bytes).map_err(|e| e.to_string())?;
