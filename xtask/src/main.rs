@@ -17,6 +17,8 @@ mod blender_addon;
 mod fixtures;
 #[cfg(test)]
 mod project_text;
+#[cfg(test)]
+mod versions;
 mod web;
 
 use std::path::{Path, PathBuf};
