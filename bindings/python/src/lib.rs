@@ -717,6 +717,7 @@ impl PyModel {
             embed_textures,
             fps,
             strict: false,
+            anims_beside: false,
         };
         let source = Arc::clone(&self.source);
         let report = detached(py, move || {
@@ -747,6 +748,7 @@ struct ConvertRequest {
     embed_textures: bool,
     fps: f32,
     strict: bool,
+    anims_beside: bool,
 }
 
 impl ConvertRequest {
@@ -783,6 +785,7 @@ impl ConvertRequest {
         }
         let read = ReadOptions {
             strict: self.strict,
+            animations_beside: self.anims_beside,
             ..ReadOptions::default()
         };
         let mut animations = Vec::with_capacity(self.with_anims.len());
@@ -870,12 +873,13 @@ fn read_bytes(py: Python<'_>, data: Vec<u8>, name: String, strict: bool) -> PyRe
 /// `with_anims` attaches the animations of other files, `concat_animations` lays every
 /// animation on one timeline (MilkShape), `embed_textures` embeds images in glTF output,
 /// `fps` is the resampling rate of cubic-spline animations, `strict` turns warnings into
-/// errors. Returns the report: a list of dicts with ``code``, ``message``, ``severity``
+/// errors, `anims_beside` attaches the animation files beside `src` that fit its skeleton
+/// (``rigport convert --anims-beside``). Returns the report: a list of dicts with ``code``, ``message``, ``severity``
 /// (``"info"``, ``"warning"`` or ``"loss"``).
 #[pyfunction]
 #[pyo3(
-    signature = (src, dst, *, to = None, force = false, keep_axes = false, with_anims = Vec::new(), concat_animations = false, embed_textures = true, fps = 30.0, strict = false),
-    text_signature = "(src, dst, *, to=None, force=False, keep_axes=False, with_anims=(), concat_animations=False, embed_textures=True, fps=30.0, strict=False)"
+    signature = (src, dst, *, to = None, force = false, keep_axes = false, with_anims = Vec::new(), concat_animations = false, embed_textures = true, fps = 30.0, strict = false, anims_beside = false),
+    text_signature = "(src, dst, *, to=None, force=False, keep_axes=False, with_anims=(), concat_animations=False, embed_textures=True, fps=30.0, strict=False, anims_beside=False)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn convert<'py>(
@@ -890,6 +894,7 @@ fn convert<'py>(
     embed_textures: bool,
     fps: f32,
     strict: bool,
+    anims_beside: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let request = ConvertRequest {
         to,
@@ -900,6 +905,7 @@ fn convert<'py>(
         embed_textures,
         fps,
         strict,
+        anims_beside,
     };
     let report = detached(py, move || {
         let bytes = read_input(&src)?;

@@ -124,3 +124,14 @@ def test_render_writes_the_cli_bytes(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "py.png").read_bytes() == (tmp_path / "cli.png").read_bytes()
+
+
+def test_anims_beside_attaches_the_animation_files_that_fit(tmp_path: Path) -> None:
+    for name in ("spec_mesh.md5mesh", "spec_anim.md5anim"):
+        (tmp_path / name).write_bytes((FIXTURES / "md5" / name).read_bytes())
+    alone = tmp_path / "alone.iqe"
+    beside = tmp_path / "beside.iqe"
+    rigport.convert(tmp_path / "spec_mesh.md5mesh", alone)
+    rigport.convert(tmp_path / "spec_mesh.md5mesh", beside, anims_beside=True)
+    assert rigport.info(alone)["animations"] == 0
+    assert rigport.info(beside)["animations"] == 1

@@ -1,36 +1,57 @@
-"""rigport I/O: File > Import and File > Export for MilkShape 3D (binary and ASCII), IQE and IQM.
+"""rigport I/O: File > Import and File > Export for every model format rigport reads and
+writes: MilkShape 3D (binary and ASCII), IQE, IQM, MD5, SMD and glTF.
 
-Both directions go through the `rigport` command-line tool and a temporary glTF
-binary, read and written by Blender's own glTF add-on.
+Both directions go through rigport and a temporary glTF binary, read and written by
+Blender's own glTF add-on. As an extension (Blender 4.2 and later) rigport runs in
+Blender's process, from the `rigport` wheel the extension bundles; as a legacy add-on
+(Blender 3.4 to 4.1) it uses the `rigport` module when it imports, else the `rigport`
+command.
 """
 
 from __future__ import annotations
 
 bl_info = {
-    "name": "rigport I/O (MilkShape 3D, IQE, IQM)",
+    "name": "rigport I/O (MilkShape 3D, IQE, IQM, MD5, SMD, glTF)",
     "author": "rigport contributors",
-    "version": (0, 1, 0),
+    "version": (0, 2, 0),
     "blender": (3, 4, 0),
-    "location": "File > Import / Export > MilkShape 3D / IQE / IQM (rigport)",
-    "description": "Import and export MilkShape 3D (binary and ASCII), IQE and IQM models through rigport",
+    "location": "File > Import / Export > MilkShape 3D / IQE / IQM / glTF / MD5 / SMD (rigport)",
+    "description": "Import and export MilkShape 3D (binary and ASCII), IQE, IQM, MD5, SMD and glTF models through rigport",
     "category": "Import-Export",
 }
-
-#: The menu text the contract names.
-MENU_LABEL = "MilkShape 3D / IQE / IQM (rigport)"
 
 if "bpy" in locals():
     # Script reload (F8 / reload_scripts): pick up edited submodules.
     import importlib
 
-    for _module in (cli, compat, faces, naming, reporting, rotations, preferences, importer, exporter):  # noqa: F821
+    _modules: tuple = (formats, cli, backend, compat, faces, naming, reporting, rotations)  # noqa: F821
+    _modules += (textures, scene_state, preferences, importer, exporter)  # noqa: F821
+    for _module in _modules:
         importlib.reload(_module)
 
 import bpy
 
-from . import cli, compat, exporter, faces, importer, naming, preferences, reporting, rotations
+from . import (
+    backend,
+    cli,
+    compat,
+    exporter,
+    faces,
+    formats,
+    importer,
+    naming,
+    preferences,
+    reporting,
+    rotations,
+    scene_state,
+    textures,
+)
 
-_CLASSES = (preferences.RigportPreferences, importer.ImportRigport, exporter.ExportRigport)
+#: The import menu's text: every family of format rigport reads.
+MENU_LABEL = formats.label(formats.readable())
+
+#: The export menu's text: every family of format rigport writes.
+EXPORT_LABEL = formats.label(formats.writable())
 
 
 def _menu_import(self: bpy.types.Menu, context: bpy.types.Context) -> None:
@@ -40,11 +61,34 @@ def _menu_import(self: bpy.types.Menu, context: bpy.types.Context) -> None:
 
 def _menu_export(self: bpy.types.Menu, context: bpy.types.Context) -> None:
     """File > Export entry."""
-    self.layout.operator(exporter.ExportRigport.bl_idname, text=MENU_LABEL)
+    self.layout.operator(exporter.ExportRigport.bl_idname, text=EXPORT_LABEL)
+
+
+def _file_handler() -> list:
+    """Drag and drop onto the 3D view (Blender 4.1 and later): every readable extension."""
+    if not hasattr(bpy.types, "FileHandler"):
+        return []
+
+    class IO_FH_rigport(bpy.types.FileHandler):  # noqa: N801 - Blender's naming rule
+        bl_idname = "IO_FH_rigport"
+        bl_label = "rigport"
+        bl_import_operator = importer.ImportRigport.bl_idname
+        bl_file_extensions = ";".join(f.extension for f in formats.readable())
+
+        @classmethod
+        def poll_drop(cls, context: bpy.types.Context) -> bool:
+            return context.area is not None and context.area.type == "VIEW_3D"
+
+    return [IO_FH_rigport]
+
+
+_CLASSES: list = []
 
 
 def register() -> None:
-    """Registers the preference, both operators and their menu entries."""
+    """Registers the preference, both operators, the drop handler and the menu entries."""
+    _CLASSES[:] = [preferences.RigportPreferences, importer.ImportRigport, exporter.ExportRigport]
+    _CLASSES.extend(_file_handler())
     for cls in _CLASSES:
         bpy.utils.register_class(cls)
     bpy.types.TOPBAR_MT_file_import.append(_menu_import)
@@ -57,3 +101,4 @@ def unregister() -> None:
     bpy.types.TOPBAR_MT_file_import.remove(_menu_import)
     for cls in reversed(_CLASSES):
         bpy.utils.unregister_class(cls)
+    _CLASSES.clear()

@@ -14,16 +14,13 @@ import subprocess
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
+from . import formats
+
 #: Environment variable naming the rigport binary (second in the lookup order).
 ENV_VAR = "RIGPORT_BIN"
 
 #: Output format per file extension, as `rigport convert --to` names it.
-FORMAT_BY_EXTENSION = {
-    ".ms3d": "ms3d",
-    ".txt": "ms3d-ascii",
-    ".iqe": "iqe",
-    ".iqm": "iqm",
-}
+FORMAT_BY_EXTENSION = {f.extension: f.key for f in formats.writable()}
 
 #: Longest a single conversion may run before it is treated as hung (seconds).
 TIMEOUT_SECONDS = 600
@@ -135,22 +132,32 @@ def parse_conversion(stdout: str) -> Conversion:
 
 
 def convert(
-    binary: str, source: str, target: str, to: Optional[str] = None
+    binary: str,
+    source: str,
+    target: str,
+    to: Optional[str] = None,
+    with_anims: Sequence[str] = (),
+    anims_beside: bool = False,
 ) -> Conversion:
-    """Runs `rigport convert SOURCE TARGET --force --json` (and `--to` when given).
+    """Runs `rigport convert SOURCE TARGET --force --json` (and `--to`, `--with-anims`,
+    `--anims-beside` when given).
 
     Raises RigportError with rigport's message when it fails.
     """
     args = ["convert", source, target, "--force", "--json"]
     if to:
         args += ["--to", to]
+    for extra in with_anims:
+        args += ["--with-anims", extra]
+    if anims_beside:
+        args.append("--anims-beside")
     proc = _run(binary, args)
     if proc.returncode != 0:
         raise RigportError(f"rigport could not convert {os.path.basename(source)}: {_error_text(proc)}")
     return parse_conversion(proc.stdout)
 
 
-def info(binary: str, path: str, anim_details: bool = False) -> dict:
+def info(binary: str, path: str, anim_details: bool = False, anims_beside: bool = False) -> dict:
     """The `rigport info --json` summary of one file; raises RigportError when rigport refuses it.
 
     With `anim_details`, also asks for `anim_details` (each animation's name, frame rate and
@@ -158,7 +165,8 @@ def info(binary: str, path: str, anim_details: bool = False) -> dict:
     has no `anim_details` key.
     """
     if anim_details:
-        proc = _run(binary, ["info", "--json", "--anim-details", path])
+        beside = ["--anims-beside"] if anims_beside else []
+        proc = _run(binary, ["info", "--json", "--anim-details", *beside, path])
         if proc.returncode == USAGE_ERROR and "--anim-details" in proc.stderr:
             return info(binary, path)
         return _info_json(proc)

@@ -10,15 +10,15 @@ import bpy
 from bpy.props import BoolProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper
 
-from . import cli, reporting
+from . import backend, cli, formats, reporting
 from .preferences import binary_preference
 
 
 class ExportRigport(bpy.types.Operator, ExportHelper):
-    """Export to MilkShape 3D (.ms3d, ASCII .txt), IQE or IQM through rigport; the format follows the extension"""
+    """Export to a format rigport writes; the format follows the extension"""
 
     bl_idname = "export_scene.rigport"
-    bl_label = "Export MilkShape 3D / IQE / IQM (rigport)"
+    bl_label = "Export " + formats.label(formats.writable())
     bl_options = {"REGISTER", "PRESET"}
 
     filename_ext = ".ms3d"
@@ -26,7 +26,7 @@ class ExportRigport(bpy.types.Operator, ExportHelper):
     check_extension = None
 
     filter_glob: StringProperty(  # type: ignore[valid-type]
-        default="*.ms3d;*.txt;*.iqe;*.iqm", options={"HIDDEN"}
+        default=formats.glob(formats.writable()), options={"HIDDEN"}
     )
     use_selection: BoolProperty(  # type: ignore[valid-type]
         name="Selected Objects",
@@ -47,11 +47,11 @@ class ExportRigport(bpy.types.Operator, ExportHelper):
             self.report({"ERROR"}, "nothing is selected (turn off Selected Objects to export everything)")
             return {"CANCELLED"}
         try:
-            binary = cli.find_binary(binary_preference(context))
+            rig = backend.find(binary_preference(context))
             with tempfile.TemporaryDirectory(prefix="rigport-export-") as work:
                 glb = os.path.join(work, "scene.glb")
                 export_glb(glb, self.use_selection)
-                conversion = convert_atomically(binary, glb, target, fmt)
+                conversion = convert_atomically(rig, glb, target, fmt)
         except cli.RigportError as err:
             self.report({"ERROR"}, str(err))
             return {"CANCELLED"}
@@ -81,8 +81,10 @@ def export_glb(glb: str, use_selection: bool) -> None:
         raise cli.RigportError(f"Blender's glTF exporter did not finish: {sorted(result)}")
 
 
-def convert_atomically(binary: str, glb: str, target: str, fmt: str) -> cli.Conversion:
-    """Converts into a scratch directory beside `target`, then moves the file into place.
+def convert_atomically(rig: backend.Backend, glb: str, target: str, fmt: str) -> cli.Conversion:
+    """Converts into a scratch directory beside `target`, then moves the files into place:
+    the main one and those written beside it (MD5 and SMD animations, a .gltf's .bin, an
+    .obj's .mtl).
 
     A failed conversion leaves no partial file at `target` (an existing one is kept).
     """
@@ -93,10 +95,14 @@ def convert_atomically(binary: str, glb: str, target: str, fmt: str) -> cli.Conv
         raise cli.RigportError(f"cannot write into {folder}: {err}") from err
     try:
         staged = os.path.join(staging, os.path.basename(target))
-        conversion = cli.convert(binary, glb, staged, to=fmt)
+        conversion = rig.convert(glb, staged, to=fmt)
         if not os.path.isfile(staged):
             raise cli.RigportError(f"rigport reported success but wrote no {os.path.basename(target)}")
+        for name in sorted(os.listdir(staging)):
+            if name != os.path.basename(target):
+                os.replace(os.path.join(staging, name), os.path.join(folder, name))
         os.replace(staged, target)
+        conversion.outputs = [target]
         return conversion
     finally:
         shutil.rmtree(staging, ignore_errors=True)

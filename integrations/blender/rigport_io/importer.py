@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import struct
@@ -9,48 +10,116 @@ import tempfile
 from typing import Optional
 
 import bpy
-from bpy.props import StringProperty
+from bpy.props import BoolProperty, CollectionProperty, StringProperty
 from bpy_extras.io_utils import ImportHelper
 
-from . import cli, compat, faces, naming, reporting, rotations
+from . import backend, cli, compat, faces, formats, naming, reporting, rotations, scene_state, textures
 from .preferences import binary_preference
 
 
 class ImportRigport(bpy.types.Operator, ImportHelper):
-    """Import a MilkShape 3D (binary or ASCII), IQE or IQM model through rigport"""
+    """Import a model (or an animation onto the selected armature) that rigport reads"""
 
     bl_idname = "import_scene.rigport"
-    bl_label = "Import MilkShape 3D / IQE / IQM (rigport)"
+    bl_label = "Import " + formats.label(formats.readable())
     bl_options = {"REGISTER", "UNDO", "PRESET"}
 
     filter_glob: StringProperty(  # type: ignore[valid-type]
-        default="*.ms3d;*.txt;*.iqe;*.iqm", options={"HIDDEN"}
+        default=formats.glob(formats.readable()), options={"HIDDEN"}
     )
+    files: CollectionProperty(  # type: ignore[valid-type]
+        type=bpy.types.OperatorFileListElement, options={"HIDDEN", "SKIP_SAVE"}
+    )
+    directory: StringProperty(subtype="DIR_PATH", options={"HIDDEN", "SKIP_SAVE"})  # type: ignore[valid-type]
+    anims_beside: BoolProperty(  # type: ignore[valid-type]
+        name="Animations beside",
+        description=(
+            "Also import the animation files beside the model that fit its skeleton "
+            "(MD5: every .md5anim in its folder). Animation files picked with the model "
+            "are imported instead"
+        ),
+        default=True,
+    )
+
+    def draw(self, context: bpy.types.Context) -> None:
+        """The options of the file browser's side panel."""
+        self.layout.prop(self, "anims_beside")
+        self.layout.label(text="Pick .md5anim / .smd animations with the model to choose them")
+
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set:
+        """Opens the file browser, or imports at once when called with files (drag and drop)."""
+        if self.files and self.directory:
+            return self.execute(context)
+        return ImportHelper.invoke(self, context, event)
+
+    def picked(self) -> list[str]:
+        """The files asked for: every file picked in the browser, else `filepath`."""
+        folder = bpy.path.abspath(self.directory) if self.directory else ""
+        names = [f.name for f in self.files if f.name] if folder else []
+        if names:
+            return [os.path.abspath(os.path.join(folder, name)) for name in names]
+        return [os.path.abspath(bpy.path.abspath(self.filepath))]
 
     def execute(self, context: bpy.types.Context) -> set:
         """Converts with rigport, imports the glTF, names what it made after the source."""
-        source = os.path.abspath(bpy.path.abspath(self.filepath))
-        if not os.path.isfile(source):
-            self.report({"ERROR"}, f"no such file: {source}")
+        paths = self.picked()
+        missing = [p for p in paths if not os.path.isfile(p)]
+        if missing:
+            self.report({"ERROR"}, f"no such file: {missing[0]}")
             return {"CANCELLED"}
-        stem = os.path.splitext(os.path.basename(source))[0]
+        snapshot = scene_state.Snapshot(context.scene)
         try:
-            binary = cli.find_binary(binary_preference(context))
-            with tempfile.TemporaryDirectory(prefix="rigport-import-") as work:
-                glb = os.path.join(work, "model.glb")
-                conversion = cli.convert(binary, source, glb)
-                summary = cli.info(binary, source, anim_details=True)
-                reporting.show(self.report, conversion.report, losses_warn=False)
-                counts = count_faces(glb)
-                # Blender's glTF importer turns seconds into frames at the scene's rate:
-                # set the file's rate first, so its frames land on Blender's whole frames.
-                set_scene_fps(self.report, context.scene, cli.first_fps(summary))
-                made = import_glb(context, glb)
-                retime_actions(context.scene, made)
-                keys = rotations.add_whole_frame_keys(actions_of(made))
+            rig = backend.find(binary_preference(context))
+            summaries = [(p, rig.info(p)) for p in paths]
+            models = [(p, s) for p, s in summaries if not is_animation_only(s)]
+            animations = [p for p, s in summaries if is_animation_only(s)]
+            if len(models) > 1:
+                raise cli.RigportError("pick one model at a time (and any animation files for it)")
+            target = selected_armature(context)
+            if models:
+                source, summary = models[0]
+                self.import_model(context, rig, source, summary, animations)
+            elif target is not None:
+                self.import_animations(context, rig, target, animations)
+            else:
+                # No armature to put them on: the first animation file as a model of its own
+                # (its skeleton, placeholder joints where the file names none).
+                self.import_model(context, rig, animations[0], summaries[0][1], animations[1:])
         except cli.RigportError as err:
+            snapshot.restore()
             self.report({"ERROR"}, str(err))
             return {"CANCELLED"}
+        except Exception as err:
+            snapshot.restore()
+            self.report({"ERROR"}, f"import failed: {err}")
+            raise
+        return {"FINISHED"}
+
+    def import_model(
+        self,
+        context: bpy.types.Context,
+        rig: backend.Backend,
+        source: str,
+        summary: dict,
+        animations: list[str],
+    ) -> None:
+        """Imports one model with its animations (those picked, or those beside it)."""
+        stem = os.path.splitext(os.path.basename(source))[0]
+        beside = self.anims_beside and not animations
+        with tempfile.TemporaryDirectory(prefix="rigport-import-") as work:
+            glb = os.path.join(work, "model.glb")
+            conversion = rig.convert(source, glb, with_anims=animations, anims_beside=beside)
+            reporting.show(self.report, conversion.report, losses_warn=False)
+            counts = count_faces(glb)
+            # Blender's glTF importer turns seconds into frames at the scene's rate:
+            # set the file's rate first, so its frames land on Blender's whole frames.
+            set_scene_fps(self.report, context.scene, rig.first_fps(source, animations, beside))
+            images_before = set(bpy.data.images)
+            made = import_glb(context, glb)
+            images = [i for i in bpy.data.images if i not in images_before]
+            textures.relink(images, work, os.path.dirname(source), self.report)
+        retime_actions(context.scene, made)
+        keys = rotations.add_whole_frame_keys(actions_of(made))
         report_dropped_faces(self.report, summary.get("triangles"), counts, made)
         if keys:
             self.report(
@@ -60,25 +129,153 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             )
         naming.rename_objects(stem, made)
         actions = naming.rename_actions(stem, made)
+        for obj in made:
+            if obj.type == "ARMATURE":
+                obj["rigport_source"] = source
+                obj["rigport_animations"] = ";".join(animations)
+                obj["rigport_anims_beside"] = beside
         fit_scene_range(context, actions)
         self.report(
             {"INFO"},
             f"imported {os.path.basename(source)}: {len(made)} objects, {len(actions)} actions",
         )
-        return {"FINISHED"}
+
+
+    def import_animations(
+        self, context: bpy.types.Context, rig: backend.Backend, target: bpy.types.Object, animations: list[str]
+    ) -> None:
+        """Puts the animations of animation-only files onto `target`, an armature this add-on
+        imported: its source model is converted again with them attached (rigport matches
+        their joints to the model's by name), imported beside it, and the new actions move
+        over, one per animation; what that import made besides is removed."""
+        source = str(target.get("rigport_source", ""))
+        if not source or not os.path.isfile(source):
+            raise cli.RigportError(
+                f"{target.name} was not imported by rigport from a file that is still there "
+                "(animations are put on an armature rigport imported; import the model first)"
+            )
+        own = int(rig.info(source).get("animations") or 0)
+        snapshot = scene_state.Snapshot(context.scene)
+        with tempfile.TemporaryDirectory(prefix="rigport-import-") as work:
+            glb = os.path.join(work, "model.glb")
+            conversion = rig.convert(source, glb, with_anims=animations)
+            reporting.show(self.report, conversion.report, losses_warn=False)
+            names = glb_animation_names(glb)[own:]
+            if not names:
+                raise cli.RigportError("the picked files hold no animation for this armature")
+            fps = None
+            for path in animations:
+                fps = fps or rig.first_fps(path)
+            set_scene_fps(self.report, context.scene, fps)
+            made = import_glb(context, glb)
+        retime_actions(context.scene, made)
+        rotations.add_whole_frame_keys(actions_of(made))
+        temp = next((o for o in made if o.type == "ARMATURE"), None)
+        moved = []
+        if temp is not None and temp.animation_data is not None:
+            for track in temp.animation_data.nla_tracks:
+                for strip in track.strips:
+                    if track.name in names and strip.action is not None:
+                        moved.append((track.name, strip.action, compat.strip_slot(strip)))
+        if not moved:
+            raise cli.RigportError("no animation of the picked files reached the armature")
+        if len(moved) == len(animations):
+            # One animation per file: each is named after its file, as `--anims-beside` names them.
+            stems = [os.path.splitext(os.path.basename(p))[0] for p in animations]
+            moved = [(stem, action, slot) for stem, (_, action, slot) in zip(stems, moved)]
+        data = target.animation_data or target.animation_data_create()
+        for name, action, slot in moved:
+            action.name = naming.joined(target.name, "|", name)
+            action.use_fake_user = False
+            track = data.nla_tracks.new()
+            track.name = name
+            strip = track.strips.new(name, int(round(action.frame_range[0])), action)
+            compat.set_strip_slot(strip, slot)
+        data.action = moved[0][1]
+        if moved[0][2] is not None and hasattr(data, "action_slot"):
+            data.action_slot = moved[0][2]
+        keep = {action for _, action, _ in moved}
+        for name in ("objects", "meshes", "armatures", "materials", "images", "actions"):
+            store = getattr(bpy.data, name)
+            for block in snapshot.added(name):
+                if block not in keep:
+                    store.remove(block)
+        fit_scene_range(context, [action for _, action, _ in moved])
+        self.report({"INFO"}, f"put {len(moved)} animations on {target.name}")
+
+
+def selected_armature(context: bpy.types.Context) -> Optional[bpy.types.Object]:
+    """The active object when it is an armature, else the only selected armature, else None."""
+    active = context.view_layer.objects.active
+    if active is not None and active.type == "ARMATURE" and active.select_get():
+        return active
+    armatures = [o for o in context.selected_objects if o.type == "ARMATURE"]
+    return armatures[0] if len(armatures) == 1 else None
+
+
+def glb_animation_names(glb: str) -> list[str]:
+    """The names of a .glb's animations, in order."""
+    with open(glb, "rb") as source:
+        head = source.read(20)
+        (length,) = struct.unpack_from("<I", head, 12)
+        doc = json.loads(source.read(length).decode("utf-8"))
+    return [str(a.get("name", f"animation_{i}")) for i, a in enumerate(doc.get("animations", []))]
+
+
+def is_animation_only(summary: dict) -> bool:
+    """Whether a file holds an animation and no mesh (an .md5anim, an animation .smd or
+    .iqm): imported onto the selected armature."""
+    if summary.get("format") in formats.ANIMATION_ONLY:
+        return True
+    return not summary.get("triangles") and bool(summary.get("animations"))
 
 
 def import_glb(context: bpy.types.Context, glb: str) -> list[bpy.types.Object]:
     """Runs Blender's glTF importer on `glb`; returns the objects it created."""
     compat.patch_numpy_bool()
     before = set(bpy.data.objects)
+    options = {}
+    known = bpy.ops.import_scene.gltf.get_rna_type().properties.keys()
+    if "disable_bone_shape" in known:
+        # Blender 4.2+ would give every bone a custom shape object; keep Blender's own.
+        options["disable_bone_shape"] = True
+    # Blender's glTF importers disagree on `fps_base` (3.x ignores it, 4.x multiplies by
+    # it): import at the whole rate, and `retime_actions` moves the keys to the true one.
+    render = context.scene.render
+    base, render.fps_base = render.fps_base, 1.0
     try:
-        result = bpy.ops.import_scene.gltf(filepath=glb)
+        result = bpy.ops.import_scene.gltf(filepath=glb, **options)
     except RuntimeError as err:
         raise cli.RigportError(f"Blender's glTF importer failed: {err}") from err
+    finally:
+        render.fps_base = base
     if "FINISHED" not in result:
         raise cli.RigportError(f"Blender's glTF importer did not finish: {sorted(result)}")
-    return [o for o in bpy.data.objects if o not in before]
+    made = [o for o in bpy.data.objects if o not in before]
+    return tidy_bone_shapes(made)
+
+
+def tidy_bone_shapes(objects: list[bpy.types.Object]) -> list[bpy.types.Object]:
+    """Removes the custom bone shape objects a glTF importer made (none where it was told
+    not to); returns the other objects."""
+    shapes = {
+        bone.custom_shape
+        for obj in objects
+        if obj.type == "ARMATURE"
+        for bone in obj.pose.bones
+        if bone.custom_shape is not None and bone.custom_shape in objects
+    }
+    for obj in objects:
+        if obj.type == "ARMATURE":
+            for bone in obj.pose.bones:
+                if bone.custom_shape in shapes:
+                    bone.custom_shape = None
+    for shape in shapes:
+        data = shape.data
+        bpy.data.objects.remove(shape)
+        if data is not None and data.users == 0:
+            bpy.data.meshes.remove(data)
+    return [o for o in objects if o not in shapes]
 
 
 def triangle_count(objects: list[bpy.types.Object]) -> int:
@@ -177,7 +374,7 @@ def retime_actions(scene: bpy.types.Scene, objects: list[bpy.types.Object]) -> N
         return
     actions = actions_of(objects)
     for action in actions:
-        for curve in action.fcurves:
+        for curve in compat.action_fcurves(action):
             for point in curve.keyframe_points:
                 point.co.x *= factor
                 point.handle_left.x *= factor
@@ -193,8 +390,9 @@ def retime_actions(scene: bpy.types.Scene, objects: list[bpy.types.Object]) -> N
                 if strip.action not in actions:
                     continue
                 name, start, action = strip.name, strip.frame_start, strip.action
+                slot = compat.strip_slot(strip)
                 track.strips.remove(strip)
-                track.strips.new(name, int(round(start)), action)
+                compat.set_strip_slot(track.strips.new(name, int(round(start)), action), slot)
             track.lock = locked
 
 

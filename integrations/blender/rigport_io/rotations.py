@@ -89,35 +89,42 @@ def add_whole_frame_keys(actions: Iterable) -> int:
     """
     import bpy
 
+    from .compat import curve_bags
+
     linear = bpy.types.Keyframe.bl_rna.properties["interpolation"].enum_items["LINEAR"].value
     added = 0
+    # One group per rotation of one animated thing: with slots (Blender 4.4+) one action
+    # may move several objects, each with its own bag of curves.
+    groups: list = []
     for action in actions:
-        groups: dict = {}
-        for curve in action.fcurves:
-            if curve.data_path.endswith("rotation_quaternion"):
-                groups.setdefault(curve.data_path, {})[curve.array_index] = curve
-        for curves in groups.values():
-            if sorted(curves) != [0, 1, 2, 3]:
-                continue
-            quad = [curves[i] for i in range(4)]
-            points = [list(c.keyframe_points) for c in quad]
-            count = len(points[0])
-            if count < 2 or any(len(p) != count for p in points):
-                continue
-            if any(k.interpolation != "LINEAR" for p in points for k in p):
-                continue
-            frames = [k.co[0] for k in points[0]]
-            if any(abs(k.co[0] - f) > 1e-6 for p in points[1:] for k, f in zip(p, frames)):
-                continue
-            values = [tuple(points[i][k].co[1] for i in range(4)) for k in range(count)]
-            new_frames, new_values, more = whole_frame_keys(frames, values)
-            if not more:
-                continue
-            added += more
-            for i, curve in enumerate(quad):
-                curve.keyframe_points.add(len(new_frames) - count)
-                co = [c for f, q in zip(new_frames, new_values) for c in (f, q[i])]
-                curve.keyframe_points.foreach_set("co", co)
-                curve.keyframe_points.foreach_set("interpolation", [linear] * len(new_frames))
-                curve.update()
+        for bag in curve_bags(action):
+            by_path: dict = {}
+            for curve in bag:
+                if curve.data_path.endswith("rotation_quaternion"):
+                    by_path.setdefault(curve.data_path, {})[curve.array_index] = curve
+            groups.extend(by_path.values())
+    for curves in groups:
+        if sorted(curves) != [0, 1, 2, 3]:
+            continue
+        quad = [curves[i] for i in range(4)]
+        points = [list(c.keyframe_points) for c in quad]
+        count = len(points[0])
+        if count < 2 or any(len(p) != count for p in points):
+            continue
+        if any(k.interpolation != "LINEAR" for p in points for k in p):
+            continue
+        frames = [k.co[0] for k in points[0]]
+        if any(abs(k.co[0] - f) > 1e-6 for p in points[1:] for k, f in zip(p, frames)):
+            continue
+        values = [tuple(points[i][k].co[1] for i in range(4)) for k in range(count)]
+        new_frames, new_values, more = whole_frame_keys(frames, values)
+        if not more:
+            continue
+        added += more
+        for i, curve in enumerate(quad):
+            curve.keyframe_points.add(len(new_frames) - count)
+            co = [c for f, q in zip(new_frames, new_values) for c in (f, q[i])]
+            curve.keyframe_points.foreach_set("co", co)
+            curve.keyframe_points.foreach_set("interpolation", [linear] * len(new_frames))
+            curve.update()
     return added

@@ -70,8 +70,11 @@ def menus(work: str) -> str:
         (bpy.types.TOPBAR_MT_file_export, rigport_io._menu_export),
     ):
         assert hook in menu._dyn_ui_initialize(), f"{menu.__name__} lacks the entry"
-    assert rigport_io.MENU_LABEL == "MilkShape 3D / IQE / IQM (rigport)"
-    return "import_scene.rigport, export_scene.rigport and both menu entries"
+    for entry in rigport_io.formats.readable():
+        assert entry.family in rigport_io.MENU_LABEL, (entry.family, rigport_io.MENU_LABEL)
+    for entry in rigport_io.formats.writable():
+        assert entry.family in rigport_io.EXPORT_LABEL, (entry.family, rigport_io.EXPORT_LABEL)
+    return f"import_scene.rigport, export_scene.rigport and both menu entries ({rigport_io.MENU_LABEL})"
 
 
 def numpy_alias(work: str) -> str:
@@ -111,8 +114,8 @@ def no_partial_file(work: str) -> str:
         with open(target, encoding="utf-8") as old:
             assert old.read() == "old", "an existing file was overwritten by a failed export"
         assert os.listdir(out_dir) == ["model.ms3d"], f"left behind: {os.listdir(out_dir)}"
-        message = expect_cancel(lambda: bpy.ops.export_scene.rigport(filepath=os.path.join(out_dir, "x.obj")))
-        assert ".obj" in message, message
+        message = expect_cancel(lambda: bpy.ops.export_scene.rigport(filepath=os.path.join(out_dir, "x.fbx")))
+        assert ".fbx" in message, message
     finally:
         if saved is None:
             os.environ.pop(cli.ENV_VAR, None)

@@ -152,7 +152,7 @@ def box_size(corners: tuple) -> float:
 
 def _used(vertices: list, faces: Iterable) -> list:
     """Vertices some face with distinct corners uses (Blender keeps no degenerate face)."""
-    used = set()
+    used: set = set()
     for face in faces:
         if len(set(face)) == len(face):
             used.update(i for i in face if 0 <= i < len(vertices))
@@ -212,10 +212,10 @@ def ms3d_points(data: bytes) -> list:
 
 def ms3d_ascii_points(text: str) -> list:
     """Positions used by the triangles of a MilkShape 3D ASCII file, mesh by mesh."""
-    lines = [l.strip() for l in text.splitlines()]
-    lines = [l for l in lines if l and not l.startswith("//")]
+    lines = [line.strip() for line in text.splitlines()]
+    lines = [line for line in lines if line and not line.startswith("//")]
     points: list = []
-    at = next(i for i, l in enumerate(lines) if l.startswith("Meshes:"))
+    at = next(i for i, line in enumerate(lines) if line.startswith("Meshes:"))
     meshes = int(lines[at].split(":")[1])
     at += 1
     for _ in range(meshes):

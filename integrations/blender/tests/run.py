@@ -101,7 +101,7 @@ def run_file(blender: str, source: str, work: str, mode: str, env: dict) -> dict
         log = proc.stdout[-600:] + proc.stderr[-600:]
     except subprocess.TimeoutExpired:
         log = f"timed out after {FILE_TIMEOUT} s"
-    result = {"file": source, "checks": [{"check": "import", "status": "fail", "detail": "no result: " + log}]}
+    result: dict = {"file": source, "checks": [{"check": "import", "status": "fail", "detail": "no result: " + log}]}
     if os.path.isfile(result_path):
         with open(result_path, encoding="utf-8") as text:
             try:

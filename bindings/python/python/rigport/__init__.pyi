@@ -161,6 +161,7 @@ def convert(
     embed_textures: bool = True,
     fps: float = 30.0,
     strict: bool = False,
+    anims_beside: bool = False,
 ) -> list[ReportEntry]:
     """Convert `src` into `dst` as ``rigport convert`` does; returns the report."""
 

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The Blender extension (integrations/blender) in Blender 4.5 LTS and the newest 5.x, run
+# headless as the `bpy` module from PyPI: ruff and mypy on the add-on, one virtual
+# environment per Blender under target/blender-venvs/ (bpy 4.5.x on Python 3.11, bpy 5.x on
+# Python 3.13; BPY45_PYTHON and BPY5_PYTHON name other interpreters), the extension zip from
+# `cargo xtask blender-extension`, then tests/extension_run.py in both. Skips with a note
+# where PyPI cannot be reached or an interpreter is missing.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+venvs="$root/target/blender-venvs"
+step() { printf '\n=== blender extension: %s\n' "$*"; }
+started=$SECONDS
+
+if ! python3 -c 'import urllib.request; urllib.request.urlopen("https://pypi.org/simple/bpy/", timeout=15)' >/dev/null 2>&1; then
+    echo "note: PyPI cannot be reached: the Blender extension tests skipped"
+    exit 0
+fi
+
+step "ruff and mypy"
+lint="$venvs/lint"
+if [[ ! -x "$lint/bin/python" ]]; then
+    python3 -m venv "$lint"
+fi
+"$lint/bin/python" -m pip install -q ruff mypy maturin
+(cd "$root/integrations/blender" && "$lint/bin/ruff" check rigport_io tests && "$lint/bin/mypy")
+
+# One venv per Blender: NAME PYTHON REQUIREMENT.
+pythons=()
+make_venv() {
+    local name="$1" python="$2" requirement="$3" venv="$venvs/$1" t0=$SECONDS
+    if ! command -v "$python" >/dev/null 2>&1; then
+        echo "note: no $python: $requirement skipped"
+        return 0
+    fi
+    step "$requirement on $("$python" --version 2>&1) ($venv)"
+    if [[ ! -x "$venv/bin/python" ]]; then
+        "$python" -m venv "$venv"
+    fi
+    if ! "$venv/bin/python" -m pip install -q --disable-pip-version-check "$requirement"; then
+        echo "note: could not install $requirement: skipped"
+        return 0
+    fi
+    echo "installed in $((SECONDS - t0)) s"
+    pythons+=("$venv/bin/python")
+}
+make_venv bpy45 "${BPY45_PYTHON:-python3.11}" "bpy>=4.5,<4.6"
+make_venv bpy5 "${BPY5_PYTHON:-python3.13}" "bpy>=5,<6"
+if [[ ${#pythons[@]} -eq 0 ]]; then
+    echo "note: no Blender module installed: the Blender extension tests skipped"
+    exit 0
+fi
+
+step "extension zip (cargo xtask blender-extension)"
+version="$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' "$root/Cargo.toml")"
+zip="$root/target/dist/rigport_io-$version.zip"
+(cd "$root" && PATH="$lint/bin:$PATH" cargo xtask blender-extension)
+
+step "checks"
+python3 "$here/extension_run.py" "$zip" "${pythons[@]}"
+echo "blender extension step: $((SECONDS - started)) s"
