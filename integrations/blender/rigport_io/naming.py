@@ -68,6 +68,9 @@ def rename_actions(stem: str, objects: Iterable[bpy.types.Object]) -> list[bpy.t
                     by_track.setdefault(track.name, []).append((obj, strip.action))
     renamed = []
     for track_name, pairs in by_track.items():
+        if len({action for _, action in pairs}) == 1:
+            # One action for the animation, with a slot per object (Blender 4.4+ layered actions).
+            pairs = pairs[:1]
         for obj, action in pairs:
             if len(pairs) == 1:
                 action.name = joined(stem, "|", track_name)
