@@ -106,9 +106,16 @@ fn the_spec_anim_keys_the_flagged_components() {
     let animation = &model.animations[0];
     assert_eq!((animation.name.as_str(), animation.fps), ("wave", 24.0));
     assert!((animation.duration - 1.0 / 24.0).abs() < 1e-7);
-    // The root animates nothing and its baseframe is its bind: no track.
-    assert_eq!(animation.tracks.len(), 1);
-    let track = &animation.tracks[0];
+    // The root animates nothing: its baseframe, one key of each kind at 0, so that the
+    // animation put on another skeleton poses the root as this file means.
+    assert_eq!(animation.tracks.len(), 2);
+    let root = &animation.tracks[0];
+    assert_eq!(root.joint, JointId(0));
+    assert_eq!((root.translations.len(), root.rotations.len()), (1, 1));
+    assert_eq!(root.translations[0].time, 0.0);
+    assert!(close(root.translations[0].value, Vec3::ZERO));
+    assert!(root.rotations[0].value.dot(Quat::IDENTITY).abs() > 1.0 - 1e-6);
+    let track = &animation.tracks[1];
     assert_eq!(track.joint, JointId(1));
     let times: Vec<f32> = track.translations.iter().map(|k| k.time).collect();
     assert_eq!(times, [0.0, 1.0 / 24.0]);
@@ -132,14 +139,22 @@ fn wrapped_frames_and_partial_flags() {
     // root: Tz only, from start 0.
     let z: Vec<f32> = track(0).translations.iter().map(|k| k.value.z).collect();
     assert_eq!(z, [0.0, 0.5, 1.0]);
-    assert!(track(0).rotations.is_empty());
+    // Channels not animated: the baseframe, one key at 0.
+    let identity = |q: Quat| q.dot(Quat::IDENTITY).abs() > 1.0 - 1e-6;
+    assert_eq!(track(0).rotations.len(), 1);
+    assert!(identity(track(0).rotations[0].value));
     // a: Ty Tz from start 1, x from the baseframe.
     assert!(close(
         track(1).translations[2].value,
         Vec3::new(1.0, 0.2, 0.4)
     ));
-    // b: the quaternion from start 3, across the wrapped lines; no translation keys.
-    assert!(track(2).translations.is_empty());
+    // b: the quaternion from start 3, across the wrapped lines; its translation the
+    // baseframe's.
+    assert_eq!(track(2).translations.len(), 1);
+    assert!(close(
+        track(2).translations[0].value,
+        Vec3::new(0.0, 1.0, 0.0)
+    ));
     let q = track(2).rotations[2].value;
     let expected = Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2);
     assert!(q.dot(expected).abs() > 1.0 - 1e-6, "{q:?}");

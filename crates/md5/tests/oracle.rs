@@ -6,6 +6,8 @@
 //! (the crate may not depend on rigport-iqm) poses the SDK's vertices at every 4th frame;
 //! this crate's model is posed with `rigport_anim` and skinned; vertices are matched by bind
 //! position and UV. Every posed vertex must agree within 2e-3 of the model's size.
+//!
+//! The same for `synth::md5_flags`, whose joints carry every component-flag pattern.
 
 use glam::{Mat4, Quat, Vec2, Vec3};
 use rigport_md5::{ConvertOptions, File, Md5Mesh, to_model_with_animations};
@@ -280,5 +282,109 @@ fn posing_matches_the_iqm_sdk() {
         println!("{mesh} + {anim}: SDK on the written files, worst {worst:.2e} of the model size");
         assert!(worst < 2e-3, "{mesh} + {anim} written: {worst}");
     }
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+/// The 64 joints of `synth::md5_flags` (every component-flag pattern, a baseframe unlike the
+/// bind pose) compiled by the SDK: its joints posed at every frame must agree with the
+/// by-hand pose and with this crate's within 2e-3 of the model's size.
+#[test]
+fn every_flag_pattern_poses_as_the_iqm_sdk_does() {
+    let Some(sdk) = sdk() else {
+        return;
+    };
+    const FRAMES: usize = 5;
+    let synth = rigport_test_support::synth::md5_flags(FRAMES);
+    let scratch = std::env::temp_dir().join(format!("rigport-md5-flags-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let (mesh_path, anim_path) = (scratch.join("flags.md5mesh"), scratch.join("flags.md5anim"));
+    std::fs::write(&mesh_path, &synth.mesh).unwrap();
+    std::fs::write(&anim_path, &synth.anim).unwrap();
+    let iqm = compile(&sdk, &scratch, &mesh_path, &anim_path);
+    assert_eq!(iqm.frames.len(), FRAMES, "frames");
+    let mesh_file = File::from_slice(synth.mesh.as_bytes()).unwrap();
+    let anim_file = File::from_slice(synth.anim.as_bytes()).unwrap();
+    let (model, _) = to_model_with_animations(
+        &mesh_file,
+        &[("flags", &anim_file)],
+        &ConvertOptions::default(),
+    )
+    .unwrap();
+    // The `.md5anim` read alone, its tracks moved onto the mesh's joints by name (how
+    // another file's animations are attached to a model).
+    let (mut attached, _) =
+        to_model_with_animations(&mesh_file, &[], &ConvertOptions::default()).unwrap();
+    let (source, _) = rigport_md5::Md5Anim
+        .read(synth.anim.as_bytes(), &Default::default())
+        .unwrap();
+    let mut animation = source.animations[0].clone();
+    for track in &mut animation.tracks {
+        let name = &source.skeleton.joints[track.joint.index()].name;
+        track.joint = attached.skeleton.find(name).unwrap();
+    }
+    attached.animations.push(animation);
+    let bind = synth.bind_vertices();
+    let (min, max) = bind.iter().fold(
+        (glam::DVec3::splat(f64::MAX), glam::DVec3::splat(f64::MIN)),
+        |(a, b), p| (a.min(*p), b.max(*p)),
+    );
+    let size = (max - min).length() as f32;
+    // The SDK orders vertices its own way: each of its vertices is the synthetic vertex at
+    // the same bind position.
+    let matched: Vec<usize> = iqm
+        .positions
+        .iter()
+        .map(|p| {
+            let k = (0..bind.len())
+                .min_by(|&a, &b| {
+                    let d = |i: usize| bind[i].as_vec3().distance(*p);
+                    d(a).total_cmp(&d(b))
+                })
+                .unwrap();
+            assert!(
+                bind[k].as_vec3().distance(*p) < 1e-5 * size,
+                "bind mismatch"
+            );
+            k
+        })
+        .collect();
+    assert_eq!(matched.len(), bind.len(), "vertices");
+    let mut pose = rigport_anim::Pose::new(&model.skeleton).unwrap();
+    let (mut by_hand, mut ours, mut ours_attached) = (0.0f32, 0.0f32, 0.0f32);
+    for frame in 0..FRAMES {
+        // The SDK keeps the joints in file order (parents come first here).
+        let theirs = world(&iqm.parents, &iqm.frames[frame]);
+        let time = frame as f32 / synth.fps as f32;
+        let positions = |pose: &rigport_anim::Pose| -> Vec<Vec3> {
+            pose.world_matrices()
+                .iter()
+                .map(|m| m.transform_point3(Vec3::ZERO))
+                .collect()
+        };
+        pose.sample(&model.animations[0], time);
+        let together = positions(&pose);
+        pose.sample(&attached.animations[0], time);
+        let apart = positions(&pose);
+        for (j, (position, _)) in synth.posed_joints(frame).iter().enumerate() {
+            let sdk_position = theirs[j].transform_point3(Vec3::ZERO);
+            by_hand = by_hand.max(sdk_position.distance(position.as_vec3()) / size);
+            ours = ours.max(sdk_position.distance(together[j]) / size);
+            ours_attached = ours_attached.max(sdk_position.distance(apart[j]) / size);
+        }
+        let expected = synth.posed_vertices(frame);
+        for (v, k) in iqm.posed(frame).iter().zip(&matched) {
+            by_hand = by_hand.max(v.distance(expected[*k].as_vec3()) / size);
+        }
+    }
+    println!(
+        "SDK against by hand: worst {by_hand:.2e}; against rigport: worst {ours:.2e}, \
+         the md5anim read alone and attached: {ours_attached:.2e}"
+    );
+    assert!(by_hand < 2e-3, "SDK against by hand: {by_hand}");
+    assert!(ours < 2e-3, "SDK against rigport: {ours}");
+    assert!(
+        ours_attached < 2e-3,
+        "SDK against the attached md5anim: {ours_attached}"
+    );
     let _ = std::fs::remove_dir_all(&scratch);
 }

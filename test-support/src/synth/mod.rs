@@ -8,6 +8,7 @@
 mod iqe;
 mod iqe_short;
 pub mod le_bytes;
+pub mod md5_flags;
 pub mod model;
 mod ms3d;
 mod ms3d_ascii;
@@ -16,6 +17,7 @@ mod text;
 
 pub use iqe::iqe;
 pub use iqe_short::{iqe_anim, iqe_anim_no_normals, iqe_anim_one_mesh, iqe_short};
+pub use md5_flags::{Md5Flags, md5_flags};
 pub use model::model;
 pub use ms3d::{Ms3dSpec, ms3d};
 pub use ms3d_ascii::ms3d_ascii;

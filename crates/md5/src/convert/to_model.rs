@@ -25,18 +25,21 @@ use rigport_model_core::{
 ///   without vertices or triangles are skipped (`empty-meshes`, `faceless-vertices`).
 /// * `.md5anim`: the skeleton from the hierarchy and the baseframe, and one animation
 ///   named [`ConvertOptions::animation_name`] with a key per frame at `frameRate`
-///   (`frame / frameRate` seconds) on every animated component.
+///   (`frame / frameRate` seconds) on every animated component, and one key at 0 holding
+///   the baseframe value on every channel the file does not animate, so the animation
+///   poses the same on another skeleton with these joint names (whose bind is not this
+///   baseframe) as on its own.
 pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report), Error> {
     match file.kind {
         Kind::Mesh => mesh_model(file),
         Kind::Anim => {
             let mut report = Report::default();
-            let (skeleton, binds) = anim_skeleton(file, &mut report)?;
+            let skeleton = anim_skeleton(file, &mut report)?;
             let map: Vec<JointId> = (0..skeleton.len() as u32).map(JointId).collect();
             let animation = animation(
                 file,
                 options.animation_name(),
-                &binds,
+                None,
                 &map,
                 options,
                 &mut report,
@@ -93,7 +96,7 @@ pub fn to_model_with_animations(
             .collect();
         let map = match_joints(&mesh_names, file, name)?;
         let mapped_binds: Vec<Rigid> = map.iter().map(|j| binds[j.index()]).collect();
-        let animation = animation(file, name, &mapped_binds, &map, options, &mut report)?;
+        let animation = animation(file, name, Some(&mapped_binds), &map, options, &mut report)?;
         model.animations.push(animation);
     }
     Ok((model, report))
@@ -345,9 +348,8 @@ fn mesh_name(view: &MeshView<'_>, index: usize, latin1: &mut usize) -> String {
     format!("mesh{index}")
 }
 
-/// The skeleton of an `.md5anim` (hierarchy names and parents, baseframe transforms) and
-/// the baseframe transforms.
-fn anim_skeleton(file: &File, report: &mut Report) -> Result<(Skeleton, Vec<Rigid>), Error> {
+/// The skeleton of an `.md5anim`: hierarchy names and parents, baseframe transforms.
+fn anim_skeleton(file: &File, report: &mut Report) -> Result<Skeleton, Error> {
     let hierarchy: Vec<&HierarchyEntry> = file.hierarchy().collect();
     let base: Vec<&BaseFrameEntry> = file.base_frame().collect();
     if base.len() != hierarchy.len() {
@@ -359,7 +361,6 @@ fn anim_skeleton(file: &File, report: &mut Report) -> Result<(Skeleton, Vec<Rigi
     }
     let mut latin1 = 0;
     let mut skeleton = Skeleton::default();
-    let mut binds = Vec::with_capacity(base.len());
     for (i, (h, b)) in hierarchy.iter().zip(&base).enumerate() {
         let mut joint = Joint::new(decode_counted(&h.name, &mut latin1));
         joint.parent = match h.parent {
@@ -373,21 +374,22 @@ fn anim_skeleton(file: &File, report: &mut Report) -> Result<(Skeleton, Vec<Rigi
         };
         joint.translation = bind.position.as_vec3();
         joint.rotation = bind.rotation.as_quat().normalize();
-        binds.push(bind);
         skeleton.joints.push(joint);
     }
     break_cycles(&mut skeleton, report);
     report_latin1(latin1, report);
-    Ok((skeleton, binds))
+    Ok(skeleton)
 }
 
-/// The animation of an `.md5anim`. `binds[j]` is the bind transform of the model joint the
-/// file's joint `j` drives (`map[j]`): channels the file does not animate get a key only
-/// where the file's baseframe differs from it.
+/// The animation of an `.md5anim`. A channel the file does not animate poses at the
+/// baseframe's value. With `binds` (`binds[j]`: the bind transform of the model joint the
+/// file's joint `j` drives, `map[j]`), such a channel gets a key only where the baseframe
+/// differs from that bind; without (the animation stands apart from any mesh, and whichever
+/// skeleton it is later put on has a bind of its own) it always gets one key at 0.
 fn animation(
     file: &File,
     name: &str,
-    binds: &[Rigid],
+    binds: Option<&[Rigid]>,
     map: &[JointId],
     options: &ConvertOptions,
     report: &mut Report,
@@ -413,7 +415,10 @@ fn animation(
     };
     let hierarchy: Vec<&HierarchyEntry> = file.hierarchy().collect();
     let base: Vec<&BaseFrameEntry> = file.base_frame().collect();
-    if base.len() != hierarchy.len() || map.len() != hierarchy.len() || binds.len() != map.len() {
+    if base.len() != hierarchy.len()
+        || map.len() != hierarchy.len()
+        || binds.is_some_and(|b| b.len() != map.len())
+    {
         return Err(invalid(format!(
             "{} baseframe lines for {} joints",
             base.len(),
@@ -439,7 +444,7 @@ fn animation(
     animation.duration = frames.len().saturating_sub(1) as f32 / fps;
     for (j, (h, b)) in hierarchy.iter().zip(&base).enumerate() {
         let mut track = Track::new(map[j]);
-        let bind = binds[j];
+        let bind = binds.map(|b| b[j]);
         let base_position = DVec3::from_array(b.position);
         let base_rotation = restore_w(b.orientation);
         if h.flags & 7 != 0 {
@@ -449,7 +454,9 @@ fn animation(
                     .translations
                     .push(Key::new(f as f32 / fps, t.as_vec3()));
             }
-        } else if !base_position.abs_diff_eq(bind.position, 1e-6 * (1.0 + bind.position.length())) {
+        } else if bind.is_none_or(|bind| {
+            !base_position.abs_diff_eq(bind.position, 1e-6 * (1.0 + bind.position.length()))
+        }) {
             track
                 .translations
                 .push(Key::new(0.0, base_position.as_vec3()));
@@ -466,7 +473,7 @@ fn animation(
                     .rotations
                     .push(Key::new(f as f32 / fps, q.as_quat().normalize()));
             }
-        } else if base_rotation.dot(bind.rotation).abs() < 1.0 - 1e-9 {
+        } else if bind.is_none_or(|bind| base_rotation.dot(bind.rotation).abs() < 1.0 - 1e-9) {
             track
                 .rotations
                 .push(Key::new(0.0, base_rotation.as_quat().normalize()));
