@@ -201,6 +201,44 @@ fn iqe_and_iqm_converted_from_gltf_pose_like_the_oracle() {
     }
 }
 
+/// The rest pose glTF draws (every node at its own transform) is the bind-pose mesh of the
+/// model and of every Z-up file written from it, read back without posing: a skeleton under
+/// a turned non-joint node, or skins whose inverse bind matrices do not invert the rest
+/// pose, stand in the output's own vertices as glTF draws them.
+#[test]
+fn the_bind_pose_mesh_is_the_rest_pose_gltf_draws() {
+    let mut checked = 0;
+    for path in inputs() {
+        let case = case(&path);
+        let expected = case.oracle.triangles(None).unwrap();
+        let tolerance = 1e-3 * size(&expected).max(1e-6);
+        let actual = triangles(&case.model.meshes);
+        compare(&expected, &actual, tolerance)
+            .unwrap_or_else(|e| panic!("{}: bind-pose mesh: {e}", case.name));
+        for target in [Format::Iqe, Format::Iqm, Format::Md5Mesh, Format::Smd] {
+            let output = PathBuf::from(format!("out.{}", target.extension()));
+            let converted = match convert(&case.bytes, &output, target, &settings(&case.dir)) {
+                Ok(converted) => converted,
+                // A target's limits (checked by `every_target_keeps_every_triangle...`).
+                Err(e) if e.to_string().contains("limit") => continue,
+                Err(e) => panic!("{} -> {target}: {e}", case.name),
+            };
+            let (document, _) =
+                Document::read(&converted.files[0].1, target, &ReadOptions::default()).unwrap();
+            let (mut back, _) = document.to_model().unwrap();
+            back.turn_to(UpAxis::Y);
+            compare(
+                &expected,
+                &triangles(&back.meshes),
+                1e-2 * size(&expected).max(1e-6),
+            )
+            .unwrap_or_else(|e| panic!("{} -> {target}: rest vertices: {e}", case.name));
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} files checked");
+}
+
 #[test]
 fn glb_written_back_from_the_model_poses_like_the_source_and_validates() {
     let dir = tempfile::tempdir().unwrap();

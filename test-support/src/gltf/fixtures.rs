@@ -34,6 +34,7 @@ pub fn all() -> Vec<GltfFixture> {
     add("influences8.glb", influences8().glb());
     add("two_skins.glb", two_skins().glb());
     add("ancestor_transform.glb", ancestor_transform().glb());
+    add("ancestor_turn.glb", ancestor_turn().glb());
     add("interpolations.glb", interpolations().glb());
     add("morph.glb", morph().glb());
     add("textures.glb", textures().glb());
@@ -541,6 +542,50 @@ fn ancestor_transform() -> Builder {
                 &[0.0, 0.0, 0.0, 0.5, 0.0, 0.0],
             ),
         ],
+    );
+    b
+}
+
+/// A non-joint `Turn` node standing a Z-up skeleton up in Y, with the inverse bind matrices
+/// and the vertices in the skeleton's own (Z-up) space, without the turn, and no keys on
+/// the root: glTF draws the rest pose turned, so a reader must bind it turned too.
+fn ancestor_turn() -> Builder {
+    let mut b = Builder::new();
+    let turn = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+    let parent = b.push(
+        "nodes",
+        json!({"name": "Turn", "rotation": turn.to_array()}),
+    );
+    // The chain stands along the skeleton's own Z: its root turned a quarter about X.
+    let mut joints = chain(&["root", "tip"], 1.0);
+    joints[0].rotation = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
+    let (joints, worlds) = add_joints(&mut b, &joints, Mat4::IDENTITY);
+    children_mut(&mut b, parent).push(json!(joints[0]));
+    let skin = add_skin(&mut b, &joints, &worlds);
+    let mut placed = bar(-0.5, 3);
+    let stand = Mat4::from_quat(Quat::from_rotation_x(std::f32::consts::FRAC_PI_2));
+    for p in placed.positions.chunks_mut(3) {
+        let point = stand.transform_point3(Vec3::new(p[0], p[1], p[2]));
+        p.copy_from_slice(&point.to_array());
+    }
+    for n in placed.normals.chunks_mut(3) {
+        let normal = stand.transform_vector3(Vec3::new(n[0], n[1], n[2]));
+        n.copy_from_slice(&normal.to_array());
+    }
+    let mesh = bar_mesh(&mut b, &placed, Some(&TWO_JOINT_ROWS), None);
+    let body = b.push("nodes", json!({"name": "body", "mesh": mesh, "skin": skin}));
+    children_mut(&mut b, parent).push(json!(body));
+    b.push("scenes", json!({"nodes": [parent]}));
+    add_animation(
+        &mut b,
+        "bend",
+        &[(
+            joints[1],
+            "rotation",
+            "LINEAR",
+            &[0.0, 1.0],
+            &quats(&[0.0, 0.7]),
+        )],
     );
     b
 }

@@ -94,6 +94,9 @@ pub(crate) fn meshes(
             }
             if !mesh.is_skinned() || skin.is_none() {
                 place(&mut mesh, hierarchy, rig, node_index);
+            } else {
+                // Skinned: from the skins' bind space to the rest pose glTF draws.
+                transform(&mut mesh, rig.bind_to_rest);
             }
             if !primitive
                 .attributes

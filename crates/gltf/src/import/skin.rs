@@ -7,6 +7,14 @@
 //! one takes its parent's bind world times its rest transform. Non-joint ancestors of the
 //! top joints are folded into them: a root joint's bind and keys include the ancestors'
 //! rest world transform.
+//!
+//! glTF draws a skinned vertex at rest at `Σ w · world(joint) · inverseBind · v`: where the
+//! inverse bind matrices do not invert the rest pose (a skeleton under a turned node whose
+//! matrices leave the turn out, or matrices offset from the nodes), that is not the stored
+//! vertex. The model binds where glTF draws at rest: with `S` the first root joint's
+//! `world · inverseBind`, every bind world matrix becomes `S · bind` and every skinned vertex
+//! `S · v`. Posing is unchanged (`S` cancels), and where every joint's `world · inverseBind`
+//! is `S` (one turn or offset for the whole skin) the bind pose is the rest pose exactly.
 
 use super::scene::Hierarchy;
 use super::{GltfFile, ImportError, accessor};
@@ -32,6 +40,9 @@ pub(crate) struct Rig {
     pub rest: Vec<Transform>,
     /// For root joints with non-joint ancestors: the ancestors' rest world matrix.
     pub fold: Vec<Option<Mat4>>,
+    /// `S` of the module docs: what takes a skinned vertex from the skins' bind space to the
+    /// rest pose glTF draws (identity when they agree).
+    pub bind_to_rest: Mat4,
 }
 
 /// `to_scale_rotation_translation` as a [`Transform`], the rotation normalized.
@@ -200,6 +211,7 @@ impl Rig {
             rig.fold.push(fold);
         }
         rig.node_of_joint = node_of_joint;
+        rig.bind_at_rest(hierarchy);
         if singular > 0 {
             report.warn(
                 codes::INDEX_OUT_OF_RANGE,
@@ -226,6 +238,34 @@ impl Rig {
             );
         }
         Ok(rig)
+    }
+
+    /// Moves the bind pose to the rest pose glTF draws (see the module docs): `S` from the
+    /// first root joint, applied to every bind world matrix and to the roots' locals.
+    fn bind_at_rest(&mut self, hierarchy: &Hierarchy) {
+        self.bind_to_rest = Mat4::IDENTITY;
+        let (Some(&node), Some(&bind)) = (self.node_of_joint.first(), self.bind_world.first())
+        else {
+            return;
+        };
+        if !invertible(&bind) {
+            return;
+        }
+        let settle = hierarchy.world[node] * bind.inverse();
+        if !settle.is_finite() || !invertible(&settle) || settle.abs_diff_eq(Mat4::IDENTITY, 1e-6) {
+            return;
+        }
+        self.bind_to_rest = settle;
+        for (j, bind) in self.bind_world.iter_mut().enumerate() {
+            *bind = settle * *bind;
+            let joint = &mut self.skeleton.joints[j];
+            if joint.parent.is_none() {
+                let local = decompose(*bind);
+                joint.translation = local.translation;
+                joint.rotation = local.rotation;
+                joint.scale = local.scale;
+            }
+        }
     }
 
     /// The nearest joint at or above `node`, if any.
