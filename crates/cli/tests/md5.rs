@@ -130,3 +130,39 @@ fn damaged_md5_files_fail_with_their_line() {
         "{stderr}"
     );
 }
+
+/// `info --anims-beside` counts what `convert --anims-beside` attaches: the animations and
+/// their frames (the fixture written as MD5 by the CLI, one `.md5anim` beside the mesh).
+#[test]
+fn info_anims_beside_counts_what_convert_attaches() {
+    let out = tempfile::tempdir().unwrap();
+    let mesh = out.path().join("rig.md5mesh");
+    let fixture = common::repo_root().join("fixtures/ms3d/rig_full.ms3d");
+    ok(&run(&[
+        "convert".into(),
+        fixture.display().to_string(),
+        mesh.display().to_string(),
+    ]));
+    let info = |beside: bool| -> serde_json::Value {
+        let mut args = vec!["info".into(), "--json".into(), mesh.display().to_string()];
+        if beside {
+            args.push("--anims-beside".into());
+        }
+        serde_json::from_str(&ok(&run(&args))).unwrap()
+    };
+    let (alone, beside) = (info(false), info(true));
+    assert_eq!(alone["animations"], 0, "{alone}");
+    let iqm = out.path().join("rig.iqm");
+    ok(&run(&[
+        "convert".into(),
+        mesh.display().to_string(),
+        iqm.display().to_string(),
+        "--anims-beside".into(),
+    ]));
+    let file = rigport::formats::iqm::File::from_slice(&std::fs::read(&iqm).unwrap()).unwrap();
+    assert!(!file.anims.is_empty());
+    assert_eq!(beside["animations"], file.anims.len(), "{beside}");
+    let frames: u64 = file.anims.iter().map(|a| u64::from(a.num_frames)).sum();
+    assert_eq!(beside["frames"], frames, "{beside}");
+    assert_eq!(beside["joints"], alone["joints"], "{beside}");
+}

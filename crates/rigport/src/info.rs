@@ -25,7 +25,7 @@
 use crate::images::TextureList;
 use crate::{Document, Error};
 use rigport_model_core::codec::{Companions, Folder, NoCompanions};
-use rigport_model_core::{FileSummary, ReadOptions, Report};
+use rigport_model_core::{FileSummary, Model, ReadOptions, Report};
 use serde_json::json;
 use std::path::Path;
 
@@ -76,7 +76,10 @@ pub fn inspect(
         (None, None) => &NoCompanions,
     };
     let textures = match document.to_model_with_images(&crate::ModelOptions::default()) {
-        Ok((model, images, _)) => TextureList::of(&model, &images, files),
+        Ok((model, images, _)) => {
+            count_model(&mut summary, &model);
+            TextureList::of(&model, &images, files)
+        }
         Err(e) => {
             summary.warnings.push(format!(
                 "textures not listed: the model cannot be built: {e}"
@@ -90,6 +93,24 @@ pub fn inspect(
         .warnings
         .extend(missing.notices.into_iter().map(|n| n.message));
     Ok(Info { summary, textures })
+}
+
+/// Sets the counts every door reports from the model the file reads as (one meaning for
+/// `joints` and `animations` in `rigport info`, the Python package and the web page):
+/// `joints` is the model's skeleton (an animation-only IQM counts the joints its poses
+/// animate), `animations` every animation the model carries, those attached from files
+/// beside it included (`--anims-beside`), and `frames` adds each attached animation's frames
+/// (its length at its rate, first and last frame included) to the file's own.
+pub fn count_model(summary: &mut FileSummary, model: &Model) {
+    summary.joints = model.skeleton.len() as u64;
+    let own = usize::try_from(summary.animations).unwrap_or(usize::MAX);
+    for attached in model.animations.iter().skip(own) {
+        let frames = (attached.end_time() * attached.fps).round();
+        if frames.is_finite() && frames >= 0.0 {
+            summary.frames = summary.frames.saturating_add(frames as u64 + 1);
+        }
+    }
+    summary.animations = model.animations.len() as u64;
 }
 
 /// The `rigport info --json` object for one file: [`to_json`]'s fields and `textures`,

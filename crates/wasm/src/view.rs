@@ -4,7 +4,7 @@
 
 use crate::convert::{Options, Output, convert, report_json};
 use crate::files::MemoryFiles;
-use rigport::info::{summarize, to_json};
+use rigport::info::summarize;
 use rigport::{FileSummary, ReadOptions, sniff};
 use serde_json::{Value, json};
 
@@ -143,12 +143,11 @@ pub fn view(files: &MemoryFiles) -> Result<View, String> {
         ..Options::default()
     };
     let main_bytes = files.bytes(&plan.main).unwrap_or_default();
-    let summary = match plan.summary.clone() {
-        Some(summary) => summary,
-        None => summarize(main_bytes, None, &ReadOptions::default())
-            .map_err(|e| format!("{}: {e}", plan.main))?,
-    };
-    let info = to_json(&plan.main, &summary);
+    // What `rigport info` says of the main file given with the others beside it: the same
+    // counts (the model's joints and animations) and warnings as every other door.
+    let inspected = rigport::info::inspect(main_bytes, None, Some(files), &ReadOptions::default())
+        .map_err(|e| format!("{}: {e}", plan.main))?;
+    let info = rigport::info::info_json(&plan.main, &inspected);
     let Output {
         files: mut written,
         report,
