@@ -5,8 +5,10 @@ use clap::{Args, Parser, Subcommand};
 use rigport::picture::{Passes, RenderError, Rgb, View};
 use std::path::PathBuf;
 
-/// Inspect, validate and convert MilkShape 3D, Inter-Quake Export, Inter-Quake Model and glTF 2.0
-/// (.glb, .gltf) files.
+/// Inspect, validate, convert and draw skeletal models.
+///
+/// The formats each command names in its help come from the library's format registry
+/// ([`Cli::command_with_formats`]), so a format added there is listed everywhere.
 #[derive(Debug, Parser)]
 #[command(name = "rigport", version, about, long_about = None)]
 pub struct Cli {
@@ -15,21 +17,69 @@ pub struct Cli {
     pub command: Command,
 }
 
+impl Cli {
+    /// Parses the process's arguments against [`Cli::command_with_formats`], exiting with
+    /// clap's message and code 2 on a usage error (as `Parser::parse` does).
+    pub fn parse_with_formats() -> Cli {
+        use clap::FromArgMatches;
+        let matches = Self::command_with_formats().get_matches();
+        Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    }
+
+    /// The command line with every format list of its help made from the registry: the
+    /// formats read (`rigport --help`, and after each reading command's help) and the keys
+    /// `convert` writes (its summary line).
+    pub fn command_with_formats() -> clap::Command {
+        use clap::CommandFactory;
+        use rigport::Format;
+        let read: Vec<Format> = Format::ALL.into_iter().filter(|f| f.can_read()).collect();
+        let keys = |formats: &[Format]| -> String {
+            formats
+                .iter()
+                .map(|f| f.key())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let written: Vec<Format> = Format::ALL.into_iter().filter(|f| f.can_write()).collect();
+        let mut list = String::from("Formats read (detected from the content):\n");
+        for format in &read {
+            list.push_str(&format!(
+                "  {:<11} {}\n",
+                format.key(),
+                format.description()
+            ));
+        }
+        let read_keys = format!("Formats read: {}.", keys(&read));
+        Cli::command()
+            .about("Inspect, validate, convert and draw skeletal models (the formats below).")
+            .after_help(list)
+            .mut_subcommand("info", |c| c.after_help(read_keys.clone()))
+            .mut_subcommand("validate", |c| c.after_help(read_keys.clone()))
+            .mut_subcommand("render", |c| c.after_help(read_keys.clone()))
+            .mut_subcommand("convert", |c| {
+                c.about(format!(
+                    "Convert models between formats ({})",
+                    keys(&written)
+                ))
+                .after_help(format!("{read_keys} Formats written: {}.", keys(&written)))
+            })
+    }
+}
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Summarize model files: counts, names, optional blocks, warnings.
     ///
-    /// The format is detected from the content, not the extension (ms3d, ms3d-ascii, iqe,
-    /// iqm, glb, gltf).
+    /// The format is detected from the content, not the extension.
     Info(InfoArgs),
-    /// Convert models between formats (ms3d, ms3d-ascii, iqe, iqm, glb, gltf, obj).
+    /// Convert models between formats.
     ///
     /// `rigport convert IN OUT` converts one file, the format taken from OUT's extension or
     /// `--to`. `rigport convert INPUTS... --to FORMAT -o DIR` converts files and directories
-    /// (recursed) in parallel. Every format but obj is also read (detected from the
-    /// content); a .gltf's external .bin and images are read from its folder, and a glTF's
-    /// embedded images are written beside non-glTF outputs as `<output stem>_<image>.png`.
+    /// (recursed) in parallel. The input's format is detected from the content; a .gltf's
+    /// external .bin and images are read from its folder, and a glTF's embedded images are
+    /// written beside non-glTF outputs as `<output stem>_<image>.png`.
     Convert(ConvertArgs),
     /// Read files strictly and list every problem with its location.
     Validate(ValidateArgs),
@@ -40,7 +90,7 @@ pub enum Command {
     /// files and directories (recursed) in parallel, one `DIR/<name>.png` each.
     ///
     /// Upright: every camera is placed in the model's upright frame. Y-up formats (ms3d,
-    /// MilkShape ASCII, glTF) are drawn as they are; Z-up formats (iqe, iqm) are seen
+    /// MilkShape ASCII, glTF) are drawn as they are; Z-up formats (iqe, iqm, md5, smd) are seen
     /// through the turn to Y-up (x, y, z) -> (x, z, -y) that their .glb gets, so +Z of the
     /// file is up in the picture and `front` shows the side a Blender-made character faces
     /// (-Y in Blender). The axes named below are those of the upright (Y-up) frame.
@@ -210,8 +260,8 @@ pub struct ConvertArgs {
     #[arg(long)]
     pub concat_animations: bool,
     /// Keep the source's coordinates as they are. By default a model converted between
-    /// formats that stand models along different axes (IQE and IQM are Z-up; MilkShape,
-    /// glTF and OBJ are Y-up) is turned so it stands in the output as it did in the source,
+    /// formats that stand models along different axes (IQE, IQM, MD5 and SMD are Z-up;
+    /// MilkShape, glTF and OBJ are Y-up) is turned so it stands in the output as it did in the source,
     /// with an `axes-converted` note.
     #[arg(long)]
     pub keep_axes: bool,
@@ -344,4 +394,49 @@ fn parse_view(s: &str) -> Result<View, String> {
 
 fn parse_rgb(s: &str) -> Result<Rgb, String> {
     s.parse().map_err(|e: RenderError| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use rigport::Format;
+
+    fn help(path: &[&str]) -> String {
+        let mut command = Cli::command_with_formats();
+        for name in path {
+            command = command
+                .find_subcommand(name)
+                .unwrap_or_else(|| panic!("no subcommand {name}"))
+                .clone();
+        }
+        command.render_long_help().to_string()
+    }
+
+    #[test]
+    fn every_help_names_every_readable_format() {
+        let top = help(&[]);
+        let read: Vec<Format> = Format::ALL.into_iter().filter(|f| f.can_read()).collect();
+        assert!(read.len() >= 9, "{read:?}");
+        for format in &read {
+            assert!(
+                top.contains(format.description()),
+                "rigport --help: {format}\n{top}"
+            );
+            for command in ["info", "convert", "validate", "render"] {
+                let text = help(&[command]);
+                assert!(
+                    text.contains(format.key()),
+                    "rigport {command} --help: {format}\n{text}"
+                );
+            }
+        }
+        // The summary line of `convert` in `rigport --help` names every format it writes.
+        let summary = Cli::command_with_formats()
+            .find_subcommand("convert")
+            .and_then(|c| c.get_about().map(ToString::to_string))
+            .unwrap_or_default();
+        for format in Format::ALL.into_iter().filter(|f| f.can_write()) {
+            assert!(summary.contains(format.key()), "{format}: {summary}");
+        }
+    }
 }

@@ -9,19 +9,46 @@ use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
+/// What a batch does to each input, as its progress lines and summary say it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// `convert -o DIR`.
+    Convert,
+    /// `render -o DIR`.
+    Render,
+}
+
+impl Work {
+    /// The verb: "convert", "render".
+    pub fn verb(self) -> &'static str {
+        match self {
+            Work::Convert => "convert",
+            Work::Render => "render",
+        }
+    }
+
+    /// What an input that succeeded was: "converted", "rendered".
+    pub fn done(self) -> &'static str {
+        match self {
+            Work::Convert => "converted",
+            Work::Render => "rendered",
+        }
+    }
+}
+
 /// Runs `job(input, output)` on every readable file below `paths` ([`collect_inputs`]), in
 /// parallel, each writing `dir/<input stem>.<extension>`
 /// ([`rigport::batch::output_path`]). Inputs that would write the same output are planned
 /// by [`rigport::batch::plan`]: a model before an animation-only file, another extension
 /// kept in the name (`x.md5anim.glb`), and a second input of the same name and extension
-/// (`a/x.iqe`, `b/x.iqe`) failing ("…; `verb` one of them separately") instead of racing.
+/// (`a/x.iqe`, `b/x.iqe`) failing ("…; convert one of them separately") instead of racing.
 /// `quiet`: no progress lines. The outcomes come back in input order; the error is why the
 /// inputs could not be collected.
 pub fn run_into_dir<F>(
     paths: &[PathBuf],
     dir: &Path,
     extension: &str,
-    verb: &str,
+    work: Work,
     quiet: bool,
     job: F,
 ) -> Result<Vec<Outcome>, String>
@@ -29,12 +56,12 @@ where
     F: Fn(&Path, &Path) -> Result<(Vec<PathBuf>, usize), String> + Sync,
 {
     let inputs = collect_inputs(paths)?;
-    let planned = rigport::batch::plan(&inputs, dir, extension, verb);
+    let planned = rigport::batch::plan(&inputs, dir, extension, work.verb());
     let outputs: HashMap<&Path, &Result<PathBuf, String>> = planned
         .iter()
         .map(|p| (p.input.as_path(), &p.output))
         .collect();
-    Ok(run_parallel(&inputs, quiet, |input| {
+    Ok(run_parallel(&inputs, work, quiet, |input| {
         // `run_parallel` hands back the inputs it was given, so each is planned.
         match outputs.get(input) {
             Some(Ok(output)) => job(input, output),
@@ -71,7 +98,7 @@ pub struct Outcome {
 /// Runs `convert` on every input in parallel, with a progress bar on a terminal and one
 /// plain line per file otherwise (`quiet`: neither; failures are in the summary). Results
 /// come back in input order.
-pub fn run_parallel<F>(inputs: &[PathBuf], quiet: bool, convert: F) -> Vec<Outcome>
+pub fn run_parallel<F>(inputs: &[PathBuf], work: Work, quiet: bool, convert: F) -> Vec<Outcome>
 where
     F: Fn(&Path) -> Result<(Vec<PathBuf>, usize), String> + Sync,
 {
@@ -93,7 +120,12 @@ where
                 match &result {
                     Ok((outputs, _)) => {
                         for output in outputs {
-                            eprintln!("converted {} -> {}", input.display(), output.display());
+                            eprintln!(
+                                "{} {} -> {}",
+                                work.done(),
+                                input.display(),
+                                output.display()
+                            );
                         }
                     }
                     Err(message) => eprintln!("failed {}: {message}", input.display()),
@@ -113,15 +145,16 @@ where
 }
 
 /// The closing summary lines.
-pub fn summary(outcomes: &[Outcome]) -> String {
-    let converted = outcomes.iter().filter(|o| o.result.is_ok()).count();
+pub fn summary(outcomes: &[Outcome], work: Work) -> String {
+    let done = outcomes.iter().filter(|o| o.result.is_ok()).count();
     let warnings: usize = outcomes
         .iter()
         .filter_map(|o| o.result.as_ref().ok().map(|r| r.1))
         .sum();
     let failed: Vec<&Outcome> = outcomes.iter().filter(|o| o.result.is_err()).collect();
     let mut out = format!(
-        "{converted} converted, {} with warnings or losses ({warnings} in all), {} failed\n",
+        "{done} {}, {} with warnings or losses ({warnings} in all), {} failed\n",
+        work.done(),
         outcomes
             .iter()
             .filter(|o| o.result.as_ref().is_ok_and(|r| r.1 > 0))
@@ -157,7 +190,7 @@ mod tests {
             &[dir.path().to_path_buf()],
             &out,
             "png",
-            "draw",
+            Work::Render,
             true,
             |_, output| Ok((vec![output.to_path_buf()], 1)),
         )
@@ -168,7 +201,7 @@ mod tests {
             .collect();
         assert_eq!(results[0], Ok(out.join("x.png")));
         let clash = results[1].as_ref().unwrap_err();
-        assert!(clash.contains("draw one of them separately"), "{clash}");
+        assert!(clash.contains("render one of them separately"), "{clash}");
         assert_eq!(results[2], Ok(out.join("y.png")));
         assert_eq!(input_dir(Path::new("m.iqe")), PathBuf::from("."));
         assert_eq!(input_dir(Path::new("d/m.iqe")), PathBuf::from("d"));

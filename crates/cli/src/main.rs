@@ -17,7 +17,6 @@ mod heap;
 mod input;
 mod output;
 
-use clap::Parser;
 use std::process::ExitCode;
 
 // The system allocator, with 2 MiB pages under large blocks and its heap (`heap::HugePages`). mimalloc
@@ -29,7 +28,7 @@ static ALLOCATOR: heap::HugePages = heap::HugePages;
 
 fn main() -> ExitCode {
     heap::heap_per_core();
-    let cli = args::Cli::parse();
+    let cli = args::Cli::parse_with_formats();
     let status = match &cli.command {
         args::Command::Info(a) => commands::info::run(a),
         args::Command::Convert(a) => commands::convert::run(a),

@@ -96,7 +96,8 @@ fn command_line_single_sheet_batch_and_errors() {
     ]);
     assert_eq!(run.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(stderr.contains("2 converted"), "{stderr}");
+    assert!(stderr.contains("2 rendered"), "{stderr}");
+    assert!(!stderr.contains("converted"), "{stderr}");
     assert!(stderr.contains("1 failed"), "{stderr}");
     assert!(dir.join("rig_full.png").is_file() && dir.join("polygons.png").is_file());
 }

@@ -99,14 +99,14 @@ fn run_batch(args: &ConvertArgs, dir: &Path, settings: &Settings) -> Status {
         &args.paths,
         dir,
         target.extension(),
-        "convert",
+        batch::Work::Convert,
         detail == Detail::Quiet,
         |input, output| {
             let result = convert_file(input, output, target, args.force, !args.no_mmap, settings);
             batch_outcome(input, result, detail)
         },
     );
-    batch_status(outcomes, detail)
+    batch_status(outcomes, batch::Work::Convert, detail)
 }
 
 /// Reads, converts and writes one file; returns the written paths and the report.
@@ -201,7 +201,11 @@ pub fn batch_outcome(
 
 /// Ends a batch: a failure to start it is an error line; otherwise the summary (only its
 /// failure lines with `-q`), and failure when any input failed.
-pub fn batch_status(outcomes: Result<Vec<batch::Outcome>, String>, detail: Detail) -> Status {
+pub fn batch_status(
+    outcomes: Result<Vec<batch::Outcome>, String>,
+    work: batch::Work,
+    detail: Detail,
+) -> Status {
     let outcomes = match outcomes {
         Ok(outcomes) => outcomes,
         Err(message) => {
@@ -209,7 +213,7 @@ pub fn batch_status(outcomes: Result<Vec<batch::Outcome>, String>, detail: Detai
             return Status::Failure;
         }
     };
-    let summary = batch::summary(&outcomes);
+    let summary = batch::summary(&outcomes, work);
     match detail {
         // Errors only: the failure lines, not the counts.
         Detail::Quiet => summary.lines().skip(1).for_each(|line| eprintln!("{line}")),

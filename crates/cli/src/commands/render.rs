@@ -97,7 +97,7 @@ fn run_batch(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status 
         &args.paths,
         dir,
         "png",
-        "render",
+        batch::Work::Render,
         detail == Detail::Quiet,
         |input, output| {
             let result = render_file(input, output, args.force, request, args.animate, args.fps)
@@ -110,7 +110,7 @@ fn run_batch(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status 
             super::convert::batch_outcome(input, result, detail)
         },
     );
-    super::convert::batch_status(outcomes, detail)
+    super::convert::batch_status(outcomes, batch::Work::Render, detail)
 }
 
 /// Reads, draws and writes one picture; textures are looked up beside the input.

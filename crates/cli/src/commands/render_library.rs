@@ -61,7 +61,7 @@ pub fn run(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status {
         .cloned()
         .collect();
     let skipped = inputs.len() - todo.len();
-    let outcomes = batch::run_parallel(&todo, false, |input| {
+    let outcomes = batch::run_parallel(&todo, batch::Work::Render, false, |input| {
         let name = model_name(input);
         let result = match owners.get(&name) {
             Some(owner) if *owner != input => Err(format!(
@@ -105,7 +105,7 @@ pub fn run(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status {
     if skipped > 0 {
         eprintln!("{skipped} already done (--resume)");
     }
-    eprint!("{}", batch::summary(&outcomes));
+    eprint!("{}", batch::summary(&outcomes, batch::Work::Render));
     if batch::any_failed(&outcomes) {
         Status::Failure
     } else {
