@@ -35,13 +35,24 @@ pub fn fixtures(format: &str) -> Vec<PathBuf> {
 }
 
 /// Fixtures of every readable format that are expected to read (their names do not start
-/// with `fail_`), relative to the workspace root.
+/// with `fail_`, and textures are left out), relative to the workspace root.
 pub fn readable_fixtures() -> Vec<PathBuf> {
     READABLE
         .iter()
         .flat_map(|f| fixtures(f))
-        .filter(|p| !file_name(p).starts_with("fail_"))
+        .filter(|p| !file_name(p).starts_with("fail_") && !is_image(p))
         .collect()
+}
+
+/// Whether a fixture is a texture beside the models (BMP, PNG, JPEG, TGA), not a model.
+pub fn is_image(path: &Path) -> bool {
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default();
+    ["bmp", "png", "jpg", "jpeg", "tga"]
+        .iter()
+        .any(|image| extension.eq_ignore_ascii_case(image))
 }
 
 /// The file name as text (empty for a path without one).
