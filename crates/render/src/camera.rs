@@ -79,7 +79,7 @@ pub(crate) fn basis(view: View) -> (DVec3, DVec3, DVec3) {
                 ISO_AZIMUTH_DEGREES.to_radians(),
                 ISO_ELEVATION_DEGREES.to_radians(),
             );
-            let towards_eye = DVec3::new(az.sin() * el.cos(), el.sin(), az.cos() * el.cos());
+            let towards_eye = towards(az, el);
             let forward = -towards_eye;
             let right = forward.cross(DVec3::Y).normalize();
             (right, right.cross(forward), forward)
@@ -144,12 +144,12 @@ impl Camera {
         let el = f64::from(orbit.elevation_degrees)
             .clamp(-MAX_ELEVATION_DEGREES, MAX_ELEVATION_DEGREES)
             .to_radians();
-        let towards_eye = DVec3::new(az.sin() * el.cos(), el.sin(), az.cos() * el.cos());
+        let towards_eye = towards(az, el);
         let forward = -towards_eye;
         let right = forward.cross(DVec3::Y).normalize();
         let [right, up, forward] = in_model_frame((right, right.cross(forward), forward), model_up);
         let half = DVec2::new(f64::from(width), f64::from(height)) * 0.5;
-        let focal = half.y / (ORBIT_FOV_Y_DEGREES.to_radians() * 0.5).tan();
+        let focal = half.y / libm::tan(ORBIT_FOV_Y_DEGREES.to_radians() * 0.5);
         // A point q (from the centre) at distance d lands at focal · (q·r) / (d + q·f)
         // from the middle; it is inside FILL of the half-width when
         // d ≥ |q·r| · focal / (FILL · half.x) − q·f, and likewise for the height.
@@ -252,7 +252,7 @@ impl Camera {
             // The eye is far enough that the bounding sphere fits the field of view, so
             // every point is in front of it: no near-plane clipping is ever needed.
             let radius = ((hi - lo).length() * 0.5).max(1e-6);
-            let distance = radius / HALF_FOV_DEGREES.to_radians().sin();
+            let distance = radius / libm::sin(HALF_FOV_DEGREES.to_radians());
             (lo + hi) * 0.5 - forward * distance
         });
         let mut camera = Camera {
@@ -347,6 +347,14 @@ impl Camera {
             Some(eye) => (eye - p.as_dvec3()).normalize_or_zero().as_vec3(),
         }
     }
+}
+
+/// The unit vector towards an eye at azimuth `az` and elevation `el` (radians), Y up. Its
+/// trigonometry is the `libm` crate's, not the system's: glibc picks its `sin` and `cos` by
+/// the processor (with or without FMA), which moved an edge pixel between machines.
+fn towards(az: f64, el: f64) -> DVec3 {
+    let (cos_el, sin_el) = (libm::cos(el), libm::sin(el));
+    DVec3::new(libm::sin(az) * cos_el, sin_el, libm::cos(az) * cos_el)
 }
 
 #[cfg(test)]

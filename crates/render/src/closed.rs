@@ -185,7 +185,7 @@ impl Surfaces {
             .map(|(&v, &a)| {
                 let (v, a) = (v / 6.0, a / 2.0);
                 // NaN (a vertex far beyond f32) is Unknown too.
-                let trusted = v.abs() > MIN_VOLUME_RATIO * a.powf(1.5);
+                let trusted = v.abs() > MIN_VOLUME_RATIO * a * a.sqrt();
                 match (trusted, v > 0.0) {
                     (false, _) => Outward::Unknown,
                     (true, true) => Outward::CounterClockwise,

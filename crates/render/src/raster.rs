@@ -895,7 +895,7 @@ mod tests {
                 (e.0 - s.0) * (y - s.1) - (e.1 - s.1) * (x - s.0)
             };
             let area = edge(p[0], p[1], p[2].0, p[2].1);
-            let length = |s: (f64, f64), e: (f64, f64)| (e.0 - s.0).hypot(e.1 - s.1);
+            let length = |s: (f64, f64), e: (f64, f64)| libm::hypot(e.0 - s.0, e.1 - s.1);
             let mut inside = 0;
             for y in 0..64 {
                 for x in 0..64 {
