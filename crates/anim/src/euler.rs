@@ -76,11 +76,60 @@ pub fn quat_to_euler(q: Quat) -> Vec3 {
     Vec3::new(x, y, z)
 }
 
+/// [`quat_to_euler`] computed in `f64` from the quaternion's components, for writers whose
+/// angles a reader rebuilds in doubles (SMD): near Y = ±90°, where X and Z each turn the
+/// joint about nearly the same axis, the `f32` matrix route loses X and Z separately (errors
+/// of 1e-2 radians a thousandth of a radian from the pole), while this one keeps the
+/// rotation they make together within a few `f32` roundings of every angle (about 3e-7
+/// radians once the angles are rounded to `f32`).
+///
+/// The half-angle method of Bernardes and Viollet (2022, "Quaternion to Euler angles
+/// conversion: a direct, general and computationally efficient method"), for the extrinsic
+/// X, Y, Z sequence: `y` from the two half-norms, `(x + z) / 2` and `(z − x) / 2` from two
+/// `atan2`s, each well conditioned wherever it matters. At the pole itself, where only one
+/// of those half angles is defined, `z` is 0. `x` and `z` are in `[-π, π]`, `y` in
+/// `[-π/2, π/2]`.
+pub fn quat_to_euler_precise(q: Quat) -> Vec3 {
+    use std::f64::consts::{FRAC_PI_2, PI};
+    let (qx, qy, qz, qw) = (
+        f64::from(q.x),
+        f64::from(q.y),
+        f64::from(q.z),
+        f64::from(q.w),
+    );
+    let (a, b, c, d) = (qw - qy, qx + qz, qy + qw, qz - qx);
+    let (near, far) = (libm::hypot(c, d), libm::hypot(a, b));
+    let y = 2.0 * libm::atan2(near, far) - FRAC_PI_2;
+    let half_sum = libm::atan2(b, a);
+    let half_diff = libm::atan2(d, c);
+    // Below this a half angle's pair is rounding noise: the pole, where only the other one
+    // turns the joint.
+    const POLE: f64 = 1e-12;
+    let scale = near.max(far);
+    let (x, z) = if near <= POLE * scale {
+        (2.0 * half_sum, 0.0)
+    } else if far <= POLE * scale {
+        (-2.0 * half_diff, 0.0)
+    } else {
+        (half_sum - half_diff, half_sum + half_diff)
+    };
+    let wrap = |angle: f64| {
+        if angle > PI {
+            angle - 2.0 * PI
+        } else if angle < -PI {
+            angle + 2.0 * PI
+        } else {
+            angle
+        }
+    };
+    Vec3::new(wrap(x) as f32, y as f32, wrap(z) as f32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use glam::Mat3;
-    use std::f32::consts::FRAC_PI_2;
+    use std::f32::consts::{FRAC_PI_2, PI};
 
     fn assert_same_rotation(q: Quat, m: Mat3) {
         let qm = Mat3::from_quat(q);
@@ -153,5 +202,67 @@ mod tests {
             let back = quat_to_euler(euler_to_quat(a));
             assert_same_rotation(euler_to_quat(back), Mat3::from_quat(euler_to_quat(a)));
         }
+    }
+
+    /// `Rz·Ry·Rx` of `(x, y, z)`, all in doubles (as SMD readers rebuild it).
+    fn rebuilt(a: Vec3) -> glam::DQuat {
+        let (x, y, z) = (f64::from(a.x), f64::from(a.y), f64::from(a.z));
+        glam::DQuat::from_rotation_z(z)
+            * glam::DQuat::from_rotation_y(y)
+            * glam::DQuat::from_rotation_x(x)
+    }
+
+    fn gap(a: glam::DQuat, b: glam::DQuat) -> f64 {
+        let d = a.normalize().conjugate() * b.normalize();
+        2.0 * d.xyz().length().atan2(d.w.abs())
+    }
+
+    #[test]
+    fn precise_angles_rebuild_the_rotation_everywhere_and_at_the_poles() {
+        let mut worst = 0.0f64;
+        let mut cases = Vec::new();
+        for i in 0..400u32 {
+            let t = i as f64;
+            let (x, z) = ((t * 0.731).sin() * 3.1, (t * 1.377).cos() * 3.1);
+            // Anywhere, then ever closer to either pole.
+            let y = match i % 4 {
+                0 => (t * 0.291).sin() * 1.5,
+                1 => FRAC_PI_2 as f64 - 10f64.powi(-((i / 4) as i32 % 9)),
+                2 => -(FRAC_PI_2 as f64) + 10f64.powi(-((i / 4) as i32 % 9)),
+                _ => {
+                    if i % 8 == 3 {
+                        FRAC_PI_2 as f64
+                    } else {
+                        -(FRAC_PI_2 as f64)
+                    }
+                }
+            };
+            cases.push(glam::DQuat::from_euler(EulerRot::ZYX, z, y, x));
+        }
+        for source in cases {
+            let q = source.as_quat();
+            let angles = quat_to_euler_precise(q);
+            assert!(
+                angles.y.abs() <= FRAC_PI_2 + 1e-6 && angles.x.abs() <= PI && angles.z.abs() <= PI
+            );
+            worst = worst.max(gap(rebuilt(angles), q.as_dquat()));
+        }
+        assert!(worst < 1e-6, "{worst}");
+    }
+
+    #[test]
+    fn precise_angles_by_hand() {
+        // A quarter turn about Y; any angles; the pole, where X and Z turn about one axis.
+        let a = quat_to_euler_precise(euler_to_quat(Vec3::new(0.0, FRAC_PI_2, 0.0)));
+        assert!((a - Vec3::new(0.0, FRAC_PI_2, 0.0)).length() < 1e-6, "{a}");
+        let b = quat_to_euler_precise(euler_to_quat(Vec3::new(0.7, -0.4, 2.1)));
+        assert!((b - Vec3::new(0.7, -0.4, 2.1)).length() < 1e-6, "{b}");
+        let c =
+            quat_to_euler_precise(Quat::from_rotation_y(-FRAC_PI_2) * Quat::from_rotation_x(0.5));
+        assert!((c.y + FRAC_PI_2).abs() < 1e-6, "{c}");
+        assert_same_rotation(
+            euler_to_quat(c),
+            Mat3::from_quat(Quat::from_rotation_y(-FRAC_PI_2) * Quat::from_rotation_x(0.5)),
+        );
     }
 }

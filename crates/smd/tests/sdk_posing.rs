@@ -4,9 +4,10 @@
 //! with its frames, and at every 4th frame each of our posed vertices must lie within
 //! 2e-3 of the model's size of the SDK's vertex with the same bind position.
 //!
-//! Three cases: two corpus pairs with identical `nodes` blocks, and files rigport wrote
-//! (the soldier reference with the walk animation added by bone name), which checks that
-//! the SDK reads rigport's output back as rigport means it.
+//! Four cases: two corpus pairs with identical `nodes` blocks, files rigport wrote (the
+//! soldier reference with the walk animation added by bone name), which checks that the SDK
+//! reads rigport's output back as rigport means it, and the files rigport writes of
+//! `synth::gimbal`, whose joints turn at Y = ±90° ± ε (every frame compared).
 
 mod common;
 
@@ -154,8 +155,8 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// The largest distance between our posed vertices and the SDK's, over the model's size,
-/// at every 4th frame; and the number of frames compared.
-fn compare(model: &Model, iqm: &Iqm) -> (f32, usize) {
+/// at every `step`th frame and the last; and the number of frames compared.
+fn compare(model: &Model, iqm: &Iqm, step: usize) -> (f32, usize) {
     let animation = &model.animations[0];
     let frame_count = (animation.end_time() * animation.fps).round() as usize + 1;
     assert_eq!(iqm.frames.len(), frame_count, "frame count");
@@ -198,9 +199,9 @@ fn compare(model: &Model, iqm: &Iqm) -> (f32, usize) {
     let mut pose = Pose::new(&model.skeleton).unwrap();
     let mut worst = 0.0f32;
     let mut compared = 0;
-    // Every 4th frame, and the last one (short animations would otherwise only check 0).
+    // Every `step`th frame, and the last one (short animations would otherwise only check 0).
     let frames = (0..frame_count)
-        .step_by(4)
+        .step_by(step)
         .chain(std::iter::once(frame_count - 1));
     for frame in frames {
         pose.sample(animation, frame as f32 / animation.fps);
@@ -243,7 +244,7 @@ fn check_pair(reference: &str, animation: &str) {
     let model = model_of(&reference, &animation);
     let dir = scratch(reference.file_stem().unwrap().to_str().unwrap());
     let iqm = run_sdk(&sdk, &dir, &[&reference, &animation]);
-    let (worst, frames) = compare(&model, &iqm);
+    let (worst, frames) = compare(&model, &iqm, 4);
     println!(
         "{}: {frames} frames compared, worst {worst:.2e} of the model's size",
         reference.display()
@@ -292,10 +293,36 @@ fn files_rigport_writes_pose_in_the_sdk_as_rigport_means_them() {
     let iqm = run_sdk(&sdk, &dir, &refs);
     // What rigport reads back from its own files poses like the model it wrote.
     let back = model_of(&paths[0], &paths[1]);
-    let (worst, frames) = compare(&model, &iqm);
-    let (worst_back, _) = compare(&back, &iqm);
+    let (worst, frames) = compare(&model, &iqm, 4);
+    let (worst_back, _) = compare(&back, &iqm, 4);
     println!(
         "written soldier + walk: {frames} frames, worst {worst:.2e}, read back {worst_back:.2e}"
     );
     assert!(worst <= 2e-3 && worst_back <= 2e-3, "{worst} {worst_back}");
+}
+
+#[test]
+fn joints_near_the_euler_pole_pose_in_the_sdk_as_written() {
+    let Some(sdk) = sdk() else {
+        return;
+    };
+    let model = rigport_test_support::synth::gimbal_model();
+    let written = Smd
+        .write(&model, "gimbal.smd", &WriteOptions::default())
+        .unwrap();
+    let dir = scratch("gimbal");
+    let paths: Vec<PathBuf> = written
+        .files
+        .iter()
+        .map(|f| {
+            let path = dir.join(&f.name);
+            std::fs::write(&path, &f.bytes).unwrap();
+            path
+        })
+        .collect();
+    let refs: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+    let iqm = run_sdk(&sdk, &dir, &refs);
+    let (worst, frames) = compare(&model, &iqm, 1);
+    println!("gimbal: {frames} frames, worst {worst:.2e} of the model's size");
+    assert!(worst <= 2e-3, "{worst}");
 }

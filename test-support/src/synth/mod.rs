@@ -5,6 +5,7 @@
 //! load them from there — or, when they have not been generated, make a smaller input in
 //! process. One generator, so the benches and the files cannot drift apart.
 
+pub mod gimbal;
 mod iqe;
 mod iqe_short;
 pub mod le_bytes;
@@ -15,6 +16,7 @@ mod ms3d_ascii;
 pub mod rig;
 mod text;
 
+pub use gimbal::gimbal_model;
 pub use iqe::iqe;
 pub use iqe_short::{iqe_anim, iqe_anim_no_normals, iqe_anim_one_mesh, iqe_short};
 pub use md5_flags::{Md5Flags, md5_flags};

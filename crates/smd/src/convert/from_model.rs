@@ -7,7 +7,7 @@ use crate::file::{
     Vertex as SmdVertex,
 };
 use rigport_anim::Pose;
-use rigport_anim::euler::quat_to_euler;
+use rigport_anim::euler::quat_to_euler_precise;
 use rigport_anim::normalize_animation;
 use rigport_anim::skeleton::parent_first_order;
 use rigport_model_core::glam::{Quat, Vec3};
@@ -109,7 +109,7 @@ fn pose_line(bone: i32, translation: Vec3, rotation: Quat) -> SkeletonLine {
     SkeletonLine::Pose(BonePose {
         bone,
         position: translation.to_array(),
-        rotation: quat_to_euler(rotation).to_array(),
+        rotation: quat_to_euler_precise(rotation).to_array(),
         comment: None,
     })
 }
