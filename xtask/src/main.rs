@@ -10,14 +10,16 @@
 //! * `bench-data` — write the large synthetic bench inputs into `bench-data/` (not committed).
 //! * `blender-addon` — build the installable Blender add-on zip into `target/rigport_io.zip`.
 //! * `web` — build the web page (wasm + three.js) into `target/web/`, a static site.
+//! * `dist [--target TRIPLE] [cli|wheel|sdist|web]...` — build every artifact a release
+//!   ships into `target/dist/` (see [`dist`]).
 #![forbid(unsafe_code)]
 
 mod bench_data;
 mod blender_addon;
+mod dist;
 mod fixtures;
 #[cfg(test)]
 mod project_text;
-#[cfg(test)]
 mod versions;
 mod web;
 
@@ -42,9 +44,10 @@ fn main() -> ExitCode {
         ["bench-data"] => bench_data::run(),
         ["blender-addon"] => blender_addon::run(&project_root()),
         ["web"] => web::run(&project_root()),
+        ["dist", rest @ ..] => dist::run(&project_root(), rest),
         _ => {
             eprintln!(
-                "usage: cargo xtask golden [--check | --fixtures-only] | bench-data | blender-addon | web"
+                "usage: cargo xtask golden [--check | --fixtures-only] | bench-data | blender-addon | web | dist [--target TRIPLE] [STEP]..."
             );
             return ExitCode::from(2);
         }
