@@ -19,6 +19,8 @@ mod blender_addon;
 mod dist;
 mod fixtures;
 #[cfg(test)]
+mod metadata;
+#[cfg(test)]
 mod project_text;
 mod versions;
 mod web;
