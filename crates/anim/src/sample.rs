@@ -77,8 +77,7 @@ impl Interpolate for Quat {
         v
     }
     fn linear(a: Self, b: Self, s: f32) -> Self {
-        // glam's slerp flips `b` when `a·b < 0`, i.e. takes the shortest path.
-        Self::from_vec4(Vec4::from(a.slerp(b, s)))
+        Self::from_vec4(slerp(Vec4::from(a), Vec4::from(b), s))
     }
     fn to_vec4(self) -> Vec4 {
         Vec4::from(self)
@@ -89,6 +88,26 @@ impl Interpolate for Quat {
     fn align(v: Vec4, reference: Vec4) -> Vec4 {
         if v.dot(reference) < 0.0 { -v } else { v }
     }
+}
+
+/// Spherical linear interpolation from `a` to `b` the shorter way (`b` negated when
+/// `a·b < 0`), not normalized. glam's `Quat::slerp` takes its sines from an SSE2
+/// approximation on x86-64 and from `libm` elsewhere, so the CLI and the page rounded keys
+/// differently; this one is lane-wise arithmetic (the same bits under SSE2, WebAssembly's
+/// SIMD and scalar code) and `libm`'s `acosf`/`sinf` on every target.
+pub fn slerp(a: Vec4, b: Vec4, s: f32) -> Vec4 {
+    let (mut b, mut dot) = (b, a.dot(b));
+    if dot < 0.0 {
+        b = -b;
+        dot = -dot;
+    }
+    if dot > 1.0 - f32::EPSILON {
+        // Nearly the same rotation: a straight line (no division by a vanishing sine).
+        return a * (1.0 - s) + b * s;
+    }
+    let theta = libm::acosf(dot);
+    let (from_a, from_b) = (libm::sinf(theta * (1.0 - s)), libm::sinf(theta * s));
+    (a * from_a + b * from_b) / libm::sinf(theta)
 }
 
 /// The value of a channel at `time` seconds; `fallback` when it has no keys. Without
@@ -538,6 +557,24 @@ fn wrap_time(animation: &Animation, period: f32, time: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slerp_turns_at_a_constant_rate_the_shorter_way() {
+        let about_z = |degrees: f32| Vec4::from(Quat::from_rotation_z(degrees.to_radians()));
+        let (a, b) = (about_z(10.0), about_z(100.0));
+        assert!(slerp(a, b, 0.0).abs_diff_eq(a, 1e-6));
+        assert!(slerp(a, b, 1.0).abs_diff_eq(b, 1e-6));
+        for (s, degrees) in [(0.25, 32.5), (0.5, 55.0), (0.9, 91.0)] {
+            let got = slerp(a, b, s);
+            assert!(got.abs_diff_eq(about_z(degrees), 1e-6), "{s}: {got}");
+            assert!((got.length() - 1.0).abs() < 1e-6, "{s}: {got}");
+        }
+        // -b is the same rotation: the path does not go the long way round.
+        assert!(slerp(a, -b, 0.5).abs_diff_eq(about_z(55.0), 1e-6));
+        // Two keys one bit apart: a straight line, no division by a vanishing sine.
+        let c = Vec4::from_array(a.to_array().map(|x| f32::from_bits(x.to_bits() + 1)));
+        assert!(slerp(a, c, 0.5).is_finite());
+    }
     use std::f32::consts::FRAC_PI_2;
 
     fn keys(values: &[(f32, f32)]) -> Vec<Key<Vec3>> {

@@ -19,8 +19,8 @@ pub(crate) fn quantize(values: &[Channels], poses: &mut [Pose]) -> Vec<u16> {
     for (i, v) in values.iter().enumerate() {
         let p = i % n;
         for c in 0..10 {
-            min[p][c] = min[p][c].min(v[c]);
-            max[p][c] = max[p][c].max(v[c]);
+            min[p][c] = sdk_min(min[p][c], v[c]);
+            max[p][c] = sdk_max(max[p][c], v[c]);
         }
     }
     for (p, pose) in poses.iter_mut().enumerate() {
@@ -56,6 +56,18 @@ pub(crate) fn quantize(values: &[Channels], poses: &mut [Pose]) -> Vec<u16> {
     out
 }
 
+/// The SDK's `min(a, b)`, `a < b ? a : b`: of two equal values the later, so `-0` and `+0`
+/// give the same offset on every target (`f32::min` may return either, and x86-64 and
+/// WebAssembly do differ); a NaN is skipped, as `f32::min` skips it.
+fn sdk_min(a: f32, b: f32) -> f32 {
+    if a < b || b.is_nan() { a } else { b }
+}
+
+/// The SDK's `max(a, b)`, `a > b ? a : b`, NaN skipped (see [`sdk_min`]).
+fn sdk_max(a: f32, b: f32) -> f32 {
+    if a > b || b.is_nan() { a } else { b }
+}
+
 /// `q.round().clamp(0.0, 65535.0) as u16` (halves away from zero, NaN to 0) without the
 /// call `f32::round` makes on x86-64: inside the range the fraction is exact, as the whole
 /// part is below 2¹⁶.
@@ -73,6 +85,22 @@ fn to_u16(q: f32) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn signed_zeros_and_nans_give_one_offset_whatever_the_target() {
+        // Of equal values the later wins, as in the SDK; NaN never does.
+        assert_eq!(sdk_min(0.0, -0.0).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(sdk_min(-0.0, 0.0).to_bits(), 0.0f32.to_bits());
+        assert_eq!(sdk_max(0.0, -0.0).to_bits(), (-0.0f32).to_bits());
+        assert_eq!((sdk_min(1.0, f32::NAN), sdk_max(1.0, f32::NAN)), (1.0, 1.0));
+        assert_eq!((sdk_min(2.0, 1.0), sdk_max(2.0, 3.0)), (1.0, 3.0));
+        // A channel holding -0 then +0 is offset by +0 (the later), whatever f32::min does.
+        let mut poses = vec![Pose::default()];
+        let mut frame = [0.0f32; 10];
+        frame[1] = -0.0;
+        quantize(&[frame, [0.0; 10]], &mut poses);
+        assert_eq!(poses[0].channeloffset[1].to_bits(), 0.0f32.to_bits());
+    }
 
     #[test]
     fn quantized_values_round_as_the_standard_library() {
