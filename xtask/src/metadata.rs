@@ -173,6 +173,77 @@ fn published_crates_carry_their_metadata_and_dev_crates_stay_home() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The `include_str!`/`include_bytes!` paths in `text` (a file in `dir`) that leave `crate_dir`.
+fn includes_outside(text: &str, dir: &Path, crate_dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for macro_name in ["include_str!(\"", "include_bytes!(\""] {
+        for (at, _) in text.match_indices(macro_name) {
+            let rest = &text[at + macro_name.len()..];
+            let Some(path) = rest.split('"').next() else {
+                continue;
+            };
+            let mut resolved = dir.to_path_buf();
+            for part in path.split('/') {
+                match part {
+                    ".." => {
+                        resolved.pop();
+                    }
+                    "." | "" => {}
+                    other => resolved.push(other),
+                }
+            }
+            if !resolved.starts_with(crate_dir) {
+                out.push(path.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// Every `.rs` file below `dir`.
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// `cargo package` builds each crate from its own folder, so the code it compiles (`src/`,
+/// `build.rs`) includes no file from outside that folder.
+#[test]
+fn packaged_code_includes_no_file_outside_its_crate() {
+    let root = crate::project_root();
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let mut found = Vec::new();
+    let mut files = 0;
+    for member in workspace_members(&manifest) {
+        let crate_dir = root.join(&member);
+        let mut sources = Vec::new();
+        rust_files(&crate_dir.join("src"), &mut sources);
+        sources.push(crate_dir.join("build.rs"));
+        for file in sources {
+            let Ok(text) = std::fs::read_to_string(&file) else {
+                continue;
+            };
+            files += 1;
+            let dir = file.parent().unwrap();
+            for path in includes_outside(&text, dir, &crate_dir) {
+                found.push(format!("{}: {path}", file.display()));
+            }
+        }
+    }
+    assert!(files > 100, "only {files} source files read");
+    assert!(
+        found.is_empty(),
+        "files included from outside their crate:\n{}",
+        found.join("\n")
+    );
+}
+
 #[test]
 fn the_python_package_description_names_every_readable_format() {
     let root = crate::project_root();
@@ -210,6 +281,13 @@ fn missing_metadata_and_formats_are_found() {
             "{expected:?} not in {found:?}"
         );
     }
+    let crate_dir = Path::new("/w/crates/iqe");
+    let text = "const A: &str = include_str!(\"../README.md\");\n\
+                const B: &[u8] = include_bytes!(\"../../../fixtures/a.iqe\");";
+    assert_eq!(
+        includes_outside(text, &crate_dir.join("src"), crate_dir),
+        ["../../../fixtures/a.iqe"]
+    );
     assert_eq!(
         toml_list(
             "[package]\nkeywords = [\"a\", \"b\"]\n",
