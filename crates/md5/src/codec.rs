@@ -7,8 +7,8 @@ use crate::convert::{
 use crate::error::Error;
 use crate::file::{File, Kind};
 use rigport_model_core::codec::{
-    Codec, Companions, FormatError, FormatInfo, Location, OutputFile, WriteOptions, Written,
-    file_safe, stem_of,
+    Codec, Companions, FormatError, FormatInfo, Location, WriteOptions, Written, WrittenFiles,
+    stem_of,
 };
 use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis, codes};
 
@@ -161,8 +161,8 @@ impl Codec for Md5Mesh {
 
     faithful_methods!(MESH_INFO, Kind::Mesh);
 
-    /// `main` (the `.md5mesh`) and, per animation, `<stem>_<animation>.md5anim` (names made
-    /// file-safe, a number added when two would clash); the report lists the files.
+    /// `main` (the `.md5mesh`) and, per animation, `<stem>_<animation>.md5anim` beside it
+    /// (named by [`WrittenFiles`]' one rule); the report lists the files.
     fn write(
         &self,
         model: &Model,
@@ -173,31 +173,14 @@ impl Codec for Md5Mesh {
         let convert = ConvertOptions::default();
         let fail = |e: Error| FormatError::wrap(key, Location::Unknown, e);
         let (file, mut report) = from_model(model, &convert).map_err(fail)?;
-        let mut files = vec![OutputFile {
-            name: main.to_owned(),
-            bytes: file.to_vec(),
-        }];
-        let stem = stem_of(main);
-        for index in 0..model.animations.len() {
+        let mut files = WrittenFiles::new(main, file.to_vec(), "mesh");
+        for (index, animation) in model.animations.iter().enumerate() {
             let (anim, anim_report) = anim_from_model(model, index, &convert).map_err(fail)?;
             report.extend(anim_report);
-            let base = format!("{stem}_{}", file_safe(&model.animations[index].name));
-            let mut name = format!("{base}.md5anim");
-            let mut n = 2;
-            while files.iter().any(|f| f.name.eq_ignore_ascii_case(&name)) {
-                name = format!("{base}_{n}.md5anim");
-                n += 1;
-            }
-            files.push(OutputFile {
-                name,
-                bytes: anim.to_vec(),
-            });
+            let what = animation_note(&animation.name, &anim);
+            files.companion(&animation.name, "md5anim", anim.to_vec(), &what);
         }
-        let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
-        report.info(
-            codes::FILES_WRITTEN,
-            format!("{} files written: {}", names.len(), names.join(", ")),
-        );
+        let files = files.finish(&mut report);
         Ok(Written { files, report })
     }
 }
@@ -240,40 +223,26 @@ impl Codec for Md5Anim {
             ));
         }
         let convert = ConvertOptions::default();
-        let mut written = Written::default();
-        let stem = stem_of(main);
-        for index in 0..model.animations.len() {
-            let (anim, report) = anim_from_model(model, index, &convert)
+        let mut report = Report::default();
+        let mut files: Option<WrittenFiles> = None;
+        for (index, animation) in model.animations.iter().enumerate() {
+            let (anim, converted) = anim_from_model(model, index, &convert)
                 .map_err(|e| FormatError::wrap(key, Location::Unknown, e))?;
-            written.report.extend(report);
-            let name = if index == 0 {
-                main.to_owned()
-            } else {
-                let base = format!("{stem}_{}", file_safe(&model.animations[index].name));
-                let mut name = format!("{base}.md5anim");
-                let mut n = 2;
-                while written
-                    .files
-                    .iter()
-                    .any(|f| f.name.eq_ignore_ascii_case(&name))
-                {
-                    name = format!("{base}_{n}.md5anim");
-                    n += 1;
+            report.extend(converted);
+            let what = animation_note(&animation.name, &anim);
+            match &mut files {
+                None => files = Some(WrittenFiles::new(main, anim.to_vec(), &what)),
+                Some(files) => {
+                    files.companion(&animation.name, "md5anim", anim.to_vec(), &what);
                 }
-                name
-            };
-            written.files.push(OutputFile {
-                name,
-                bytes: anim.to_vec(),
-            });
+            }
         }
-        if written.files.len() > 1 {
-            let names: Vec<&str> = written.files.iter().map(|f| f.name.as_str()).collect();
-            written.report.info(
-                codes::FILES_WRITTEN,
-                format!("{} files written: {}", names.len(), names.join(", ")),
-            );
-        }
-        Ok(written)
+        let files = files.map(|f| f.finish(&mut report)).unwrap_or_default();
+        Ok(Written { files, report })
     }
+}
+
+/// How the report describes an `.md5anim` written: its animation and frame count.
+fn animation_note(name: &str, anim: &File) -> String {
+    format!("animation `{name}`, {} frames", anim.frames().count())
 }

@@ -3,9 +3,9 @@
 use crate::convert::{ConvertOptions, animation_from_model, reference, to_model};
 use crate::file::File;
 use rigport_model_core::codec::{
-    Codec, FormatError, FormatInfo, Location, OutputFile, WriteOptions, Written, file_safe, stem_of,
+    Codec, FormatError, FormatInfo, Location, WriteOptions, Written, WrittenFiles,
 };
-use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis, codes};
+use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis};
 
 /// The format key.
 pub const KEY: &str = "smd";
@@ -67,33 +67,18 @@ impl Codec for Smd {
         let options = ConvertOptions::default();
         let wrap = |e| FormatError::wrap(KEY, Location::Unknown, e);
         let (file, mut report) = reference(model, &options).map_err(wrap)?;
-        let mut files = vec![OutputFile {
-            name: main.to_owned(),
-            bytes: file.to_vec(),
-        }];
-        let mut listed = vec![format!("{main} (reference)")];
-        let stem = stem_of(main);
+        let mut files = WrittenFiles::new(main, file.to_vec(), "reference");
         for (index, animation) in model.animations.iter().enumerate() {
             let (file, converted) = animation_from_model(model, index, &options).map_err(wrap)?;
             report.extend(converted);
-            let mut name = format!("{stem}_{}.smd", file_safe(&animation.name));
-            // Two animations whose names become the same file name: number the later ones.
-            let mut n = 2;
-            while files.iter().any(|f| f.name == name) {
-                name = format!("{stem}_{}_{n}.smd", file_safe(&animation.name));
-                n += 1;
-            }
-            listed.push(format!(
-                "{name} (animation `{}`, {} frames)",
+            let what = format!(
+                "animation `{}`, {} frames",
                 animation.name,
                 file.frames().len()
-            ));
-            files.push(OutputFile {
-                name,
-                bytes: file.to_vec(),
-            });
+            );
+            files.companion(&animation.name, "smd", file.to_vec(), &what);
         }
-        report.info(codes::FILES_WRITTEN, format!("wrote {}", listed.join(", ")));
+        let files = files.finish(&mut report);
         Ok(Written { files, report })
     }
 }

@@ -444,6 +444,19 @@ fn the_codec_writes_a_reference_and_one_file_per_animation() {
         names,
         ["arm.smd", "arm_wave_hello.smd", "arm_wave_hello_2.smd"]
     );
+    // Names that differ only in case would be one file on Windows and macOS.
+    let mut cased = model.clone();
+    cased.animations[0].name = "Walk".to_owned();
+    cased.animations[1].name = "walk".to_owned();
+    let written_cased = Smd
+        .write(&cased, "arm.smd", &WriteOptions::default())
+        .unwrap();
+    let cased_names: Vec<&str> = written_cased
+        .files
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    assert_eq!(cased_names, ["arm.smd", "arm_Walk.smd", "arm_walk_2.smd"]);
     let listed: Vec<_> = written.report.with_code(codes::FILES_WRITTEN).collect();
     assert_eq!(listed.len(), 1);
     for name in names {

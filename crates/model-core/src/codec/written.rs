@@ -1,0 +1,142 @@
+//! What a write makes: the files ([`Written`], the main one first), and the one rule that
+//! names the files written beside it ([`WrittenFiles`]).
+
+use crate::{Report, codes};
+
+/// One file a write produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputFile {
+    /// File name, in the main output's folder.
+    pub name: String,
+    /// Content.
+    pub bytes: Vec<u8>,
+}
+
+/// What [`Codec::write`](super::Codec::write) produced: the main file first, then its companions, and a report of
+/// everything the format could not carry.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Written {
+    /// Files, the main one first.
+    pub files: Vec<OutputFile>,
+    /// Losses and notes.
+    pub report: Report,
+}
+
+impl Written {
+    /// One file and an empty report.
+    pub fn single(name: &str, bytes: Vec<u8>) -> Self {
+        Self {
+            files: vec![OutputFile {
+                name: name.to_owned(),
+                bytes,
+            }],
+            report: Report::default(),
+        }
+    }
+}
+
+/// The stem of a main output name (`"hero.md5mesh"` → `"hero"`), for naming companions.
+pub fn stem_of(main: &str) -> &str {
+    match main.rfind('.') {
+        Some(dot) if dot > 0 => &main[..dot],
+        _ => main,
+    }
+}
+
+/// A name made safe as part of a file name: letters, digits, `-`, `_` and `.` kept, anything
+/// else `_`; never empty, never `.` or `..` alone.
+pub fn file_safe(name: &str) -> String {
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if safe.is_empty() || safe.chars().all(|c| c == '.') {
+        "_".repeat(safe.len().max(1))
+    } else {
+        safe
+    }
+}
+
+/// The files a write makes, named by one rule: the main file first, then each companion
+/// `<stem>_<part>.<extension>` beside it (`hero_walk.md5anim`), the part made
+/// [`file_safe`], with `_2`, `_3`… added when the name would clash with one already written
+/// **ignoring case** (two animations "Walk" and "walk" would overwrite each other on Windows
+/// and macOS). [`WrittenFiles::finish`] reports them all in one `files-written` note.
+///
+/// ```
+/// use rigport_model_core::Report;
+/// use rigport_model_core::codec::WrittenFiles;
+///
+/// let mut files = WrittenFiles::new("hero.smd", b"ref".to_vec(), "reference");
+/// files.companion("Walk", "smd", b"a".to_vec(), "animation `Walk`");
+/// files.companion("walk", "smd", b"b".to_vec(), "animation `walk`");
+/// let mut report = Report::default();
+/// let written = files.finish(&mut report);
+/// let names: Vec<&str> = written.iter().map(|f| f.name.as_str()).collect();
+/// assert_eq!(names, ["hero.smd", "hero_Walk.smd", "hero_walk_2.smd"]);
+/// assert_eq!(
+///     report.notices[0].message,
+///     "wrote hero.smd (reference), hero_Walk.smd (animation `Walk`), hero_walk_2.smd (animation `walk`)"
+/// );
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct WrittenFiles {
+    files: Vec<OutputFile>,
+    listed: Vec<String>,
+}
+
+impl WrittenFiles {
+    /// The main file `main` (its name as asked), described as `what` ("mesh", "reference").
+    pub fn new(main: &str, bytes: Vec<u8>, what: &str) -> Self {
+        let mut files = Self::default();
+        files.push(main.to_owned(), bytes, what);
+        files
+    }
+
+    /// Adds a companion named after `part` with `extension` (no dot), described as `what`
+    /// ("animation `walk`, 30 frames"); returns the name it got.
+    pub fn companion(&mut self, part: &str, extension: &str, bytes: Vec<u8>, what: &str) -> &str {
+        let stem = self
+            .files
+            .first()
+            .map_or("", |f| stem_of(&f.name))
+            .to_owned();
+        let base = format!("{stem}_{}", file_safe(part));
+        let mut name = format!("{base}.{extension}");
+        let mut n = 2;
+        while self
+            .files
+            .iter()
+            .any(|f| f.name.eq_ignore_ascii_case(&name))
+        {
+            name = format!("{base}_{n}.{extension}");
+            n += 1;
+        }
+        self.push(name, bytes, what);
+        &self.files[self.files.len() - 1].name
+    }
+
+    /// Adds a file under a name of the caller's (the first of several written as peers).
+    fn push(&mut self, name: String, bytes: Vec<u8>, what: &str) {
+        self.listed.push(format!("{name} ({what})"));
+        self.files.push(OutputFile { name, bytes });
+    }
+
+    /// The files, the main one first, with a `files-written` note naming each in `report`
+    /// when there is more than one.
+    pub fn finish(self, report: &mut Report) -> Vec<OutputFile> {
+        if self.files.len() > 1 {
+            report.info(
+                codes::FILES_WRITTEN,
+                format!("wrote {}", self.listed.join(", ")),
+            );
+        }
+        self.files
+    }
+}
