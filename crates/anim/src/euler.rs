@@ -4,7 +4,7 @@
 //! `R = Rz(z)·Ry(y)·Rx(x)`, i.e. `q = qz·qy·qx`. This is exactly the roll (x) / pitch (y) /
 //! yaw (z) formula of the MilkShape ASCII specification.
 
-use glam::{EulerRot, Quat, Vec3};
+use glam::{DQuat, EulerRot, Quat, Vec3};
 
 /// Quaternion of the Euler angles `(x, y, z)` in radians: `qz·qy·qx`.
 #[inline]
@@ -123,6 +123,56 @@ pub fn quat_to_euler_precise(q: Quat) -> Vec3 {
         }
     };
     Vec3::new(wrap(x) as f32, y as f32, wrap(z) as f32)
+}
+
+/// How far from Y = ±90° (radians) [`quat_to_euler_near_pole_precise`] keeps
+/// [`quat_to_euler`]'s angles without checking them. The `f32` route's rotation error grows
+/// about as `4.6e-7 / ε` radians at a distance `ε` from the pole (3e-2 radians 1e-5 from it,
+/// where `X` and `Z` turn the joint about nearly the same axis); beyond this distance it
+/// stays within 1.2e-6 radians (4.5e-7 at Y = 0).
+pub const NEAR_POLE: f32 = 0.5;
+
+/// The largest rotation error (radians) of [`quat_to_euler`]'s angles that
+/// [`quat_to_euler_near_pole_precise`] keeps within [`NEAR_POLE`] of the pole.
+pub const NEAR_POLE_TOLERANCE: f64 = 5e-7;
+
+/// Euler angles `(x, y, z)` of a unit quaternion for writers whose output must not change
+/// where it was already right (MilkShape): [`quat_to_euler`]'s angles, bit for bit, where
+/// `Y` is more than [`NEAR_POLE`] from ±90°, or nearer where those angles, rebuilt in
+/// doubles, give the rotation back within [`NEAR_POLE_TOLERANCE`];
+/// [`quat_to_euler_precise`]'s otherwise.
+pub fn quat_to_euler_near_pole_precise(q: Quat) -> Vec3 {
+    // `quat_to_euler` of the quaternion as given (normalizing twice changes the last bits).
+    let angles = quat_to_euler(q);
+    let unit = q.normalize();
+    let exact = DQuat::from_xyzw(
+        f64::from(unit.x),
+        f64::from(unit.y),
+        f64::from(unit.z),
+        f64::from(unit.w),
+    );
+    // sin Y of `Rz·Ry·Rx`, in doubles so the choice does not itself round near the bound.
+    let sin_y = 2.0 * (exact.w * exact.y - exact.x * exact.z);
+    if sin_y.abs() <= libm::cos(f64::from(NEAR_POLE)) {
+        return angles;
+    }
+    // The rotation the angles mean, in doubles (libm: the same choice on every target).
+    let (sx, cx) = libm::sincos(f64::from(angles.x) * 0.5);
+    let (sy, cy) = libm::sincos(f64::from(angles.y) * 0.5);
+    let (sz, cz) = libm::sincos(f64::from(angles.z) * 0.5);
+    let rebuilt = DQuat::from_xyzw(
+        sx * cy * cz - cx * sy * sz,
+        cx * sy * cz + sx * cy * sz,
+        cx * cy * sz - sx * sy * cz,
+        cx * cy * cz + sx * sy * sz,
+    );
+    let d = rebuilt.conjugate() * exact;
+    let error = 2.0 * libm::atan2(d.xyz().length(), d.w.abs());
+    if error <= NEAR_POLE_TOLERANCE {
+        angles
+    } else {
+        quat_to_euler_precise(unit)
+    }
 }
 
 #[cfg(test)]
@@ -264,5 +314,54 @@ mod tests {
             euler_to_quat(c),
             Mat3::from_quat(Quat::from_rotation_y(-FRAC_PI_2) * Quat::from_rotation_x(0.5)),
         );
+    }
+
+    /// Quaternions of `Rz·Ry·Rx` with Y within `(lo, hi)` radians of either pole, both sides.
+    fn near_pole_cases(lo: f64, hi: f64, count: u32) -> Vec<Quat> {
+        (0..count)
+            .map(|i| {
+                let t = f64::from(i);
+                let (x, z) = ((t * 0.731).sin() * 3.1, (t * 1.377).cos() * 3.1);
+                // From `lo` to `hi` on a logarithmic scale, so every decade is visited.
+                let share = (t * 0.618).fract();
+                let distance = lo * (hi / lo).powf(share);
+                let pole = if i % 2 == 0 { 1.0 } else { -1.0 };
+                let side = if i % 4 < 2 { 1.0 } else { -1.0 };
+                let y = pole * (FRAC_PI_2 as f64) - pole * side * distance;
+                glam::DQuat::from_euler(EulerRot::ZYX, z, y, x).as_quat()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn near_pole_precise_keeps_the_f32_angles_away_from_the_pole() {
+        let mut cases = near_pole_cases(f64::from(NEAR_POLE) + 1e-3, FRAC_PI_2 as f64, 4000);
+        cases.push(Quat::IDENTITY);
+        cases.push(Quat::from_xyzw(0.1, 0.2, 0.3, 0.9)); // not unit
+        for q in cases {
+            assert_eq!(
+                quat_to_euler_near_pole_precise(q)
+                    .to_array()
+                    .map(f32::to_bits),
+                quat_to_euler(q).to_array().map(f32::to_bits),
+                "{q:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn near_pole_precise_gives_the_rotation_back_near_the_pole() {
+        let (mut worst, mut worst_f32) = (0.0f64, 0.0f64);
+        let mut cases = near_pole_cases(1e-9, f64::from(NEAR_POLE), 4000);
+        cases.push(Quat::from_rotation_y(FRAC_PI_2));
+        cases.push(Quat::from_rotation_y(-FRAC_PI_2) * Quat::from_rotation_x(0.5));
+        for q in cases {
+            let angles = quat_to_euler_near_pole_precise(q);
+            worst = worst.max(gap(rebuilt(angles), q.as_dquat()));
+            worst_f32 = worst_f32.max(gap(rebuilt(quat_to_euler(q)), q.as_dquat()));
+        }
+        // The f32 route alone: 3e-2 radians.
+        assert!(worst_f32 > 1e-2, "{worst_f32}");
+        assert!(worst < 6e-7, "{worst}");
     }
 }

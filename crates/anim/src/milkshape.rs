@@ -7,7 +7,7 @@
 //! translation is `pos + R(rot)·k_pos` and the rotation `R(rot)·R(k_rot)`. (assimp and
 //! Irrlicht add `k_pos` unrotated, which is wrong whenever the bind rotation is not zero.)
 
-use crate::euler::{EulerToQuat, euler_to_quat, quat_to_euler};
+use crate::euler::{EulerToQuat, euler_to_quat, quat_to_euler_near_pole_precise};
 use glam::{Quat, Vec3};
 use rigport_model_core::{Animation, JointId, Key, Report, Track, codes};
 use std::collections::HashMap;
@@ -339,7 +339,7 @@ pub fn relative_translation(bind_pos: Vec3, bind_rot: Vec3, absolute: Vec3) -> V
 
 /// The relative rotation key (Euler angles) that [`absolute_rotation`] maps to `absolute`.
 pub fn relative_rotation(bind_rot: Vec3, absolute: Quat) -> Vec3 {
-    quat_to_euler(euler_to_quat(bind_rot).inverse() * absolute)
+    quat_to_euler_near_pole_precise(euler_to_quat(bind_rot).inverse() * absolute)
 }
 
 /// The skin of one MilkShape vertex as stored: the vertex's own `boneId` and, when the file

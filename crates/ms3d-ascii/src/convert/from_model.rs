@@ -5,7 +5,7 @@
 use super::{ConvertOptions, loss_if_any};
 use crate::Error;
 use crate::file::{self, Block, Bone, File, Triangle};
-use rigport_anim::euler::quat_to_euler;
+use rigport_anim::euler::quat_to_euler_near_pole_precise;
 use rigport_anim::milkshape::limits::{
     MAX_GROUPS, MAX_JOINTS, MAX_MATERIALS, MAX_NAME_BYTES, MAX_PATH_BYTES, MAX_TRIANGLES,
     MAX_VERTICES,
@@ -265,7 +265,7 @@ fn bones(skeleton: &Skeleton, t: &mut Tally, report: &mut Report) -> Vec<Bone> {
                 parent,
                 flags: 0,
                 position: finite(j.translation.to_array(), t),
-                rotation: finite(quat_to_euler(j.rotation).to_array(), t),
+                rotation: finite(quat_to_euler_near_pole_precise(j.rotation).to_array(), t),
                 position_keys: Vec::new(),
                 rotation_keys: Vec::new(),
             }
@@ -313,7 +313,7 @@ fn keys(
             continue;
         }
         scale_keys += track.scales.len();
-        let rot = quat_to_euler(joint.rotation);
+        let rot = quat_to_euler_near_pole_precise(joint.rotation);
         bone.position_keys = track
             .translations
             .iter()

@@ -10,7 +10,7 @@ use crate::records::{
     JointColor, Keyframe, Keyframer, Material as FileMaterial, ModelExtra, Triangle, Vertex,
     VertexExtraRecord,
 };
-use rigport_anim::euler::quat_to_euler;
+use rigport_anim::euler::quat_to_euler_near_pole_precise;
 use rigport_anim::milkshape::{
     DEFAULT_FPS, DEFAULT_FRAMES, StoredSkin, cut_name, encode_skin, relative_rotation,
     relative_translation, report_cut_names, skin_rounding, timeline_animation,
@@ -195,7 +195,7 @@ fn joints(model: &Model, names: &mut NameWriter, report: &mut Report) -> Vec<Fil
                 flags: 0,
                 name: *name,
                 parent_name,
-                rotation: quat_to_euler(joint.rotation).to_array(),
+                rotation: quat_to_euler_near_pole_precise(joint.rotation).to_array(),
                 position: joint.translation.to_array(),
                 rotation_keys: Vec::new(),
                 translation_keys: Vec::new(),
