@@ -31,7 +31,7 @@ impl Cli {
     /// `convert` writes (its summary line).
     pub fn command_with_formats() -> clap::Command {
         use clap::CommandFactory;
-        use rigport::Format;
+        use rigport::{Format, UpAxis};
         let read: Vec<Format> = Format::ALL.into_iter().filter(|f| f.can_read()).collect();
         let keys = |formats: &[Format]| -> String {
             formats
@@ -49,19 +49,31 @@ impl Cli {
                 format.description()
             ));
         }
+        let up = |axis: UpAxis| -> Vec<Format> {
+            let known = Format::ALL.into_iter().filter(|f| f.is_enabled());
+            known.filter(|f| f.up_axis() == axis).collect()
+        };
+        let axes = format!(
+            "Up axes: Z for {}; Y for {}.",
+            keys(&up(UpAxis::Z)),
+            keys(&up(UpAxis::Y))
+        );
         let read_keys = format!("Formats read: {}.", keys(&read));
         Cli::command()
             .about("Inspect, validate, convert and draw skeletal models (the formats below).")
             .after_help(list)
             .mut_subcommand("info", |c| c.after_help(read_keys.clone()))
             .mut_subcommand("validate", |c| c.after_help(read_keys.clone()))
-            .mut_subcommand("render", |c| c.after_help(read_keys.clone()))
+            .mut_subcommand("render", |c| c.after_help(format!("{read_keys}\n{axes}")))
             .mut_subcommand("convert", |c| {
                 c.about(format!(
                     "Convert models between formats ({})",
                     keys(&written)
                 ))
-                .after_help(format!("{read_keys} Formats written: {}.", keys(&written)))
+                .after_help(format!(
+                    "{read_keys} Formats written: {}.\n{axes}",
+                    keys(&written)
+                ))
             })
     }
 }
@@ -89,8 +101,8 @@ pub enum Command {
     /// `rigport render IN OUT.png` draws one file; `rigport render INPUTS... -o DIR` draws
     /// files and directories (recursed) in parallel, one `DIR/<name>.png` each.
     ///
-    /// Upright: every camera is placed in the model's upright frame. Y-up formats (ms3d,
-    /// MilkShape ASCII, glTF) are drawn as they are; Z-up formats (iqe, iqm, md5, smd) are seen
+    /// Upright: every camera is placed in the model's upright frame. Y-up formats are drawn
+    /// as they are; Z-up formats (each format's up axis is listed below) are seen
     /// through the turn to Y-up (x, y, z) -> (x, z, -y) that their .glb gets, so +Z of the
     /// file is up in the picture and `front` shows the side a Blender-made character faces
     /// (-Y in Blender). The axes named below are those of the upright (Y-up) frame.
@@ -139,8 +151,9 @@ pub struct ReadArgs {
     /// Treat damaged or unexpected input as an error instead of a warning.
     #[arg(long)]
     pub strict: bool,
-    /// Also attach the animation files beside the model that fit its skeleton (MD5: every
-    /// .md5anim in the model's folder whose joints are the mesh's, each named after its file).
+    /// Also attach the animation files beside the model that fit its skeleton, for formats
+    /// that keep animations in files of their own (every such file in the model's folder
+    /// whose joints are the model's, each animation named after its file).
     #[arg(long)]
     pub anims_beside: bool,
 }
@@ -260,8 +273,7 @@ pub struct ConvertArgs {
     #[arg(long)]
     pub concat_animations: bool,
     /// Keep the source's coordinates as they are. By default a model converted between
-    /// formats that stand models along different axes (IQE, IQM, MD5 and SMD are Z-up;
-    /// MilkShape, glTF and OBJ are Y-up) is turned so it stands in the output as it did in the source,
+    /// formats that stand models along different axes (listed in `rigport convert --help`) is turned so it stands in the output as it did in the source,
     /// with an `axes-converted` note.
     #[arg(long)]
     pub keep_axes: bool,

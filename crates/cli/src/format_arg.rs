@@ -10,18 +10,15 @@ use rigport::Format;
 pub struct FormatArg(pub Format);
 
 /// Every format, in [`Format::ALL`]'s order (clap needs a `'static` slice).
-const VARIANTS: [FormatArg; 10] = [
-    FormatArg(Format::ALL[0]),
-    FormatArg(Format::ALL[1]),
-    FormatArg(Format::ALL[2]),
-    FormatArg(Format::ALL[3]),
-    FormatArg(Format::ALL[4]),
-    FormatArg(Format::ALL[5]),
-    FormatArg(Format::ALL[6]),
-    FormatArg(Format::ALL[7]),
-    FormatArg(Format::ALL[8]),
-    FormatArg(Format::ALL[9]),
-];
+const VARIANTS: [FormatArg; Format::ALL.len()] = {
+    let mut variants = [FormatArg(Format::ALL[0]); Format::ALL.len()];
+    let mut i = 1;
+    while i < variants.len() {
+        variants[i] = FormatArg(Format::ALL[i]);
+        i += 1;
+    }
+    variants
+};
 
 impl ValueEnum for FormatArg {
     fn value_variants<'a>() -> &'a [Self] {

@@ -53,6 +53,8 @@ static GLB_INFO: FormatInfo = FormatInfo {
     extensions: &["glb"],
     up: UpAxis::Y,
     writes: true,
+    reads: true,
+    one_timeline: false,
 };
 
 static GLTF_INFO: FormatInfo = FormatInfo {
@@ -61,6 +63,8 @@ static GLTF_INFO: FormatInfo = FormatInfo {
     extensions: &["gltf"],
     up: UpAxis::Y,
     writes: true,
+    reads: true,
+    one_timeline: false,
 };
 
 /// The flavour `bytes` are, whatever codec reads them.

@@ -19,6 +19,8 @@ static INFO: FormatInfo = FormatInfo {
     extensions: &["iqm"],
     up: UpAxis::Z,
     writes: true,
+    reads: true,
+    one_timeline: false,
 };
 
 rigport_model_core::faithful_codec!(

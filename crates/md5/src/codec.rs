@@ -28,6 +28,8 @@ static MESH_INFO: FormatInfo = FormatInfo {
     extensions: &["md5mesh"],
     up: UpAxis::Z,
     writes: true,
+    reads: true,
+    one_timeline: false,
 };
 
 static ANIM_INFO: FormatInfo = FormatInfo {
@@ -36,6 +38,8 @@ static ANIM_INFO: FormatInfo = FormatInfo {
     extensions: &["md5anim"],
     up: UpAxis::Z,
     writes: true,
+    reads: true,
+    one_timeline: false,
 };
 
 fn format_error(key: &'static str, bytes: &[u8], error: Error) -> FormatError {

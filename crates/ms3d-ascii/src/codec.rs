@@ -19,6 +19,8 @@ static INFO: FormatInfo = FormatInfo {
     extensions: &["txt"],
     up: UpAxis::Y,
     writes: true,
+    reads: true,
+    one_timeline: true,
 };
 
 rigport_model_core::faithful_codec!(

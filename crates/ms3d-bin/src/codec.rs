@@ -19,6 +19,8 @@ static INFO: FormatInfo = FormatInfo {
     extensions: &["ms3d"],
     up: UpAxis::Y,
     writes: true,
+    reads: true,
+    one_timeline: true,
 };
 
 rigport_model_core::faithful_codec!(

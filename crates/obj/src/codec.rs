@@ -31,10 +31,12 @@ pub const CODEC: Obj = Obj;
 
 static INFO: FormatInfo = FormatInfo {
     key: "obj",
-    description: "Wavefront OBJ with an `.mtl` beside it (`.obj`)",
+    description: "Wavefront OBJ with an `.mtl` beside it (`.obj`), posed",
     extensions: &["obj"],
     up: UpAxis::Y,
     writes: true,
+    reads: false,
+    one_timeline: false,
 };
 
 impl Codec for Obj {

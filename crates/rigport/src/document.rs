@@ -2,7 +2,7 @@
 //! sniffing that picks the format.
 
 use crate::error::Error;
-use crate::format::Format;
+use crate::registry::Format;
 use rigport_model_core::codec::{
     Codec, Companions, Folder, FormatError, NoCompanions, Opened, OutputFile,
 };
@@ -66,10 +66,11 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
 
 /// The codec that reads `format` in this build.
 pub(crate) fn reader(format: Format) -> Result<&'static dyn Codec, Error> {
-    if !format.is_readable() {
+    let codec = crate::registry::codec(format).ok_or(Error::NotEnabled { format })?;
+    if !codec.info().reads {
         return Err(Error::NotReadable(format));
     }
-    crate::registry::codec(format).ok_or(Error::NotEnabled { format })
+    Ok(codec)
 }
 
 /// A codec's read error, rendered against the `bytes` read (line:column and the line, for

@@ -2,7 +2,7 @@
 //! read and conversion variants carry the codec's error ([`FormatError`]: the format, where,
 //! the message, the format crate's own error as its source).
 
-use crate::format::Format;
+use crate::registry::Format;
 use rigport_model_core::codec::Location;
 use std::path::{Path, PathBuf};
 
@@ -22,8 +22,8 @@ fn shown(error: &FormatError) -> String {
 pub enum Error {
     /// No readable format's signature is at the start of the bytes.
     #[error(
-        "not a MilkShape 3D (binary or ASCII), Inter-Quake Export, Inter-Quake Model, glTF 2.0, \
-         MD5 or SMD file: no known signature at the start"
+        "not a file of a format rigport reads ({}): no known signature at the start",
+        crate::registry::readable_keys()
     )]
     Unrecognized,
     /// The format is export-only (OBJ).

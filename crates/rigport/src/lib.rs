@@ -6,17 +6,17 @@
 //! typed [`Error`] whose read and conversion variants carry the format crate's own error.
 //!
 //! The `rigport-cli` package builds the `rigport` command on top of this crate; the format
-//! crates can also be used alone. Each format is a cargo feature, all on by default:
+//! crates can also be used alone. Each format is a cargo feature, all on by default, and one
+//! line of the registry ([`Format`]: [`Format::feature`] names the feature, [`Format::info`]
+//! gives what the format's crate says of it, [`formats`] re-exports the crates):
 //!
-//! | feature      | crate                | reads | writes            |
-//! |--------------|----------------------|-------|-------------------|
-//! | `ms3d`       | `rigport-ms3d-bin`   | yes   | `.ms3d`           |
-//! | `ms3d-ascii` | `rigport-ms3d-ascii` | yes   | `.txt`            |
-//! | `iqe`        | `rigport-iqe`        | yes   | `.iqe`            |
-//! | `iqm`        | `rigport-iqm`        | yes   | `.iqm`            |
-//! | `gltf`       | `rigport-gltf`       | yes   | `.glb`, `.gltf`   |
-//! | `obj`        | `rigport-obj`        | no    | `.obj` (posed)    |
-//! | `smd`        | `rigport-smd`        | yes   | `.smd` (+ one per animation) |
+//! ```
+//! for format in rigport::Format::ALL.into_iter().filter(|f| f.is_enabled()) {
+//!     let info = format.info().unwrap();
+//!     assert_eq!(info.key, format.key());
+//!     println!("{:<11} {:<11} reads: {:<5} writes: {}", format.key(), format.feature(), info.reads, info.writes);
+//! }
+//! ```
 //!
 //! Feature `render` (on by default, takes `obj` along) adds [`picture`]: PNG pictures of a
 //! posed model or contact sheets of an animation, drawn by `rigport-render`. Feature
@@ -47,7 +47,6 @@ pub mod batch;
 pub mod checks;
 pub mod document;
 mod error;
-mod format;
 mod images;
 pub use images::TextureList;
 pub mod info;
@@ -60,7 +59,7 @@ mod registry;
 
 pub use document::{Document, Image, ModelOptions, sniff};
 pub use error::{Error, FormatError};
-pub use format::Format;
+pub use registry::Format;
 pub use rigport_model_core::{FileSummary, Model, ReadOptions, Report, Severity, UpAxis};
 
 pub use registry::formats;

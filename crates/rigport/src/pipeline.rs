@@ -7,8 +7,8 @@
 use crate::attach::{AnimationSource, attach};
 use crate::document::{Document, Image, ModelOptions};
 use crate::error::Error;
-use crate::format::Format;
 pub use crate::images::Beside;
+use crate::registry::Format;
 use rigport_model_core::codec::{Companions, Overlay, PendingModel, WriteOptions};
 use rigport_model_core::{Model, ReadOptions, Report};
 use std::path::{Path, PathBuf};

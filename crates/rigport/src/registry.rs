@@ -1,40 +1,92 @@
-//! The one place the facade names the format crates: each implements
-//! [`rigport_model_core::codec::Codec`], and they are re-exported here ([`formats`]).
-//! Adding a format: its crate, a [`Format`] variant (`format.rs`: key, extension,
-//! description, feature), a cargo feature, one line in [`codec`] and its place in
-//! [`SNIFF_ORDER`]. Reading, sniffing, `info`, `validate`, same-format copies, conversions
-//! and writing (with companion files) then work through the trait.
+//! The registry: the one list of formats, and the one place the facade names the format
+//! crates.
+//!
+//! Each format crate implements [`rigport_model_core::codec::Codec`] and owns every fact
+//! about its format in its [`FormatInfo`] (key, extensions, description, up axis, whether it
+//! is read and written, one timeline or many, the files beside a model it reads and
+//! writes). [`Format`] is a thin id: its variants, the cargo feature that brings each in
+//! and the codec come from the one [`registry!`] list below, and everything else it says
+//! is its codec's.
+//!
+//! Adding a format: its crate, a cargo feature in `crates/rigport/Cargo.toml`, one line in
+//! the list below and its place in [`SNIFF_ORDER`]. Reading, sniffing, `info`, `validate`,
+//! same-format copies, conversions, writing (with companion files) and every door's list of
+//! formats then follow.
 
-use crate::format::Format;
-use rigport_model_core::codec::Codec;
+use rigport_model_core::UpAxis;
+use rigport_model_core::codec::{Codec, FormatInfo};
+use std::path::Path;
 
-/// The codec of `format`, when this build includes it.
-pub(crate) fn codec(format: Format) -> Option<&'static dyn Codec> {
-    #[allow(clippy::match_single_binding)] // a build with no format has only the last arm
-    match format {
-        #[cfg(feature = "ms3d")]
-        Format::Ms3d => Some(&rigport_ms3d_bin::CODEC),
-        #[cfg(feature = "ms3d-ascii")]
-        Format::Ms3dAscii => Some(&rigport_ms3d_ascii::CODEC),
-        #[cfg(feature = "iqe")]
-        Format::Iqe => Some(&rigport_iqe::CODEC),
-        #[cfg(feature = "iqm")]
-        Format::Iqm => Some(&rigport_iqm::CODEC),
-        #[cfg(feature = "gltf")]
-        Format::Glb => Some(&rigport_gltf::codec::GLB),
-        #[cfg(feature = "gltf")]
-        Format::Gltf => Some(&rigport_gltf::codec::GLTF),
-        #[cfg(feature = "obj")]
-        Format::Obj => Some(&rigport_obj::CODEC),
-        #[cfg(feature = "md5")]
-        Format::Md5Mesh => Some(&rigport_md5::Md5Mesh),
-        #[cfg(feature = "md5")]
-        Format::Md5Anim => Some(&rigport_md5::Md5Anim),
-        #[cfg(feature = "smd")]
-        Format::Smd => Some(&rigport_smd::Smd),
-        #[allow(unreachable_patterns)] // reached when a format's feature is off
-        _ => None,
-    }
+/// Declares [`Format`] (one variant per line), [`Format::ALL`], the key and feature of each,
+/// and [`codec`], which gives the codec when this build includes the feature.
+macro_rules! registry {
+    ($($(#[$doc:meta])* $variant:ident = $key:literal, feature $feature:literal, $codec:path;)*) => {
+        /// Every format rigport knows, whether or not this build includes it (see
+        /// [`Format::is_enabled`]): the ids and keys stay stable whatever the features. New
+        /// formats are added, so a `match` needs a wildcard arm.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum Format {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Format {
+            /// Every format, in the registry's order (readable ones first, then the
+            /// export-only ones).
+            pub const ALL: [Format; [$($key),*].len()] = [$(Format::$variant),*];
+
+            /// The key used in `--to` and in `info --json`'s `format` (the codec's
+            /// [`FormatInfo::key`]; known even when the feature is off).
+            pub fn key(self) -> &'static str {
+                match self {
+                    $(Format::$variant => $key,)*
+                }
+            }
+
+            /// The cargo feature of the `rigport` crate that brings this format in.
+            pub fn feature(self) -> &'static str {
+                match self {
+                    $(Format::$variant => $feature,)*
+                }
+            }
+        }
+
+        /// The codec of `format`, when this build includes it.
+        pub(crate) fn codec(format: Format) -> Option<&'static dyn Codec> {
+            match format {
+                $(Format::$variant => {
+                    #[cfg(feature = $feature)]
+                    let codec: Option<&'static dyn Codec> = Some(&$codec);
+                    #[cfg(not(feature = $feature))]
+                    let codec: Option<&'static dyn Codec> = None;
+                    codec
+                })*
+            }
+        }
+    };
+}
+
+registry! {
+    /// MilkShape 3D binary (`.ms3d`).
+    Ms3d = "ms3d", feature "ms3d", rigport_ms3d_bin::CODEC;
+    /// MilkShape 3D ASCII (`.txt`).
+    Ms3dAscii = "ms3d-ascii", feature "ms3d-ascii", rigport_ms3d_ascii::CODEC;
+    /// Inter-Quake Export (`.iqe`).
+    Iqe = "iqe", feature "iqe", rigport_iqe::CODEC;
+    /// Inter-Quake Model, version 2 (`.iqm`).
+    Iqm = "iqm", feature "iqm", rigport_iqm::CODEC;
+    /// glTF 2.0 binary (`.glb`).
+    Glb = "glb", feature "gltf", rigport_gltf::codec::GLB;
+    /// glTF 2.0 JSON with a `.bin` beside it (`.gltf`).
+    Gltf = "gltf", feature "gltf", rigport_gltf::codec::GLTF;
+    /// id Tech 4 MD5 mesh (`.md5mesh`), with its `.md5anim` files beside it.
+    Md5Mesh = "md5mesh", feature "md5", rigport_md5::Md5Mesh;
+    /// id Tech 4 MD5 animation (`.md5anim`): a skeleton and one animation.
+    Md5Anim = "md5anim", feature "md5", rigport_md5::Md5Anim;
+    /// Valve SMD (`.smd`): a reference model or an animation sequence.
+    Smd = "smd", feature "smd", rigport_smd::Smd;
+    /// Wavefront OBJ with an `.mtl` beside it (`.obj`), posed; written, not read.
+    Obj = "obj", feature "obj", rigport_obj::CODEC;
 }
 
 /// The readable formats, in the order their content is sniffed: the binary magics are the
@@ -60,6 +112,87 @@ pub(crate) fn sniff(bytes: &[u8]) -> Option<Format> {
         .find(|&format| codec(format).is_some_and(|codec| codec.sniff(bytes)))
 }
 
+/// The keys of the formats this build reads, comma-separated, for messages.
+pub(crate) fn readable_keys() -> String {
+    let keys: Vec<&str> = Format::ALL
+        .into_iter()
+        .filter(|f| f.can_read())
+        .map(Format::key)
+        .collect();
+    keys.join(", ")
+}
+
+impl Format {
+    /// What the format's codec says of it, when this build includes it.
+    pub fn info(self) -> Option<&'static FormatInfo> {
+        codec(self).map(|codec| codec.info())
+    }
+
+    /// The usual file extension (the key when this build does not include the format).
+    pub fn extension(self) -> &'static str {
+        self.info()
+            .and_then(|info| info.extensions.first().copied())
+            .unwrap_or(self.key())
+    }
+
+    /// The format of this build an output path asks for by its extension (any of the
+    /// format's, case-insensitive).
+    pub fn from_extension(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?;
+        Format::ALL.into_iter().find(|format| {
+            format
+                .info()
+                .is_some_and(|info| info.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
+        })
+    }
+
+    /// A one-line description for people, e.g. in a command's help (the key when this
+    /// build does not include the format).
+    pub fn description(self) -> &'static str {
+        self.info().map_or(self.key(), |info| info.description)
+    }
+
+    /// The format a `--to` style key names ([`Format::key`]), exactly.
+    pub fn from_key(key: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.key() == key)
+    }
+
+    /// The axis models stand along in this format (DESIGN §10; +Y when this build does not
+    /// include it). A conversion between two formats that differ turns the model.
+    pub fn up_axis(self) -> UpAxis {
+        self.info().map_or(UpAxis::Y, |info| info.up)
+    }
+
+    /// Whether this build includes the format's feature.
+    pub fn is_enabled(self) -> bool {
+        codec(self).is_some()
+    }
+
+    /// Whether the format holds one animation timeline (MilkShape binary and ASCII): the
+    /// first animation is written and the others dropped, unless they are concatenated
+    /// ([`Settings::concat_animations`](crate::pipeline::Settings::concat_animations)).
+    pub fn has_one_timeline(self) -> bool {
+        self.info().is_some_and(|info| info.one_timeline)
+    }
+
+    /// Whether this build can read the format: built in, and its codec reads (the others
+    /// are export-only or not in this build).
+    pub fn can_read(self) -> bool {
+        self.info().is_some_and(|info| info.reads)
+    }
+
+    /// Whether this build can write the format: built in, and its codec writes.
+    pub fn can_write(self) -> bool {
+        self.info().is_some_and(|info| info.writes)
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
 /// The format crates this build includes, under short names.
 pub mod formats {
     #[cfg(feature = "gltf")]
@@ -78,4 +211,50 @@ pub mod formats {
     pub use rigport_obj as obj;
     #[cfg(feature = "smd")]
     pub use rigport_smd as smd;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every format of this build is its codec: the key the registry gives it is the
+    /// codec's, and its extensions lead back to it.
+    #[test]
+    fn every_format_is_held_to_its_codec() {
+        let mut enabled = 0;
+        for format in Format::ALL {
+            assert_eq!(Format::from_key(format.key()), Some(format));
+            let Some(info) = format.info() else {
+                assert!(!format.can_read() && !format.can_write(), "{format}");
+                continue;
+            };
+            enabled += 1;
+            assert_eq!(info.key, format.key(), "{format}");
+            assert_eq!(format.extension(), info.extensions[0], "{format}");
+            for extension in info.extensions {
+                let path = format!("model.{}", extension.to_uppercase());
+                assert_eq!(Format::from_extension(Path::new(&path)), Some(format));
+            }
+            assert_eq!(format.can_read(), info.reads, "{format}");
+            assert_eq!(format.can_read(), SNIFF_ORDER.contains(&format), "{format}");
+        }
+        assert!(enabled > 0 || cfg!(not(feature = "ms3d")));
+        assert_eq!(Format::from_extension(Path::new("model.fbx")), None);
+        assert_eq!(Format::from_extension(Path::new("noext")), None);
+        assert_eq!(Format::from_key("MS3D"), None, "keys are exact");
+    }
+
+    #[test]
+    fn features_decide_what_this_build_reads_and_writes() {
+        assert_eq!(Format::Iqe.can_read(), cfg!(feature = "iqe"));
+        assert_eq!(Format::Glb.can_write(), cfg!(feature = "gltf"));
+        assert!(!Format::Obj.can_read());
+        assert_eq!(Format::Gltf.can_read(), cfg!(feature = "gltf"));
+        assert_eq!(Format::Ms3dAscii.feature(), "ms3d-ascii");
+        assert_eq!(
+            Format::Ms3d.has_one_timeline(),
+            cfg!(feature = "ms3d"),
+            "MilkShape holds one timeline"
+        );
+    }
 }

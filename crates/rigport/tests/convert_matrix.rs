@@ -43,7 +43,7 @@ fn describe(input: &[u8], source: Format) -> String {
                 let _ = write!(out, "{} [{}]", files.join(" + "), codes.join(", "));
                 // glTF outputs are read back by tests/gltf_input.rs (a .gltf's .bin is not on
                 // disk here, and their snapshot lines predate glTF input).
-                if target.is_readable() && !matches!(target, Format::Glb | Format::Gltf) {
+                if target.can_read() && !matches!(target, Format::Glb | Format::Gltf) {
                     let bytes = &converted.files[0].1;
                     // A faithful copy keeps a damaged tail, so only new files must read strictly.
                     let options = if target == source {

@@ -103,20 +103,6 @@ pub fn convert_and_read_back(input: &[u8], target: Format) -> Result<bool, Strin
 /// Reads a converted file the way a user of its format would.
 fn read_back(bytes: &[u8], target: Format) -> Result<(), String> {
     match target {
-        Format::Ms3d
-        | Format::Ms3dAscii
-        | Format::Iqe
-        | Format::Iqm
-        | Format::Md5Mesh
-        | Format::Md5Anim
-        | Format::Smd => {
-            if sniff(bytes) != Some(target) {
-                return Err(format!("sniffed as {:?}", sniff(bytes)));
-            }
-            let (document, _) = Document::read(bytes, target, &ReadOptions::default())
-                .map_err(|e| e.to_string())?;
-            document.to_model().map(|_| ()).map_err(|e| e.to_string())
-        }
         // A .glb is whole: rigport's own import must read it back too. A .gltf's buffer
         // is a separate file, so only its JSON is checked.
         Format::Glb => {
@@ -126,9 +112,19 @@ fn read_back(bytes: &[u8], target: Format) -> Result<(), String> {
             document.to_model().map(|_| ()).map_err(|e| e.to_string())
         }
         Format::Gltf => validate_gltf_json(bytes),
-        Format::Obj => std::str::from_utf8(bytes)
+        // Every other format rigport reads: sniffed as itself and read back strictly.
+        _ if target.can_read() => {
+            if sniff(bytes) != Some(target) {
+                return Err(format!("sniffed as {:?}", sniff(bytes)));
+            }
+            let (document, _) = Document::read(bytes, target, &ReadOptions::default())
+                .map_err(|e| e.to_string())?;
+            document.to_model().map(|_| ()).map_err(|e| e.to_string())
+        }
+        // An export-only format (posed OBJ): text a viewer reads.
+        _ => std::str::from_utf8(bytes)
             .map(|_| ())
-            .map_err(|e| format!("OBJ is not UTF-8: {e}")),
+            .map_err(|e| format!("{target} output is not UTF-8: {e}")),
     }
 }
 

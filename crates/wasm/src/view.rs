@@ -5,7 +5,7 @@
 use crate::convert::{Options, Output, convert, report_json};
 use crate::files::MemoryFiles;
 use rigport::info::summarize;
-use rigport::{FileSummary, ReadOptions, sniff};
+use rigport::{FileSummary, Format, ReadOptions, sniff};
 use serde_json::{Value, json};
 
 /// Which file is the model and which carry animations for it.
@@ -53,8 +53,14 @@ pub fn plan(files: &MemoryFiles) -> Result<Plan, String> {
     match readable.as_slice() {
         [] => {
             let names: Vec<&str> = files.iter().map(|(n, _)| n).collect();
+            let read: Vec<&str> = Format::ALL
+                .into_iter()
+                .filter(|f| f.can_read())
+                .map(Format::description)
+                .collect();
             Err(format!(
-                "none of the files given is a model rigport reads (MilkShape 3D .ms3d or .txt, IQE, IQM, glTF, MD5, SMD): {}",
+                "none of the files given is a model rigport reads ({}): {}",
+                read.join("; "),
                 names.join(", ")
             ))
         }

@@ -23,6 +23,8 @@
 //!     extensions: &["empty"],
 //!     up: UpAxis::Y,
 //!     writes: true,
+//!     reads: true,
+//!     one_timeline: false,
 //! };
 //!
 //! impl Codec for Empty {
@@ -77,6 +79,12 @@ pub struct FormatInfo {
     pub up: UpAxis,
     /// Whether [`Codec::write`] is implemented.
     pub writes: bool,
+    /// Whether [`Codec::read`] reads files of the format (false for an export-only format
+    /// such as posed OBJ).
+    pub reads: bool,
+    /// Whether the format holds one animation timeline (MilkShape): the first animation is
+    /// written and the others dropped, unless they are concatenated.
+    pub one_timeline: bool,
 }
 
 /// Which pose a posed export (OBJ) or a picture shows: an animation by name or index and a

@@ -128,15 +128,12 @@ impl WrittenFiles {
         self.files.push(OutputFile { name, bytes });
     }
 
-    /// The files, the main one first, with a `files-written` note naming each in `report`
-    /// when there is more than one.
+    /// The files, the main one first, with a `files-written` note naming each in `report`.
     pub fn finish(self, report: &mut Report) -> Vec<OutputFile> {
-        if self.files.len() > 1 {
-            report.info(
-                codes::FILES_WRITTEN,
-                format!("wrote {}", self.listed.join(", ")),
-            );
-        }
+        report.info(
+            codes::FILES_WRITTEN,
+            format!("wrote {}", self.listed.join(", ")),
+        );
         self.files
     }
 }
