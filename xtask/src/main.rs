@@ -9,13 +9,17 @@
 //! * `golden --fixtures-only` — rewrite the generated fixtures without running the tests.
 //! * `bench-data` — write the large synthetic bench inputs into `bench-data/` (not committed).
 //! * `blender-addon` — build the installable Blender add-on zip into `target/rigport_io.zip`.
+//! * `blender-extension [--wheel PATH]...` — build the Blender 4.2+ extension zip, with the
+//!   `rigport` wheels given (else this machine's, built with maturin), into
+//!   `target/dist/rigport_io-<version>.zip`.
 //! * `web` — build the web page (wasm + three.js) into `target/web/`, a static site.
-//! * `dist [--target TRIPLE] [cli|wheel|sdist|web]...` — build every artifact a release
+//! * `dist [--target TRIPLE] [cli|wheel|sdist|web|blender]...` — build every artifact a release
 //!   ships into `target/dist/` (see [`dist`]).
 #![forbid(unsafe_code)]
 
 mod bench_data;
 mod blender_addon;
+mod blender_extension;
 mod dist;
 mod fixtures;
 #[cfg(test)]
@@ -45,11 +49,12 @@ fn main() -> ExitCode {
         ["golden", "--fixtures-only"] => golden(Mode::FixturesOnly),
         ["bench-data"] => bench_data::run(),
         ["blender-addon"] => blender_addon::run(&project_root()),
+        ["blender-extension", rest @ ..] => blender_extension::run(&project_root(), rest),
         ["web"] => web::run(&project_root()),
         ["dist", rest @ ..] => dist::run(&project_root(), rest),
         _ => {
             eprintln!(
-                "usage: cargo xtask golden [--check | --fixtures-only] | bench-data | blender-addon | web | dist [--target TRIPLE] [STEP]..."
+                "usage: cargo xtask golden [--check | --fixtures-only] | bench-data | blender-addon | blender-extension [--wheel PATH]... | web | dist [--target TRIPLE] [STEP]..."
             );
             return ExitCode::from(2);
         }

@@ -10,6 +10,8 @@
 //! * `sdist` ([`python::sdist`]) — `rigport-<version>.tar.gz`, what `pip install` builds
 //!   the extension from on a machine with Rust;
 //! * `web` ([`web_zip`]) — `rigport-web-<version>.zip`, the static site of `cargo xtask web`.
+//! * `blender` ([`crate::blender_extension::build`]) — `rigport_io-<version>.zip`, the Blender
+//!   extension with the wheels above inside.
 //!
 //! Adding an artifact is one more entry in [`STEPS`] and its function: a step gets the
 //! [`Context`] and the [`Made`] list of what earlier steps wrote (the Blender extension
@@ -60,7 +62,6 @@ impl Made {
     }
 
     /// The written files whose names end with `suffix` (`.whl`: the wheels).
-    #[allow(dead_code)] // the Blender extension's step takes the wheels from here
     pub fn ending_with(&self, suffix: &str) -> Vec<PathBuf> {
         self.0
             .iter()
@@ -77,7 +78,7 @@ struct Step {
 }
 
 /// Every step, in the order they run (a later one may use what an earlier one made).
-const STEPS: [Step; 4] = [
+const STEPS: [Step; 5] = [
     Step {
         name: "cli",
         build: cli::build,
@@ -94,11 +95,21 @@ const STEPS: [Step; 4] = [
         name: "web",
         build: web_zip::build,
     },
-    // The Blender extension (`rigport_io-<version>.zip`, with the wheels above inside) goes
-    // here: `Step { name: "blender", build: blender }` with
-    // `fn blender(cx, made) { made.push(crate::blender_extension::build(&cx.root,
-    // &made.ending_with(".whl"))?); Ok(()) }`.
+    Step {
+        name: "blender",
+        build: blender,
+    },
 ];
+
+/// The Blender extension, `rigport_io-<version>.zip`, with the wheels the earlier steps made
+/// (this machine's, built with maturin, when the `wheel` step did not run).
+fn blender(cx: &Context, made: &mut Made) -> Result<(), String> {
+    made.push(crate::blender_extension::build(
+        &cx.root,
+        &made.ending_with(".whl"),
+    )?);
+    Ok(())
+}
 
 /// Runs the subcommand; `args` are what follows `dist`.
 pub fn run(root: &Path, args: &[&str]) -> Result<(), String> {
