@@ -3,7 +3,8 @@
 # headless as the `bpy` module from PyPI: ruff and mypy on the add-on, one virtual
 # environment per Blender under target/blender-venvs/ (bpy 4.5.x on Python 3.11, bpy 5.x on
 # Python 3.13; BPY45_PYTHON and BPY5_PYTHON name other interpreters), the extension zip from
-# `cargo xtask blender-extension`, then tests/extension_run.py in both. Skips with a note
+# `cargo xtask blender-extension` (or the one RIGPORT_EXTENSION_ZIP names), then
+# tests/extension_run.py in both. Skips with a note
 # where PyPI cannot be reached or an interpreter is missing.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -51,10 +52,16 @@ if [[ ${#pythons[@]} -eq 0 ]]; then
     exit 0
 fi
 
-step "extension zip (cargo xtask blender-extension)"
-version="$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' "$root/Cargo.toml")"
-zip="$root/target/dist/rigport_io-$version.zip"
-(cd "$root" && PATH="$lint/bin:$PATH" cargo xtask blender-extension)
+if [[ -n "${RIGPORT_EXTENSION_ZIP:-}" ]]; then
+    # The zip `cargo xtask dist` already built (CI), with its manylinux wheel inside.
+    zip="$RIGPORT_EXTENSION_ZIP"
+    step "extension zip ($zip)"
+else
+    step "extension zip (cargo xtask blender-extension)"
+    version="$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' "$root/Cargo.toml")"
+    zip="$root/target/dist/rigport_io-$version.zip"
+    (cd "$root" && PATH="$lint/bin:$PATH" cargo xtask blender-extension)
+fi
 
 step "checks"
 python3 "$here/extension_run.py" "$zip" "${pythons[@]}"

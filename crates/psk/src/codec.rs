@@ -1,0 +1,264 @@
+//! The two [`Codec`]s: `.psk`/`.pskx` (with its animations in a `.psa` beside it) and
+//! `.psa` alone.
+
+use crate::convert::{
+    ConvertOptions, anim_from_model, from_model, shared_bones, to_model, to_model_with_animations,
+};
+use crate::error::Error;
+use crate::file::{File, Kind};
+use rigport_model_core::codec::{
+    Codec, Companions, FormatError, FormatInfo, Location, NoCompanions, OutputFile, WriteOptions,
+    Written, stem_of,
+};
+use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis, codes};
+
+/// The `.psk`/`.pskx` codec. Reading with companions (when
+/// [`ReadOptions::animations_beside`] is set) binds every `.psa` beside the mesh whose bone
+/// names fit its skeleton; writing gives the `.psk` and, when the model has animations,
+/// one `<stem>.psa` holding every sequence.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Psk;
+
+/// The `.psa` codec: a skeleton (the bone names and their reference pose) and one
+/// animation per sequence.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Psa;
+
+/// What the `.psk` codec is.
+pub static PSK_INFO: FormatInfo = FormatInfo {
+    key: "psk",
+    description: "Unreal ActorX mesh (`.psk`, `.pskx`; animations as `.psa` beside it)",
+    extensions: &["psk", "pskx"],
+    up: UpAxis::Z,
+    writes: true,
+    reads: true,
+    one_timeline: false,
+};
+
+/// What the `.psa` codec is.
+pub static PSA_INFO: FormatInfo = FormatInfo {
+    key: "psa",
+    description: "Unreal ActorX animations (`.psa`)",
+    extensions: &["psa"],
+    up: UpAxis::Z,
+    writes: true,
+    reads: true,
+    one_timeline: false,
+};
+
+/// The `.psk` codec as a value (for a registry's `static` list).
+pub static PSK_CODEC: Psk = Psk;
+/// The `.psa` codec as a value.
+pub static PSA_CODEC: Psa = Psa;
+
+fn format_error(key: &'static str, error: Error) -> FormatError {
+    FormatError::wrap(key, Location::at_offset(error.offset()), error)
+}
+
+fn read_kind(
+    key: &'static str,
+    kind: Kind,
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<(File, Report), FormatError> {
+    let (file, report) = File::from_slice_with(bytes, options).map_err(|e| format_error(key, e))?;
+    if file.kind != kind {
+        return Err(FormatError::new(
+            key,
+            Location::Offset(0),
+            format!(
+                "this is a .{} file, not a .{}",
+                file.kind.extension(),
+                kind.extension()
+            ),
+        ));
+    }
+    Ok((file, report))
+}
+
+/// The `files-written` note, in the words of
+/// [`WrittenFiles`](rigport_model_core::codec::WrittenFiles).
+fn files_written(files: &[(&str, String)], report: &mut Report) {
+    let listed: Vec<String> = files
+        .iter()
+        .map(|(name, what)| format!("{name} ({what})"))
+        .collect();
+    report.info(codes::FILES_WRITTEN, format!("wrote {}", listed.join(", ")));
+}
+
+macro_rules! faithful_methods {
+    ($info:ident, $kind:expr) => {
+        fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
+            let (file, report) = read_kind($info.key, $kind, bytes, options)?;
+            Ok(file.summary().with_warnings_of(&report))
+        }
+
+        fn copy(
+            &self,
+            bytes: &[u8],
+            options: &ReadOptions,
+        ) -> Option<Result<(Vec<u8>, Report), FormatError>> {
+            Some(
+                read_kind($info.key, $kind, bytes, options)
+                    .map(|(file, report)| (file.to_vec(), report)),
+            )
+        }
+    };
+}
+
+impl Codec for Psk {
+    fn info(&self) -> &'static FormatInfo {
+        &PSK_INFO
+    }
+
+    fn sniff(&self, bytes: &[u8]) -> bool {
+        crate::sniff_kind(bytes) == Some(Kind::Mesh)
+    }
+
+    fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
+        self.read_with(bytes, options, &NoCompanions)
+    }
+
+    /// Reads the mesh and, when [`ReadOptions::animations_beside`] asks for it, every
+    /// `.psa` among `companions.names()` (sorted by name) whose bone names fit the
+    /// skeleton: at least one shared, and at least half of the PSA's bones. Each sequence
+    /// becomes an animation. Other `.psa` files are skipped with a note, as are ones that
+    /// do not read.
+    fn read_with(
+        &self,
+        bytes: &[u8],
+        options: &ReadOptions,
+        companions: &dyn Companions,
+    ) -> Result<(Model, Report), FormatError> {
+        let key = PSK_INFO.key;
+        let (mesh, mut report) = read_kind(key, Kind::Mesh, bytes, options)?;
+        let mut names: Vec<String> = if options.animations_beside {
+            companions
+                .names()
+                .into_iter()
+                .filter(|n| n.to_ascii_lowercase().ends_with(".psa"))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        names.sort();
+        let mut psas: Vec<File> = Vec::new();
+        for name in names {
+            let Some(content) = companions.get(&name) else {
+                continue;
+            };
+            match File::from_slice_with(&content, options) {
+                Ok((psa, _)) if psa.kind == Kind::Anim => {
+                    let shared = shared_bones(&mesh, &psa);
+                    let total = psa.bones().len();
+                    if shared > 0 && shared * 2 >= total {
+                        report.info(
+                            "animations-attached",
+                            format!(
+                                "`{name}`: {} sequences attached ({shared} of its {total} bones are in the skeleton)",
+                                psa.sequences().len()
+                            ),
+                        );
+                        psas.push(psa);
+                    } else {
+                        report.info(
+                            codes::ANIMATIONS_DROPPED,
+                            format!(
+                                "`{name}` does not fit this skeleton ({shared} of its {total} bone names shared) and was not read"
+                            ),
+                        );
+                    }
+                }
+                Ok(_) => {}
+                Err(error) => report.warn(
+                    codes::ANIMATIONS_DROPPED,
+                    format!("`{name}` could not be read: {error}"),
+                ),
+            }
+        }
+        let refs: Vec<&File> = psas.iter().collect();
+        let (model, converted) = to_model_with_animations(&mesh, &refs, &ConvertOptions::default())
+            .map_err(|e| format_error(key, e))?;
+        report.extend(converted);
+        Ok((model, report))
+    }
+
+    faithful_methods!(PSK_INFO, Kind::Mesh);
+
+    /// `main` (the `.psk`) and, when the model has animations, `<stem>.psa` with every
+    /// animation as one sequence; the report lists the files.
+    fn write(
+        &self,
+        model: &Model,
+        main: &str,
+        _options: &WriteOptions,
+    ) -> Result<Written, FormatError> {
+        let key = PSK_INFO.key;
+        let convert = ConvertOptions::default();
+        let fail = |e: Error| FormatError::wrap_plain(key, Location::Unknown, e);
+        let (file, mut report) = from_model(model, &convert).map_err(fail)?;
+        let mut files = vec![OutputFile {
+            name: main.to_owned(),
+            bytes: file.to_vec(),
+        }];
+        if !model.animations.is_empty() {
+            let (anim, anim_report) = anim_from_model(model, &convert).map_err(fail)?;
+            report.extend(anim_report);
+            let mut name = format!("{}.psa", stem_of(main));
+            if name.eq_ignore_ascii_case(main) {
+                name = format!("{}_anims.psa", stem_of(main));
+            }
+            let what = format!("{} animations", model.animations.len());
+            files_written(&[(main, "mesh".to_owned()), (&name, what)], &mut report);
+            files.push(OutputFile {
+                name,
+                bytes: anim.to_vec(),
+            });
+        }
+        Ok(Written { files, report })
+    }
+}
+
+impl Codec for Psa {
+    fn info(&self) -> &'static FormatInfo {
+        &PSA_INFO
+    }
+
+    fn sniff(&self, bytes: &[u8]) -> bool {
+        crate::sniff_kind(bytes) == Some(Kind::Anim)
+    }
+
+    fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
+        let key = PSA_INFO.key;
+        let (file, mut report) = read_kind(key, Kind::Anim, bytes, options)?;
+        let (model, converted) =
+            to_model(&file, &ConvertOptions::default()).map_err(|e| format_error(key, e))?;
+        report.extend(converted);
+        Ok((model, report))
+    }
+
+    faithful_methods!(PSA_INFO, Kind::Anim);
+
+    /// Every animation as a sequence of one `.psa`; a model without animations is an
+    /// error.
+    fn write(
+        &self,
+        model: &Model,
+        main: &str,
+        _options: &WriteOptions,
+    ) -> Result<Written, FormatError> {
+        let key = PSA_INFO.key;
+        if model.animations.is_empty() {
+            return Err(FormatError::new(
+                key,
+                Location::Unknown,
+                "the model has no animation to write as a .psa",
+            ));
+        }
+        let (file, report) = anim_from_model(model, &ConvertOptions::default())
+            .map_err(|e| FormatError::wrap_plain(key, Location::Unknown, e))?;
+        let mut written = Written::single(main, file.to_vec());
+        written.report = report;
+        Ok(written)
+    }
+}
