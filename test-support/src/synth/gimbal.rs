@@ -103,3 +103,56 @@ pub fn gimbal_model() -> Model {
     model.animations.push(animation);
     model
 }
+
+/// The angle between two rotations, in radians (in `f64`, either sign of either quaternion).
+pub fn angle(a: Quat, b: Quat) -> f64 {
+    let d = a.as_dquat().normalize().conjugate() * b.as_dquat().normalize();
+    2.0 * d.xyz().length().atan2(d.w.abs())
+}
+
+/// The two ways a writer meets the pole: every [`EPSILONS`] model with the arms' bind
+/// rotations near it (their own angles), then one with the arms at rest and the keys near
+/// it (angles relative to the bind pose).
+pub fn near_pole_models() -> Vec<(&'static str, Model)> {
+    let mut models = Vec::new();
+    for epsilon in EPSILONS {
+        let mut model = gimbal_model();
+        for arm in 0..ARMS {
+            model.skeleton.joints[2 * arm + 1].rotation = arm_rotation(arm, epsilon);
+        }
+        models.push(("bind pose near the pole", model));
+    }
+    let mut model = gimbal_model();
+    for arm in 0..ARMS {
+        model.skeleton.joints[2 * arm + 1].rotation = DQuat::IDENTITY.as_quat();
+    }
+    models.push(("keys near the pole", model));
+    models
+}
+
+/// The worst rotation error between `model` and `back` (the model written and read back):
+/// the arms' bind rotations and every rotation key of their tracks, which `back` must keep
+/// in number.
+pub fn worst_rotation_error(model: &Model, back: &Model) -> f64 {
+    let mut worst = 0.0f64;
+    for arm in 0..ARMS {
+        let joint = 2 * arm + 1;
+        worst = worst.max(angle(
+            back.skeleton.joints[joint].rotation,
+            model.skeleton.joints[joint].rotation,
+        ));
+        let keys = |m: &Model| {
+            let track = m.animations[0]
+                .tracks
+                .iter()
+                .find(|t| t.joint.index() == joint);
+            track.map(|t| t.rotations.clone()).unwrap_or_default()
+        };
+        let (written, read) = (keys(model), keys(back));
+        assert_eq!(read.len(), written.len(), "arm {arm}: rotation keys");
+        for (a, b) in written.iter().zip(&read) {
+            worst = worst.max(angle(a.value, b.value));
+        }
+    }
+    worst
+}
