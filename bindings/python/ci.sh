@@ -19,6 +19,9 @@ if [[ ! -x "$venv/bin/python" ]]; then
 fi
 "$venv/bin/python" -m pip install -q --upgrade pip
 "$venv/bin/python" -m pip install -q ruff mypy pytest
+# pycocotools: annotations.json of `render --keypoints` is loaded as COCO tools load it
+# (the test says it skipped when the install fails).
+"$venv/bin/python" -m pip install -q pycocotools || echo "pycocotools not installed: its test will skip"
 
 step "build and install the package with [dask]"
 # pip builds through maturin (pyproject.toml) with cargo's release profile.

@@ -128,7 +128,24 @@ pub enum Command {
     /// (16-bit: distance from the eye along the view axis = value x integer_depth_scale of
     /// transforms.json, 0 = background), view_00_normal.png (camera-space normals, OpenGL
     /// axes, turned towards the camera, RGB = (n + 1) / 2 x 255, black background) and
-    /// view_00_mask.png (8-bit coverage). `--animate` writes animation.png, an APNG with one
+    /// view_00_mask.png (8-bit coverage). Every frame of transforms.json carries `view` (its
+    /// index), `frame` (0) and `time` (seconds into the animation drawn, 0 for the bind
+    /// pose). `--keypoints` adds keypoints.json beside transforms.json: `joints` (name,
+    /// parent index or null) and per view `frames` (file_path, view, frame, time, and per
+    /// joint in joint order `keypoints`: `world` [x, y, z] in the world of transforms.json,
+    /// posed as the pictures are; `pixel` [u, v], sub-pixel, (0, 0) the top-left corner of
+    /// the top-left pixel, pixel centres at +0.5, u right, v down, so that u = cx + fl_x x /
+    /// (-z), v = cy - fl_y y / (-z) for the point (x, y, z) in camera axes; `depth` along
+    /// the view as the depth pass measures it; `visibility`: "visible" when at most 5 % of
+    /// the model's size (its bind-pose bounds' diagonal) behind the surface drawn at its
+    /// pixel (or, off the silhouette, behind none within 2 pixels), "occluded" otherwise
+    /// (behind the surface, or off the silhouette), "outside" when outside the frame), and
+    /// DIR/annotations.json for the whole run in COCO keypoints form: one image per view,
+    /// one annotation each (keypoints [x, y, v] with v = 2 visible, 1 occluded, 0 outside
+    /// and x, y the pixel less 0.5, COCO's integer pixel centres; bbox and area from the
+    /// mask; num_keypoints, iscrowd 0), and one category per distinct skeleton (the same
+    /// joint names and parents), named after its first model, with the joint names as
+    /// keypoints and 1-based [parent, child] bones as skeleton. `--animate` writes animation.png, an APNG with one
     /// frame per animation frame (or --fps); without --orbit and --animate the model's
     /// picture is picture.png. `--metadata` writes metadata.json: the `info --json` object
     /// plus up, bounds (Y-up), joint_list, animation_list and textures found and missing.
@@ -353,6 +370,11 @@ pub struct RenderArgs {
     #[arg(long, default_value = "color", value_parser = parse_passes, value_name = "LIST",
           requires = "orbit")]
     pub passes: Passes,
+    /// Write keypoints.json per model (each joint's world position, pixel, depth and
+    /// visibility in every view) and DIR/annotations.json (COCO keypoints) for the run
+    /// (see above).
+    #[arg(long, requires = "orbit")]
+    pub keypoints: bool,
     /// Write every frame of the animation (--anim, default the first) as an animated PNG.
     #[arg(long, conflicts_with_all = ["sheet", "time", "frame"])]
     pub animate: bool,

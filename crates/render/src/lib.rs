@@ -13,6 +13,9 @@
 //!   its [`CameraPose`].
 //! * Passes ([`Passes`]): depth, camera-space normals and coverage mask from the same
 //!   camera and samples; [`render_apng`] writes every frame of an animation as an APNG.
+//! * Keypoints ([`PosedJoints`]): each joint of the posed skeleton as a picture's camera
+//!   sees it (pixel, depth along the view), visible or occluded by the depth pass, or
+//!   outside the frame.
 //! * Drawing: z-buffer, both faces drawn (real files' winding is inconsistent; views,
 //!   sheets and animations skip the faces of closed surfaces turned away), Lambert
 //!   shading from a light at the camera plus ambient; the material's texture where its image
@@ -59,6 +62,7 @@ mod closed;
 mod draw;
 mod encode;
 mod error;
+mod keypoints;
 mod options;
 mod passes;
 mod raster;
@@ -72,6 +76,7 @@ pub use camera::{CameraPose, ORBIT_FOV_Y_DEGREES};
 pub use draw::{DepthImage, Picture, render};
 pub use encode::{encode_png, encode_png_gray8, encode_png_gray16, encode_png_rgb8};
 pub use error::RenderError;
+pub use keypoints::{Keypoint, PosedJoints, SILHOUETTE_SLACK, VISIBILITY_TOLERANCE, Visibility};
 pub use options::{
     MAX_SHEET_PIXELS, MAX_SIDE, Orbit, Passes, PoseAt, RenderOptions, Rgb, View, parse_size,
 };

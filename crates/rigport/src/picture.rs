@@ -38,8 +38,8 @@ use std::sync::{Arc, Mutex};
 /// The renderer's options, views, colours and errors, re-exported so callers need not
 /// depend on it.
 pub use rigport_render::{
-    Animated, CameraPose, MAX_SIDE, Orbit, Passes, RenderError, RenderOptions, Rgb, View,
-    encode_png, parse_size,
+    Animated, CameraPose, Keypoint, MAX_SIDE, Orbit, Passes, RenderError, RenderOptions, Rgb,
+    VISIBILITY_TOLERANCE, View, Visibility, encode_png, parse_size,
 };
 
 /// What to draw.
@@ -149,6 +149,36 @@ pub struct OrbitPictures {
     pub transforms: Value,
     /// What drawing warned about.
     pub report: Report,
+    /// With keypoints asked for ([`Prepared::orbit_with`]): the joints seen from every view.
+    pub keypoints: Option<OrbitKeypoints>,
+}
+
+/// The joints of an orbit's model seen from each of its views ([`Prepared::orbit_with`]).
+#[derive(Clone, Debug, Default)]
+pub struct OrbitKeypoints {
+    /// `keypoints.json`: `joints` (`name`, `parent` index or null) and per view `frames`
+    /// (`file_path`, `view`, `frame`, `time`, `keypoints`: per joint `world`, `pixel`,
+    /// `depth`, `visibility`).
+    pub json: Value,
+    /// Joint names, in joint order.
+    pub names: Vec<String>,
+    /// Each joint's parent index.
+    pub parents: Vec<Option<usize>>,
+    /// Per view, in orbit order.
+    pub views: Vec<ViewKeypoints>,
+}
+
+/// The joints seen from one view, and where the model covers that view.
+#[derive(Clone, Debug, Default)]
+pub struct ViewKeypoints {
+    /// The picture's file name (`view_00.png`).
+    pub file_path: String,
+    /// One per joint, in joint order.
+    pub keypoints: Vec<Keypoint>,
+    /// The box of pixels the model covers, `[x, y, width, height]` (`None`: none).
+    pub bbox: Option<[u32; 4]>,
+    /// How many pixels the model covers.
+    pub area: u64,
 }
 
 /// One orbit view as its drawing thread leaves it: colour, normal and mask encoded, depth
@@ -160,6 +190,7 @@ struct Drawn {
     depth: Option<rigport_render::DepthImage>,
     camera: Option<rigport_render::CameraPose>,
     notices: Vec<rigport_model_core::Notice>,
+    keypoints: Option<(Vec<Keypoint>, Option<[u32; 4]>, u64)>,
 }
 
 /// The PNG files of one view.
@@ -252,24 +283,59 @@ impl Prepared {
     /// `integer_depth_scale` (a depth PNG value × it = distance along the view axis, in
     /// the model's units) and per view `depth_file_path`; with normals `normal_file_path`;
     /// with a mask `mask_path`.
+    ///
+    /// Every frame of `transforms` also carries `view` (its index), `frame` (0) and `time`
+    /// (seconds into the animation drawn; 0 for the bind pose).
     pub fn orbit(
         &self,
         request: &PictureRequest,
         views: u32,
         elevation_degrees: f32,
     ) -> Result<OrbitPictures, Error> {
+        self.orbit_with(request, views, elevation_degrees, false)
+    }
+
+    /// [`Prepared::orbit`], with the joints of the skeleton posed as the pictures are
+    /// (`keypoints`) seen from every view: world position (the `.glb`'s coordinates, the
+    /// world of `transforms`), pixel `(u, v)` in the picture's camera (`(0, 0)` the top-left
+    /// corner, pixel centres at `+0.5`, v down), depth along the view, and whether the
+    /// picture shows it, tested against the depth the renderer drew (drawn for this even
+    /// when the depth pass is not asked for; see [`Visibility`]).
+    pub fn orbit_with(
+        &self,
+        request: &PictureRequest,
+        views: u32,
+        elevation_degrees: f32,
+        keypoints: bool,
+    ) -> Result<OrbitPictures, Error> {
         let options = self.options(&request.options, &request.pose)?;
         let orbits = Orbit::ring(views, elevation_degrees);
+        let joints = keypoints
+            .then(|| rigport_render::PosedJoints::of(&self.model, options.pose))
+            .transpose()?;
+        let write_depth = options.passes.depth;
+        let mut draw_options = options;
+        draw_options.passes.depth |= keypoints;
         // Colour, normal and mask are encoded by the thread that drew the view, as soon
         // as it is drawn; depth waits for every view, as its scale is the farthest
         // distance of all of them.
         let drawn = rigport_render::render_views_with(
             &self.model,
-            &options,
+            &draw_options,
             &orbits,
             &self.textures,
-            |_, picture| -> Result<Drawn, Error> {
+            |_, mut picture| -> Result<Drawn, Error> {
                 let png = |encoded: Result<Vec<u8>, _>| encoded.map_err(Error::Png);
+                let keypoints = match (&joints, &picture.camera, &picture.depth) {
+                    (Some(joints), Some(camera), Some(depth)) => {
+                        let (bbox, area) = coverage(depth);
+                        Some((joints.seen(camera, depth), bbox, area))
+                    }
+                    _ => None,
+                };
+                if !write_depth {
+                    picture.depth = None;
+                }
                 Ok(Drawn {
                     color: png(rigport_render::encode_png(&picture.image))?,
                     normal: picture
@@ -285,6 +351,7 @@ impl Prepared {
                     depth: picture.depth,
                     camera: picture.camera,
                     notices: picture.report.notices,
+                    keypoints,
                 })
             },
         )?
@@ -302,8 +369,13 @@ impl Prepared {
             1.0
         };
         let digits = view_digits(views);
+        let time = match options.pose.resolve(&self.model) {
+            rigport_render::PoseAt::Animation { time, .. } => time,
+            _ => 0.0,
+        };
         let mut files = Vec::with_capacity(drawn.len());
         let mut frames = Vec::with_capacity(drawn.len());
+        let mut seen = Vec::new();
         let mut intrinsics = None;
         for (i, picture) in drawn.into_iter().enumerate() {
             report.notices.extend(picture.notices);
@@ -328,11 +400,22 @@ impl Prepared {
                 }
                 None => None,
             };
+            if let Some((keypoints, bbox, area)) = picture.keypoints {
+                seen.push(ViewKeypoints {
+                    file_path: format!("{name}.png"),
+                    keypoints,
+                    bbox,
+                    area,
+                });
+            }
             let (color, normal, mask) = (picture.color, picture.normal, picture.mask);
             if let Some(camera) = picture.camera {
                 intrinsics.get_or_insert(camera);
                 let mut frame = json!({
                     "file_path": format!("{name}.png"),
+                    "view": i,
+                    "frame": 0,
+                    "time": time,
                     "transform_matrix": camera.camera_to_world,
                 });
                 if depth.is_some() {
@@ -374,11 +457,51 @@ impl Prepared {
         }
         transforms["up"] = json!("+y");
         transforms["frames"] = Value::Array(frames);
+        let keypoints = joints.is_some().then(|| self.keypoints_json(seen, time));
         Ok(OrbitPictures {
             views: files,
             transforms,
             report,
+            keypoints,
         })
+    }
+
+    /// `keypoints.json` of the views `seen` at `time`.
+    fn keypoints_json(&self, seen: Vec<ViewKeypoints>, time: f32) -> OrbitKeypoints {
+        let joints = &self.model.skeleton.joints;
+        let names: Vec<String> = joints.iter().map(|j| j.name.clone()).collect();
+        let parents: Vec<Option<usize>> =
+            joints.iter().map(|j| j.parent.map(|p| p.index())).collect();
+        let frames: Vec<Value> = seen
+            .iter()
+            .enumerate()
+            .map(|(i, view)| {
+                json!({
+                    "file_path": view.file_path,
+                    "view": i,
+                    "frame": 0,
+                    "time": time,
+                    "keypoints": view.keypoints.iter().map(|k| json!({
+                        "world": k.world,
+                        "pixel": k.pixel,
+                        "depth": k.depth,
+                        "visibility": k.visibility.key(),
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        let json = json!({
+            "joints": names.iter().zip(&parents).map(|(name, parent)| {
+                json!({ "name": name, "parent": parent })
+            }).collect::<Vec<_>>(),
+            "frames": frames,
+        });
+        OrbitKeypoints {
+            json,
+            names,
+            parents,
+            views: seen,
+        }
     }
 
     /// Every frame of the animation `request.pose` names (the first by default) from
@@ -453,6 +576,165 @@ impl Prepared {
             .collect();
         value
     }
+}
+
+impl OrbitKeypoints {
+    /// Reads back what [`Prepared::orbit_with`] gave from its `keypoints.json` (`json`) and
+    /// each view's box and area, in view order; `None` when `json` is not such a file.
+    pub fn from_json(json: Value, boxes: &[(Option<[u32; 4]>, u64)]) -> Option<Self> {
+        let mut names = Vec::new();
+        let mut parents = Vec::new();
+        for joint in json["joints"].as_array()? {
+            names.push(joint["name"].as_str()?.to_owned());
+            parents.push(joint["parent"].as_u64().map(|p| p as usize));
+        }
+        let frames = json["frames"].as_array()?;
+        if frames.len() != boxes.len() {
+            return None;
+        }
+        let mut views = Vec::with_capacity(frames.len());
+        for (frame, &(bbox, area)) in frames.iter().zip(boxes) {
+            let keypoints = frame["keypoints"]
+                .as_array()?
+                .iter()
+                .map(|k| {
+                    let triple = |key: &str| -> Option<Vec<f64>> {
+                        k[key]
+                            .as_array()?
+                            .iter()
+                            .map(|c| Some(c.as_f64().unwrap_or(f64::NAN)))
+                            .collect()
+                    };
+                    let (world, pixel) = (triple("world")?, triple("pixel")?);
+                    Some(Keypoint {
+                        world: [*world.first()?, *world.get(1)?, *world.get(2)?],
+                        pixel: [*pixel.first()?, *pixel.get(1)?],
+                        depth: k["depth"].as_f64().unwrap_or(f64::NAN),
+                        visibility: match k["visibility"].as_str()? {
+                            "visible" => Visibility::Visible,
+                            "occluded" => Visibility::Occluded,
+                            _ => Visibility::Outside,
+                        },
+                    })
+                })
+                .collect::<Option<Vec<_>>>()?;
+            views.push(ViewKeypoints {
+                file_path: frame["file_path"].as_str()?.to_owned(),
+                keypoints,
+                bbox,
+                area,
+            });
+        }
+        Some(Self {
+            json,
+            names,
+            parents,
+            views,
+        })
+    }
+}
+
+/// One model's orbit in a COCO keypoints file ([`coco_keypoints`]).
+#[derive(Clone, Copy, Debug)]
+pub struct CocoModel<'a> {
+    /// The model's folder, relative to the file (image `file_name`s start with it).
+    pub folder: &'a str,
+    /// Picture width and height.
+    pub size: (u32, u32),
+    /// Its joints seen from each view.
+    pub keypoints: &'a OrbitKeypoints,
+}
+
+/// A COCO keypoints file (`images`, `annotations`, `categories`) of the orbits of
+/// `models`, in their order: one image per view (`file_name` `<folder>/view_00.png`), one
+/// annotation per image, and one category per distinct skeleton (the same joint names and
+/// parents in the same order), named after the first model that has it, with the joint
+/// names as `keypoints` and each bone as a 1-based `[parent, child]` pair in `skeleton`.
+///
+/// An annotation's `keypoints` are `[x, y, v]` per joint: v = 2 visible, 1 occluded (in the
+/// frame but not seen), 0 outside the frame (then x = y = 0), as COCO defines them; x and
+/// y count pixels by index, centres at integers, as COCO and detectron2 read them (the
+/// `keypoints.json` pixel less 0.5). `bbox` `[x, y, w, h]` and `area` are the pixels the
+/// model covers (its mask); `num_keypoints` counts the joints with v > 0.
+pub fn coco_keypoints(models: &[CocoModel<'_>]) -> Value {
+    let mut categories: Vec<Value> = Vec::new();
+    let mut category_of: HashMap<(&[String], &[Option<usize>]), usize> = HashMap::new();
+    let mut images = Vec::new();
+    let mut annotations = Vec::new();
+    for model in models {
+        let k = model.keypoints;
+        let key = (k.names.as_slice(), k.parents.as_slice());
+        let category = *category_of.entry(key).or_insert_with(|| {
+            let id = categories.len() + 1;
+            let skeleton: Vec<[usize; 2]> = k
+                .parents
+                .iter()
+                .enumerate()
+                .filter_map(|(j, p)| p.filter(|&p| p < k.names.len()).map(|p| [p + 1, j + 1]))
+                .collect();
+            categories.push(json!({
+                "id": id,
+                "name": model.folder,
+                "supercategory": "skeleton",
+                "keypoints": k.names,
+                "skeleton": skeleton,
+            }));
+            id
+        });
+        for view in &k.views {
+            let image_id = images.len() + 1;
+            images.push(json!({
+                "id": image_id,
+                "file_name": format!("{}/{}", model.folder, view.file_path),
+                "width": model.size.0,
+                "height": model.size.1,
+            }));
+            let mut flat = Vec::with_capacity(view.keypoints.len() * 3);
+            let mut labelled = 0;
+            for point in &view.keypoints {
+                let v = point.visibility.coco();
+                let [x, y] = if v > 0 && point.pixel.iter().all(|c| c.is_finite()) {
+                    labelled += 1;
+                    point.pixel.map(|c| c - 0.5)
+                } else {
+                    [0.0, 0.0]
+                };
+                flat.extend([json!(x), json!(y), json!(v)]);
+            }
+            let bbox = view.bbox.unwrap_or([0; 4]);
+            annotations.push(json!({
+                "id": annotations.len() + 1,
+                "image_id": image_id,
+                "category_id": category,
+                "keypoints": flat,
+                "num_keypoints": labelled,
+                "bbox": bbox,
+                "area": view.area,
+                "iscrowd": 0,
+            }));
+        }
+    }
+    json!({
+        "info": { "description": "rigport render --orbit --keypoints" },
+        "images": images,
+        "annotations": annotations,
+        "categories": categories,
+    })
+}
+
+/// The box of the pixels `depth` covers (`[x, y, width, height]`; `None` when none) and
+/// how many it covers.
+fn coverage(depth: &rigport_render::DepthImage) -> (Option<[u32; 4]>, u64) {
+    let (mut lo, mut hi, mut area) = ([u32::MAX; 2], [0u32; 2], 0u64);
+    for (x, y, d) in depth.enumerate_pixels() {
+        if d.0[0] > 0.0 {
+            lo = [lo[0].min(x), lo[1].min(y)];
+            hi = [hi[0].max(x), hi[1].max(y)];
+            area += 1;
+        }
+    }
+    let bbox = (area > 0).then(|| [lo[0], lo[1], hi[0] - lo[0] + 1, hi[1] - lo[1] + 1]);
+    (bbox, area)
 }
 
 /// Digits of a view's number in its file name: at least 2.

@@ -1,12 +1,13 @@
 //! `rigport render INPUTS... -o DIR` with `--orbit`, `--animate` or `--metadata`: a folder
 //! `DIR/<name>/` per model, drawn in parallel, and `DIR/manifest.jsonl`, one line per input
-//! appended as each finishes, so an interrupted run can `--resume`.
+//! appended as each finishes, so an interrupted run can `--resume`; with `--keypoints`,
+//! `DIR/annotations.json` (COCO keypoints) of every model done.
 
 use super::Status;
 use crate::args::RenderArgs;
 use crate::batch;
 use crate::output::{check_target, write_atomic_unsynced};
-use rigport::picture::{PictureRequest, Prepared};
+use rigport::picture::{CocoModel, OrbitKeypoints, PictureRequest, Prepared};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
@@ -16,6 +17,12 @@ use std::sync::Mutex;
 
 /// The manifest's file name in the output folder.
 pub const MANIFEST: &str = "manifest.jsonl";
+
+/// The COCO keypoints file of a `--keypoints` run, in the output folder.
+pub const ANNOTATIONS: &str = "annotations.json";
+
+/// A model's keypoints file, in its folder.
+const KEYPOINTS: &str = "keypoints.json";
 
 /// Runs the library layout.
 pub fn run(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status {
@@ -61,6 +68,8 @@ pub fn run(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status {
         .cloned()
         .collect();
     let skipped = inputs.len() - todo.len();
+    // The keypoints of each model drawn, by folder name, for annotations.json.
+    let seen: Mutex<Vec<(String, OrbitKeypoints)>> = Mutex::new(Vec::new());
     let outcomes = batch::run_parallel(&todo, batch::Work::Render, false, |input| {
         let name = model_name(input);
         let result = match owners.get(&name) {
@@ -72,16 +81,28 @@ pub fn run(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status {
             _ => draw_model(args, request, input, &dir.join(&name)),
         };
         let line = match &result {
-            Ok((outputs, warnings)) => json!({
-                "input": input.display().to_string(),
-                "name": name,
-                "status": "ok",
-                "outputs": outputs
-                    .iter()
-                    .map(|p| p.strip_prefix(dir).unwrap_or(p).display().to_string())
-                    .collect::<Vec<_>>(),
-                "warnings": warnings,
-            }),
+            Ok((outputs, warnings, keypoints)) => {
+                let mut line = json!({
+                    "input": input.display().to_string(),
+                    "name": name,
+                    "status": "ok",
+                    "outputs": outputs
+                        .iter()
+                        .map(|p| p.strip_prefix(dir).unwrap_or(p).display().to_string())
+                        .collect::<Vec<_>>(),
+                    "warnings": warnings,
+                });
+                if let Some(keypoints) = keypoints {
+                    // What annotations.json needs that keypoints.json does not hold, for
+                    // a resumed run.
+                    line["bboxes"] = keypoints
+                        .views
+                        .iter()
+                        .map(|v| json!({ "bbox": v.bbox, "area": v.area }))
+                        .collect();
+                }
+                line
+            }
             Err(message) => json!({
                 "input": input.display().to_string(),
                 "name": name,
@@ -98,15 +119,46 @@ pub fn run(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status {
                     .map_err(|e| format!("{}: {e}", manifest_path.display()))
             });
         match (result, written) {
-            (Ok(ok), Ok(())) => Ok((vec![dir.join(&name)], ok.1)),
+            (Ok((_, warnings, keypoints)), Ok(())) => {
+                if let (Some(keypoints), Ok(mut seen)) = (keypoints, seen.lock()) {
+                    seen.push((name.clone(), keypoints));
+                }
+                Ok((vec![dir.join(&name)], warnings))
+            }
             (Err(e), _) | (Ok(_), Err(e)) => Err(e),
         }
     });
     if skipped > 0 {
         eprintln!("{skipped} already done (--resume)");
     }
+    let mut failed = false;
+    if args.keypoints {
+        let mut seen = seen.into_inner().unwrap_or_default();
+        if args.resume {
+            seen.extend(resumed_keypoints(&manifest_path, dir, &done));
+        }
+        seen.sort_by(|a, b| a.0.cmp(&b.0));
+        let size = (request.options.width, request.options.height);
+        let models: Vec<CocoModel<'_>> = seen
+            .iter()
+            .map(|(folder, keypoints)| CocoModel {
+                folder,
+                size,
+                keypoints,
+            })
+            .collect();
+        let coco = rigport::picture::coco_keypoints(&models);
+        let path = dir.join(ANNOTATIONS);
+        let written = serde_json::to_vec(&coco)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| write_atomic_unsynced(&path, &bytes).map_err(|e| e.to_string()));
+        if let Err(e) = written {
+            eprintln!("error: {}: {e}", path.display());
+            failed = true;
+        }
+    }
     eprint!("{}", batch::summary(&outcomes, batch::Work::Render));
-    if batch::any_failed(&outcomes) {
+    if failed || batch::any_failed(&outcomes) {
         Status::Failure
     } else {
         Status::Success
@@ -120,6 +172,54 @@ fn model_name(input: &Path) -> String {
         .unwrap_or(input.as_os_str())
         .to_string_lossy()
         .into_owned()
+}
+
+/// The keypoints of the models a resumed run skipped (`done`), from their folder's
+/// keypoints.json and the boxes of their last ok manifest line; a model whose files do not
+/// read back is left out with a warning.
+fn resumed_keypoints(
+    manifest: &Path,
+    dir: &Path,
+    done: &HashSet<String>,
+) -> Vec<(String, OrbitKeypoints)> {
+    let mut lines: HashMap<String, Value> = HashMap::new();
+    if let Ok(file) = File::open(manifest) {
+        for line in BufReader::new(file).lines().map_while(Result::ok) {
+            let Ok(value) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            if let Some(input) = value["input"].as_str().filter(|i| done.contains(*i)) {
+                if value["status"] == "ok" {
+                    lines.insert(input.to_owned(), value);
+                }
+            }
+        }
+    }
+    let mut models = Vec::new();
+    for (input, line) in lines {
+        let Some(name) = line["name"].as_str() else {
+            continue;
+        };
+        let boxes: Option<Vec<(Option<[u32; 4]>, u64)>> = line["bboxes"].as_array().map(|b| {
+            b.iter()
+                .map(|v| {
+                    let bbox = serde_json::from_value(v["bbox"].clone()).ok();
+                    (bbox, v["area"].as_u64().unwrap_or(0))
+                })
+                .collect()
+        });
+        let keypoints = boxes.and_then(|boxes| {
+            let bytes = std::fs::read(dir.join(name).join(KEYPOINTS)).ok()?;
+            OrbitKeypoints::from_json(serde_json::from_slice(&bytes).ok()?, &boxes)
+        });
+        match keypoints {
+            Some(keypoints) => models.push((name.to_owned(), keypoints)),
+            None => eprintln!(
+                "warning: {input}: no keypoints to resume from; left out of {ANNOTATIONS} (render it again without --resume)"
+            ),
+        }
+    }
+    models
 }
 
 /// Inputs the manifest at `path` lists as ok whose outputs (relative to `dir`) all exist
@@ -180,23 +280,27 @@ fn tail(path: &Path, n: u64) -> Option<Vec<u8>> {
     Some(end)
 }
 
-/// Reads one model and writes everything asked for into `folder`; returns the files
-/// written and the number of warnings.
+/// What one model's drawing left: the files written, the number of warnings, and the
+/// joints seen from each view when `--keypoints` asked for them.
+type Drawn = (Vec<PathBuf>, usize, Option<OrbitKeypoints>);
+
+/// Reads one model and writes everything asked for into `folder`.
 fn draw_model(
     args: &RenderArgs,
     request: &PictureRequest,
     input: &Path,
     folder: &Path,
-) -> Result<(Vec<PathBuf>, usize), String> {
+) -> Result<Drawn, String> {
     let bytes = crate::input::read(input, true).map_err(|e| format!("cannot read: {e}"))?;
     let prepared = Prepared::read(bytes.as_ref(), &batch::input_dir(input), &request.read)
         .map_err(|e| e.to_string())?;
     drop(bytes);
     let mut report = prepared.report.clone();
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let mut keypoints = None;
     if let Some(views) = args.orbit {
         let orbit = prepared
-            .orbit(request, views, args.elevation)
+            .orbit_with(request, views, args.elevation, args.keypoints)
             .map_err(|e| e.to_string())?;
         report.extend(orbit.report);
         let digits = views.saturating_sub(1).max(1).to_string().len().max(2);
@@ -215,6 +319,11 @@ fn draw_model(
         }
         let json = serde_json::to_vec_pretty(&orbit.transforms).map_err(|e| e.to_string())?;
         files.push((folder.join("transforms.json"), json));
+        if let Some(seen) = orbit.keypoints {
+            let json = serde_json::to_vec(&seen.json).map_err(|e| e.to_string())?;
+            files.push((folder.join(KEYPOINTS), json));
+            keypoints = Some(seen);
+        }
     }
     if args.animate {
         let animated = prepared
@@ -250,5 +359,6 @@ fn draw_model(
     Ok((
         files.into_iter().map(|(path, _)| path).collect(),
         batch::warning_count(&report),
+        keypoints,
     ))
 }
