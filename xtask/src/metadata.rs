@@ -29,7 +29,7 @@ const CATEGORIES: [&str; 8] = [
 
 /// Every format rigport reads, as (what to call it in a message, names that may stand for it
 /// in a description: any one of them is enough).
-const READABLE: [(&str, &[&str]); 8] = [
+const READABLE: [(&str, &[&str]); 10] = [
     (
         "MilkShape 3D binary",
         &["MilkShape 3D binary", "MilkShape 3D (binary"],
@@ -42,6 +42,8 @@ const READABLE: [(&str, &[&str]); 8] = [
     ),
     ("MD5", &["MD5"]),
     ("SMD", &["SMD"]),
+    ("PSK/PSA", &["PSK"]),
+    ("B3D", &["B3D"]),
     ("glTF", &["glTF"]),
     ("MilkShape", &["MilkShape"]),
 ];
@@ -261,9 +263,12 @@ fn the_python_package_description_names_every_readable_format() {
 fn missing_metadata_and_formats_are_found() {
     assert_eq!(
         formats_missing("Reads MilkShape 3D (binary and ASCII), IQE, IQM and glTF"),
-        ["MD5", "SMD"]
+        ["MD5", "SMD", "PSK/PSA", "B3D"]
     );
-    assert!(formats_missing("MilkShape 3D binary and ASCII, IQE, IQM, MD5, SMD, glTF").is_empty());
+    assert!(
+        formats_missing("MilkShape 3D binary and ASCII, IQE, IQM, MD5, SMD, PSK, B3D, glTF")
+            .is_empty()
+    );
     let dir = std::env::temp_dir();
     let bare = "[package]\nname = \"rigport-x\"\ndescription = \"MilkShape and glTF\"\n\
                 keywords = [\"a\", \"b c\"]\ncategories = [\"science\"]\n";
@@ -274,7 +279,7 @@ fn missing_metadata_and_formats_are_found() {
         "no readme",
         "keyword \"b c\"",
         "category \"science\"",
-        "IQE, IQM, MD5, SMD",
+        "IQE, IQM, MD5, SMD, PSK/PSA, B3D",
     ] {
         assert!(
             found.iter().any(|p| p.contains(expected)),

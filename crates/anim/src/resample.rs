@@ -11,7 +11,7 @@
 //! the original keys remain.
 
 use crate::sample::{Interpolate, sample_spline};
-use rigport_model_core::{Animation, Interpolation, Key, Tangents};
+use rigport_model_core::{Animation, Interpolation, Key, Model, Tangents};
 
 /// Whether any key of `animation` lies between the frames of a `fps` grid (more than a
 /// thousandth of a frame away from the nearest one): a format that stores one pose per frame
@@ -40,6 +40,18 @@ pub fn keys_between_frames(animation: &Animation, fps: f32) -> bool {
 
 /// Most keys [`bake`] adds to one channel beyond its own.
 pub const MAX_BAKED_KEYS: usize = 1 << 20;
+
+/// Poses (frames × joints) a writer that samples every frame may write for any model: twice
+/// the largest real animation seen.
+pub const FREE_POSES: u64 = 1 << 17;
+
+/// The poses a writer may sample for `model`: [`FREE_POSES`], or as many as the model has keys
+/// when it has more. A writer that samples `frames × joints` poses checks them against this
+/// first, so that a damaged file with a key at 10⁹ s is refused instead of written as
+/// gigabytes of frames (the formats that store every joint at every frame: SMD, PSA).
+pub fn poses_allowed(model: &Model) -> u64 {
+    FREE_POSES.max(model.key_count() as u64)
+}
 
 /// The animation with linear keys only: sampled at `fps` where the source curve is not
 /// linear (see the module docs). Name, loop flag and duration are kept; the result's `fps`

@@ -85,17 +85,26 @@ registry! {
     Md5Anim = "md5anim", feature "md5", rigport_md5::Md5Anim;
     /// Valve SMD (`.smd`): a reference model or an animation sequence.
     Smd = "smd", feature "smd", rigport_smd::Smd;
+    /// Unreal ActorX mesh (`.psk`, `.pskx`), with its `.psa` animations beside it.
+    Psk = "psk", feature "psk", rigport_psk::PSK_CODEC;
+    /// Unreal ActorX animations (`.psa`): a skeleton and its sequences.
+    Psa = "psa", feature "psk", rigport_psk::PSA_CODEC;
+    /// Blitz3D (`.b3d`), as Luanti mods and Blitz3D games ship it: one animation timeline.
+    B3d = "b3d", feature "b3d", rigport_b3d::CODEC;
     /// Wavefront OBJ with an `.mtl` beside it (`.obj`), posed; written, not read.
     Obj = "obj", feature "obj", rigport_obj::CODEC;
 }
 
-/// The readable formats, in the order their content is sniffed: the binary magics are the
-/// most specific; glTF's (the GLB magic, or JSON whose top object has "asset") and MD5's
+/// The readable formats, in the order their content is sniffed: the binary magics (PSK's and
+/// PSA's first section id, B3D's `BB3D` among them) are the most specific; glTF's (the GLB magic, or JSON whose top object has "asset") and MD5's
 /// and SMD's opening keywords start no other format's file; IQE's header line is checked
 /// before the MilkShape ASCII format's looser first-line rules.
-pub(crate) const SNIFF_ORDER: [Format; 9] = [
+pub(crate) const SNIFF_ORDER: [Format; 12] = [
     Format::Ms3d,
     Format::Iqm,
+    Format::Psk,
+    Format::Psa,
+    Format::B3d,
     Format::Glb,
     Format::Gltf,
     Format::Md5Mesh,
@@ -195,6 +204,8 @@ impl std::fmt::Display for Format {
 
 /// The format crates this build includes, under short names.
 pub mod formats {
+    #[cfg(feature = "b3d")]
+    pub use rigport_b3d as b3d;
     #[cfg(feature = "gltf")]
     pub use rigport_gltf as gltf;
     #[cfg(feature = "iqe")]
@@ -209,6 +220,8 @@ pub mod formats {
     pub use rigport_ms3d_bin as ms3d;
     #[cfg(feature = "obj")]
     pub use rigport_obj as obj;
+    #[cfg(feature = "psk")]
+    pub use rigport_psk as psk;
     #[cfg(feature = "smd")]
     pub use rigport_smd as smd;
 }

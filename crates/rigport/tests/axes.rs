@@ -107,7 +107,7 @@ fn sources(formats: &[&str]) -> Vec<(String, Vec<u8>, PathBuf, Model)> {
 
 #[test]
 fn z_up_files_stand_up_in_gltf_and_keep_their_numbers_with_keep_axes() {
-    let files = sources(&["iqe", "iqm"]);
+    let files = sources(&["iqe", "iqm", "md5", "smd", "psk"]);
     for (name, bytes, dir, source) in &files {
         assert_eq!(source.up, UpAxis::Z, "{name}");
         let box_ = bounds(source).unwrap();
@@ -123,12 +123,12 @@ fn z_up_files_stand_up_in_gltf_and_keep_their_numbers_with_keep_axes() {
 }
 
 #[test]
-fn y_up_files_stand_up_in_iqe_and_iqm() {
-    let files = sources(&["ms3d", "ms3d-ascii", "gltf"]);
+fn y_up_files_stand_up_in_iqe_iqm_and_psk() {
+    let files = sources(&["ms3d", "ms3d-ascii", "gltf", "b3d"]);
     for (name, bytes, dir, source) in &files {
         assert_eq!(source.up, UpAxis::Y, "{name}");
         let expected = turned(bounds(source).unwrap(), UpAxis::Y, UpAxis::Z);
-        for target in [Format::Iqe, Format::Iqm] {
+        for target in [Format::Iqe, Format::Iqm, Format::Psk] {
             let (model, noted) = through(bytes, dir, target, false);
             assert!(noted, "{name} -> {target}: no axes-converted note");
             assert_box(name, &format!("-> {target}"), expected, bounds(&model));

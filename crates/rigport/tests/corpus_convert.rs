@@ -41,8 +41,11 @@ fn every_corpus_file_converts_to_every_format() {
             match (&result, target) {
                 // MilkShape cannot hold several animations or more than 4 weights' worth of
                 // joints per vertex; such a refusal must be an error, never a corrupt file.
-                // An .md5anim needs an animation to write.
-                (Err(message), Format::Ms3d | Format::Ms3dAscii | Format::Md5Anim) => {
+                // An .md5anim and a .psa need an animation to write.
+                (
+                    Err(message),
+                    Format::Ms3d | Format::Ms3dAscii | Format::Md5Anim | Format::Psa,
+                ) => {
                     eprintln!("{name} -> {}: refused: {message}", target.key());
                     continue;
                 }
@@ -60,9 +63,10 @@ fn every_corpus_file_converts_to_every_format() {
                             panic!("{name} -> {} does not read back: {}", target.key(), e)
                         });
                 let (back_model, _) = back.to_model().unwrap();
-                // An .md5anim holds no mesh; an .md5mesh adds a root joint when a vertex
-                // has none or there are several roots (`joint-added`), as does an .md5anim.
-                if target != Format::Md5Anim {
+                // An .md5anim and a .psa hold no mesh; an .md5mesh adds a root joint when a
+                // vertex has none or there are several roots (`joint-added`), as do an
+                // .md5anim, a .psk and a .psa.
+                if !matches!(target, Format::Md5Anim | Format::Psa) {
                     assert_eq!(
                         back_model.triangle_count(),
                         model.triangle_count(),
@@ -71,12 +75,14 @@ fn every_corpus_file_converts_to_every_format() {
                     );
                 }
                 let added = usize::from(
-                    matches!(target, Format::Md5Mesh | Format::Md5Anim)
-                        && converted.report.with_code("joint-added").next().is_some(),
+                    matches!(
+                        target,
+                        Format::Md5Mesh | Format::Md5Anim | Format::Psk | Format::Psa
+                    ) && converted.report.with_code("joint-added").next().is_some(),
                 );
-                // SMD binds every vertex to a bone: a model without joints gets one.
+                // SMD and PSK bind every vertex to a bone: a model without joints gets one.
                 let joints = match target {
-                    Format::Smd => model.skeleton.joints.len().max(1),
+                    Format::Smd | Format::Psk => model.skeleton.joints.len().max(1),
                     _ => model.skeleton.joints.len(),
                 };
                 assert_eq!(

@@ -1,5 +1,5 @@
 """rigport I/O: File > Import and File > Export for every model format rigport reads and
-writes: MilkShape 3D (binary and ASCII), IQE, IQM, MD5, SMD and glTF.
+writes: MilkShape 3D (binary and ASCII), IQE, IQM, MD5, SMD, Unreal PSK/PSA, Blitz3D B3D and glTF.
 
 Both directions go through rigport and a temporary glTF binary, read and written by
 Blender's own glTF add-on. As an extension (Blender 4.2 and later) rigport runs in
@@ -11,12 +11,12 @@ command.
 from __future__ import annotations
 
 bl_info = {
-    "name": "rigport I/O (MilkShape 3D, IQE, IQM, MD5, SMD, glTF)",
+    "name": "rigport I/O (MilkShape 3D, IQE, IQM, MD5, SMD, PSK, B3D, glTF)",
     "author": "rigport contributors",
     "version": (0, 2, 0),
     "blender": (3, 4, 0),
-    "location": "File > Import / Export > MilkShape 3D / IQE / IQM / glTF / MD5 / SMD (rigport)",
-    "description": "Import and export MilkShape 3D (binary and ASCII), IQE, IQM, MD5, SMD and glTF models through rigport",
+    "location": "File > Import / Export > MilkShape 3D / IQE / IQM / glTF / MD5 / SMD / PSK / B3D (rigport)",
+    "description": "Import and export MilkShape 3D (binary and ASCII), IQE, IQM, MD5, SMD, Unreal PSK, Blitz3D B3D and glTF models through rigport",
     "category": "Import-Export",
 }
 

@@ -30,17 +30,20 @@ FORMATS = (
     FormatEntry("iqm", ".iqm", "IQM", True, True),
     FormatEntry("glb", ".glb", "glTF", True, True),
     FormatEntry("gltf", ".gltf", "glTF", True, True),
-    FormatEntry("obj", ".obj", "OBJ", False, True),
     FormatEntry("md5mesh", ".md5mesh", "MD5", True, True),
     FormatEntry("md5anim", ".md5anim", "MD5", True, True),
     FormatEntry("smd", ".smd", "SMD", True, True),
+    FormatEntry("psk", ".psk", "PSK", True, True),
+    FormatEntry("psa", ".psa", "PSK", True, True),
+    FormatEntry("b3d", ".b3d", "B3D", True, True),
+    FormatEntry("obj", ".obj", "OBJ", False, True),
 )
 
 #: Formats whose files hold a skeleton's animation and no mesh: imported onto an armature.
-ANIMATION_ONLY = ("md5anim",)
+ANIMATION_ONLY = ("md5anim", "psa")
 
-#: Formats written with one extra file per animation beside the main one.
-ANIMATIONS_BESIDE = ("md5mesh", "smd")
+#: Formats written with their animations in files of their own beside the main one.
+ANIMATIONS_BESIDE = ("md5mesh", "smd", "psk")
 
 
 def readable() -> list[FormatEntry]:

@@ -375,6 +375,13 @@ pub fn anim_from_model(model: &Model, options: &ConvertOptions) -> Result<(File,
         let frames = usize::try_from(animation.frame_count()).unwrap_or(usize::MAX);
         let total = (first_frame.saturating_add(frames)).saturating_mul(bones);
         TooMany::check("PSA", "keys", total, MAX_KEYS)?;
+        let allowance = rigport_anim::resample::poses_allowed(model);
+        if total as u64 > allowance {
+            return Err(Error::InvalidModel(format!(
+                "animation `{}` would need {frames} frames of {bones} bones, more keys than the model's own justify ({allowance})",
+                rigport_model_core::diagnostic::excerpt(animation.name.as_bytes(), 40)
+            )));
+        }
         keys.reserve(frames * bones);
         scales.reserve(frames * bones);
         for frame in 0..frames {

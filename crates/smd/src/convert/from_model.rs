@@ -15,10 +15,6 @@ use rigport_model_core::{JointId, Material, Model, Report, codes};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// Poses (frames × bones) an animation file may always have: twice the largest real
-/// animation seen; more only when the model has as many keys.
-const FREE_POSES: u64 = 1 << 17;
-
 /// The bones as written: file order (parents first), names made writable, IDs 0..N−1.
 struct Bones {
     /// Model joints in file order.
@@ -419,7 +415,7 @@ pub fn animation_from_model(
         u64::MAX
     };
     let joints = bones.nodes.len() as u64;
-    let allowance = FREE_POSES.max(model.key_count() as u64);
+    let allowance = rigport_anim::resample::poses_allowed(model);
     if frames.saturating_mul(joints) > allowance {
         return Err(Error::Unrepresentable(format!(
             "animation `{}` would need {frames} frames of {joints} bones at {fps} fps, more poses than the model's keys justify ({allowance})",
