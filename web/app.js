@@ -441,7 +441,10 @@ $('export').addEventListener('click', exportModel);
 
 call('formats').then((formats) => {
   const select = $('export-format');
-  for (const f of formats) {
+  // The formats read, as the registry names them (one line per family of extensions).
+  const read = formats.filter((f) => f.reads).map((f) => f.description.replace(/ \(`.*$/, '') + ` (${f.extensions.map((e) => '.' + e).join(', ')})`);
+  document.querySelector('.hint').textContent = `or drop a model here (with its textures and animation files): ${read.join('; ')}`;
+  for (const f of formats.filter((f) => f.writes)) {
     const label = f.key === 'gltf' ? '.gltf + .bin (glTF JSON)' : f.key === 'obj' ? '.obj + .mtl (posed OBJ)' : `.${f.extension} — ${f.description.replace(/ \(`.*`\).*$/, '')}`;
     select.append(new Option(label, f.key));
   }

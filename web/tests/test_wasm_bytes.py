@@ -6,6 +6,7 @@ convert_all.mjs; each file is given alone, as the page is given one file, and th
 converts a copy of it alone in a folder of its own ($RIGPORT_BIN, as in test_web.py).
 """
 
+import json
 import os
 import shutil
 import subprocess
@@ -15,23 +16,28 @@ ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "target" / "web"
 CORPUS = Path(os.environ["RIGPORT_CORPUS"]) if os.environ.get("RIGPORT_CORPUS") else None
 RIGPORT = os.environ.get("RIGPORT_BIN", "rigport")
-TARGETS = ["glb", "gltf", "ms3d", "ms3d-ascii", "iqe", "iqm", "obj", "md5mesh", "smd"]
-EXTENSION = {"ms3d-ascii": "txt"}
-MODELS = {".ms3d", ".txt", ".iqe", ".iqm", ".glb", ".gltf", ".md5mesh", ".md5anim", ".smd"}
+HARNESS = ROOT / "web" / "tests" / "convert_all.mjs"
 
 
-def inputs():
-    """Every model fixture, and every corpus model when $RIGPORT_CORPUS is set."""
+def module_formats(work):
+    """The formats the module knows (its `formats()`), read through the harness."""
+    subprocess.run(["node", str(HARNESS), str(SITE), str(work), "writes"], check=True)
+    return json.loads((work / "formats.json").read_text())
+
+
+def inputs(extensions):
+    """Every model fixture, and every corpus model when $RIGPORT_CORPUS is set, with one of
+    `extensions` (those of the formats the module reads)."""
     folders = [ROOT / "fixtures" / f for f in ("ms3d", "ms3d-ascii", "iqe", "gltf")]
     if CORPUS is not None:
         folders += sorted(p for p in CORPUS.iterdir() if p.is_dir() and not p.name.endswith("-damaged"))
     files = []
     for folder in folders:
-        files += sorted(p for p in folder.iterdir() if p.suffix.lower() in MODELS and not p.name.startswith("fail_"))
+        files += sorted(p for p in folder.iterdir() if p.suffix.lower() in extensions and not p.name.startswith("fail_"))
     return files
 
 
-def cli_outputs(path, key, work):
+def cli_outputs(path, key, extension, work):
     """What `rigport convert` writes for `path` alone in a folder, or its error."""
     alone = work / "in" / path.name
     alone.mkdir(parents=True)
@@ -39,7 +45,7 @@ def cli_outputs(path, key, work):
     out = work / "cli" / path.name / key
     out.mkdir(parents=True)
     stem = path.name.rsplit(".", 1)[0]
-    target = out / f"{stem}.{EXTENSION.get(key, key)}"
+    target = out / f"{stem}.{extension}"
     result = subprocess.run(
         [RIGPORT, "convert", path.name, str(target), "--to", key],
         check=False,
@@ -55,18 +61,17 @@ def cli_outputs(path, key, work):
 
 def test_the_module_writes_the_cli_bytes_for_every_file_and_target(tmp_path):
     assert (SITE / "pkg" / "rigport_wasm_bg.wasm").is_file(), f"{SITE} is not built: run `cargo xtask web`"
-    files = inputs()
+    formats = module_formats(tmp_path / "formats")
+    targets = {f["key"]: f["extension"] for f in formats if f["writes"]}
+    extensions = {"." + e for f in formats if f["reads"] for e in f["extensions"]}
+    files = inputs(extensions)
     assert len(files) >= 20, files
     page = tmp_path / "page"
-    subprocess.run(
-        ["node", str(ROOT / "web" / "tests" / "convert_all.mjs"), str(SITE), str(page), ",".join(TARGETS)]
-        + [str(p) for p in files],
-        check=True,
-    )
+    subprocess.run(["node", str(HARNESS), str(SITE), str(page), "writes"] + [str(p) for p in files], check=True)
     differing, compared = [], 0
     for path in files:
-        for key in TARGETS:
-            expected = cli_outputs(path, key, tmp_path)
+        for key, extension in targets.items():
+            expected = cli_outputs(path, key, extension, tmp_path)
             got_dir = page / path.name / key
             if expected is None:
                 assert not got_dir.exists(), f"{path.name} -> {key}: the page converts what the CLI refuses"

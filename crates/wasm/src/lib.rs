@@ -138,12 +138,24 @@ pub fn view(files: &Files) -> Result<Converted, JsError> {
     })
 }
 
-/// Every format the page can write, as JSON text: `[{"key", "extension", "description"}]`.
+/// Every format this build knows, as JSON text, in the registry's order:
+/// `[{"key", "extension", "extensions", "description", "reads", "writes"}]` (the page's export
+/// menu takes those it writes, its hint those it reads).
 #[wasm_bindgen]
 pub fn formats() -> String {
-    let list: Vec<_> = convert::writable()
+    let list: Vec<_> = rigport::Format::ALL
         .into_iter()
-        .map(|f| json!({ "key": f.key(), "extension": f.extension(), "description": f.description() }))
+        .filter_map(|f| f.info().map(|info| (f, info)))
+        .map(|(f, info)| {
+            json!({
+                "key": f.key(),
+                "extension": f.extension(),
+                "extensions": info.extensions,
+                "description": info.description,
+                "reads": info.reads,
+                "writes": info.writes,
+            })
+        })
         .collect();
     serde_json::Value::from(list).to_string()
 }
