@@ -441,9 +441,9 @@ $('export').addEventListener('click', exportModel);
 
 call('formats').then((formats) => {
   const select = $('export-format');
-  // The formats read, as the registry names them (one line per family of extensions).
-  const read = formats.filter((f) => f.reads).map((f) => f.description.replace(/ \(`.*$/, '') + ` (${f.extensions.map((e) => '.' + e).join(', ')})`);
-  document.querySelector('.hint').textContent = `or drop a model here (with its textures and animation files): ${read.join('; ')}`;
+  // The extensions of the formats read, as the registry lists them.
+  const read = formats.filter((f) => f.reads).flatMap((f) => f.extensions.map((e) => '.' + e));
+  document.querySelector('.hint').textContent = `or drop a model here (with its textures and animation files): ${read.join(' ')}`;
   for (const f of formats.filter((f) => f.writes)) {
     const label = f.key === 'gltf' ? '.gltf + .bin (glTF JSON)' : f.key === 'obj' ? '.obj + .mtl (posed OBJ)' : `.${f.extension} — ${f.description.replace(/ \(`.*`\).*$/, '')}`;
     select.append(new Option(label, f.key));
