@@ -26,12 +26,31 @@ fi
 "$lint/bin/python" -m pip install -q ruff mypy maturin
 (cd "$root/integrations/blender" && "$lint/bin/ruff" check rigport_io tests && "$lint/bin/mypy")
 
+# An interpreter called NAME that runs: the one on PATH, else one of pyenv's versions (pyenv's
+# shim for a version that is installed but not selected is on PATH and fails when run).
+find_python() {
+    local name="$1" candidate
+    if "$name" -c 'import sys' >/dev/null 2>&1; then
+        echo "$name"
+        return 0
+    fi
+    if command -v pyenv >/dev/null 2>&1; then
+        for candidate in "$(pyenv root)"/versions/*/bin/"$name"; do
+            if [[ -x "$candidate" ]] && "$candidate" -c 'import sys' >/dev/null 2>&1; then
+                echo "$candidate"
+                return 0
+            fi
+        done
+    fi
+    return 1
+}
+
 # One venv per Blender: NAME PYTHON REQUIREMENT.
 pythons=()
 make_venv() {
     local name="$1" python="$2" requirement="$3" venv="$venvs/$1" t0=$SECONDS
-    if ! command -v "$python" >/dev/null 2>&1; then
-        echo "note: no $python: $requirement skipped"
+    if ! python="$(find_python "$python")"; then
+        echo "note: no $2 runs here: $requirement skipped"
         return 0
     fi
     step "$requirement on $("$python" --version 2>&1) ($venv)"
