@@ -23,14 +23,16 @@ def _inside(path: str, folder: str) -> bool:
 
 
 def relink(images: list, work: str, source_dir: str, report: Callable[[set, str], Any]) -> int:
-    """Points every image among `images` whose file lies in `work` at `source_dir`; returns
-    how many were moved. A file that is not there either is reported as missing."""
+    """Points every image among `images` whose file lies in `work`, or that names no file
+    (a reference like `..\\textures\\skin.jpg` resolved against the temporary .glb's folder
+    lands beside it), at `source_dir`; returns how many were moved. A file that is not there
+    either is reported as missing."""
     moved = 0
     for image in images:
         if image.packed_file is not None or image.source != "FILE" or not image.filepath:
             continue
         current = bpy.path.abspath(image.filepath)
-        if not _inside(current, work):
+        if not _inside(current, work) and os.path.isfile(current):
             continue
         beside = os.path.join(source_dir, os.path.basename(current))
         image.filepath = beside

@@ -61,10 +61,16 @@ EXPORT_EXTENSION = {
     "md5mesh": ".md5mesh",
     "md5anim": ".md5anim",
     "smd": ".smd",
+    "psk": ".psk",
+    "psa": ".psa",
+    "b3d": ".b3d",
 }
 
 #: Formats written with one animation file beside the main one per animation.
 BESIDE_EXTENSION = {".md5mesh": ".md5anim", ".smd": ".smd"}
+
+#: Formats written with one animation file beside the main one holding every animation.
+BESIDE_ALL = {".psk": ".psa"}
 
 #: Nearest-point search block (rows at once).
 CHUNK = 256
@@ -231,9 +237,11 @@ def export_check(rigport: Any, fmt: str, stem: str, in_blender: int, action_coun
     written = rigport.info(target)
     ok = written.get("triangles") == in_blender
     detail = f"{extension}: {written.get('triangles')} triangles read back, {in_blender} in Blender"
-    if extension in BESIDE_EXTENSION:
-        beside = [n for n in os.listdir(folder) if n != os.path.basename(target) and n.endswith(BESIDE_EXTENSION[extension])]
-        ok = ok and len(beside) == action_count
+    if extension in BESIDE_EXTENSION or extension in BESIDE_ALL:
+        companion = BESIDE_EXTENSION.get(extension) or BESIDE_ALL[extension]
+        beside = [n for n in os.listdir(folder) if n != os.path.basename(target) and n.endswith(companion)]
+        wanted = action_count if extension in BESIDE_EXTENSION else min(action_count, 1)
+        ok = ok and len(beside) == wanted
         detail += f"; {len(beside)} animation files beside it for {action_count} actions"
     shutil.rmtree(folder, ignore_errors=True)
     return check("export", ok, detail)
@@ -256,8 +264,10 @@ def run_file(rigport: Any, source: str) -> dict:
         result["checks"].append(check("refused", refused and before == after, f"rigport: {str(err)[:100]}"))
         return result
     fmt = info["format"]
-    md5 = fmt == "md5mesh"
-    model = rigport.read(source, anims_beside=True) if md5 else rigport.read(source)
+    # The formats whose animations live in files beside the model: read with them, as the
+    # import does by default.
+    beside = fmt in ("md5mesh", "psk")
+    model = rigport.read(source, anims_beside=True) if beside else rigport.read(source)
     bpy.ops.import_scene.rigport(filepath=source)
     total, held = held_triangles(model)
     triangles = blender_triangles()

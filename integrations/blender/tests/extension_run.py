@@ -32,6 +32,8 @@ CORPUS = {
     "md5": (".md5mesh", ".md5anim"),
     "md5-damaged": (".md5mesh",),
     "smd": (".smd",),
+    "psk": (".psk", ".pskx", ".psa"),
+    "b3d": (".b3d",),
     "gltf": (".glb", ".gltf"),
 }
 #: Longest one batch may run (seconds).
