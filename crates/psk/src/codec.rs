@@ -7,8 +7,8 @@ use crate::convert::{
 use crate::error::Error;
 use crate::file::{File, Kind};
 use rigport_model_core::codec::{
-    Codec, Companions, FormatError, FormatInfo, Location, NoCompanions, OutputFile, WriteOptions,
-    Written, stem_of,
+    Codec, Companions, FormatError, FormatInfo, Location, NoCompanions, WriteOptions, Written,
+    WrittenFiles,
 };
 use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis, codes};
 
@@ -74,16 +74,6 @@ fn read_kind(
         ));
     }
     Ok((file, report))
-}
-
-/// The `files-written` note, in the words of
-/// [`WrittenFiles`](rigport_model_core::codec::WrittenFiles).
-fn files_written(files: &[(&str, String)], report: &mut Report) {
-    let listed: Vec<String> = files
-        .iter()
-        .map(|(name, what)| format!("{name} ({what})"))
-        .collect();
-    report.info(codes::FILES_WRITTEN, format!("wrote {}", listed.join(", ")));
 }
 
 macro_rules! faithful_methods {
@@ -197,24 +187,17 @@ impl Codec for Psk {
         let convert = ConvertOptions::default();
         let fail = |e: Error| FormatError::wrap_plain(key, Location::Unknown, e);
         let (file, mut report) = from_model(model, &convert).map_err(fail)?;
-        let mut files = vec![OutputFile {
-            name: main.to_owned(),
-            bytes: file.to_vec(),
-        }];
-        if !model.animations.is_empty() {
-            let (anim, anim_report) = anim_from_model(model, &convert).map_err(fail)?;
-            report.extend(anim_report);
-            let mut name = format!("{}.psa", stem_of(main));
-            if name.eq_ignore_ascii_case(main) {
-                name = format!("{}_anims.psa", stem_of(main));
-            }
-            let what = format!("{} animations", model.animations.len());
-            files_written(&[(main, "mesh".to_owned()), (&name, what)], &mut report);
-            files.push(OutputFile {
-                name,
-                bytes: anim.to_vec(),
-            });
+        if model.animations.is_empty() {
+            let mut written = Written::single(main, file.to_vec());
+            written.report = report;
+            return Ok(written);
         }
+        let (anim, anim_report) = anim_from_model(model, &convert).map_err(fail)?;
+        report.extend(anim_report);
+        let mut files = WrittenFiles::new(main, file.to_vec(), "mesh");
+        let what = format!("{} animations", model.animations.len());
+        files.beside("psa", "anims", anim.to_vec(), &what);
+        let files = files.finish(&mut report);
         Ok(Written { files, report })
     }
 }

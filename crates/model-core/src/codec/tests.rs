@@ -92,3 +92,29 @@ fn companion_names() {
     assert_eq!(file_safe(".."), "__");
     assert_eq!(file_safe(""), "_");
 }
+
+#[test]
+fn a_companion_beside_takes_the_main_stem_unless_that_name_is_taken() {
+    let mut files = WrittenFiles::new("hero.psk", b"m".to_vec(), "mesh");
+    assert_eq!(
+        files.beside("psa", "anims", b"a".to_vec(), "2 animations"),
+        "hero.psa"
+    );
+    // The main file already holds `<stem>.psa` (ignoring case): the part names the companion.
+    let mut clash = WrittenFiles::new("Hero.PSA", b"m".to_vec(), "mesh");
+    assert_eq!(
+        clash.beside("psa", "anims", b"a".to_vec(), "2 animations"),
+        "Hero_anims.psa"
+    );
+    let mut report = Report::default();
+    let names: Vec<String> = files
+        .finish(&mut report)
+        .into_iter()
+        .map(|f| f.name)
+        .collect();
+    assert_eq!(names, ["hero.psk", "hero.psa"]);
+    assert_eq!(
+        report.notices[0].message,
+        "wrote hero.psk (mesh), hero.psa (2 animations)"
+    );
+}

@@ -122,7 +122,25 @@ impl WrittenFiles {
         &self.files[self.files.len() - 1].name
     }
 
-    /// Adds a file under a name of the caller's (the first of several written as peers).
+    /// Adds a companion that holds everything of its kind under the main file's own stem,
+    /// `<stem>.<extension>` (`hero.psa` beside `hero.psk`), described as `what`; when that
+    /// name is taken (ignoring case) it is named after `part` as [`companion`](Self::companion)
+    /// names files. Returns the name it got.
+    pub fn beside(&mut self, extension: &str, part: &str, bytes: Vec<u8>, what: &str) -> &str {
+        let stem = self.files.first().map_or("", |f| stem_of(&f.name));
+        let name = format!("{stem}.{extension}");
+        if self
+            .files
+            .iter()
+            .any(|f| f.name.eq_ignore_ascii_case(&name))
+        {
+            return self.companion(part, extension, bytes, what);
+        }
+        self.push(name, bytes, what);
+        &self.files[self.files.len() - 1].name
+    }
+
+    /// Adds a file under the name given.
     fn push(&mut self, name: String, bytes: Vec<u8>, what: &str) {
         self.listed.push(format!("{name} ({what})"));
         self.files.push(OutputFile { name, bytes });
