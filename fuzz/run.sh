@@ -2,8 +2,8 @@
 # Runs one fuzz target, seeded from the project's fixtures and (read-only) the real-file
 # corpus in $RIGPORT_CORPUS, one job at a time.
 #   fuzz/run.sh TARGET [SECONDS] [extra libFuzzer flags...]
-# TARGET: ms3d_bin | ms3d_ascii | iqe | iqm | smd | gltf | pipeline | sniff. SECONDS defaults to 600.
-# TARGET: ms3d_bin | ms3d_ascii | iqe | iqm | gltf | pipeline | sniff | md5. SECONDS defaults to 600.
+# TARGET: a format key with `_` for `-` (ms3d | ms3d_ascii | iqe | iqm | glb | gltf | md5mesh |
+# md5anim | smd | psk | psa | b3d), or pipeline | sniff. SECONDS defaults to 600.
 # New inputs go to fuzz/corpus/TARGET, crashes to fuzz/artifacts/TARGET (both git-ignored);
 # minimize a crash with `cargo +nightly fuzz tmin -s none TARGET ARTIFACT` and commit it
 # under fuzz/regressions/TARGET/.
@@ -14,14 +14,16 @@ seconds="${2:-600}"
 shift $(( $# >= 2 ? 2 : 1 ))
 
 case "$target" in
-    ms3d_bin) formats=(ms3d); dict=ms3d_bin ;;
+    ms3d) formats=(ms3d); dict=ms3d ;;
     ms3d_ascii) formats=(ms3d-ascii); dict=ms3d_ascii ;;
     iqe) formats=(iqe); dict=iqe ;;
     iqm) formats=(iqm); dict= ;;
-    smd) formats=(smd); dict=smd ;;
-    gltf) formats=(gltf); dict=gltf ;;
-    md5) formats=(md5 md5-damaged); dict=md5 ;;
-    pipeline | sniff) formats=(ms3d ms3d-ascii iqe iqm gltf); dict= ;;
+    smd) formats=(smd smd-damaged); dict=smd ;;
+    glb | gltf) formats=(gltf); dict=gltf ;;
+    md5mesh | md5anim) formats=(md5 md5-damaged); dict=md5 ;;
+    psk | psa) formats=(psk psk-damaged); dict= ;;
+    b3d) formats=(b3d b3d-damaged); dict= ;;
+    pipeline | sniff) formats=(ms3d ms3d-ascii iqe iqm gltf md5 smd psk b3d); dict= ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 

@@ -7,6 +7,7 @@
 use rigport_b3d::{ConvertOptions, File, ReadOptions, from_model, to_model};
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    rigport_sweep::fuzz::target(env!("CARGO_BIN_NAME"), data);
     let _ = rigport_b3d::sniff(data);
     let _ = File::from_slice_with(data, &ReadOptions::strict());
     let file = match File::from_slice_with(data, &ReadOptions::default()) {

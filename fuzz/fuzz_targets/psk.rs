@@ -7,6 +7,7 @@
 use rigport_psk::{ConvertOptions, File, ReadOptions, anim_from_model, from_model, to_model};
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    rigport_sweep::fuzz::target(env!("CARGO_BIN_NAME"), data);
     let _ = rigport_psk::sniff(data);
     let _ = File::from_slice_with(data, &ReadOptions::strict());
     let file = match File::from_slice_with(data, &ReadOptions::default()) {

@@ -11,6 +11,8 @@
 //! * `bench` (feature `bench`): criterion settings, `bench_main!`, `format_bench!`;
 //! * `gltf` (feature `gltf`): the glTF fixture builder, fixtures and independent posing oracle;
 //! * `png` (feature `png`): pictures compared and rewritten by their decoded pixels;
+//! * `generated` (feature `generate`): the fixtures and bench inputs made from code, written
+//!   by the `generate` binary that `cargo xtask golden` and `cargo xtask bench-data` run;
 //!
 //! It depends on `rigport-model-core` alone, so every format crate's tests can use it without
 //! an arrow pointing back up; the hostile-input checks that drive every format through the
@@ -35,6 +37,8 @@ pub mod contract;
 pub mod corpus;
 pub mod counting_alloc;
 pub mod fixtures;
+#[cfg(feature = "generate")]
+pub mod generated;
 #[cfg(feature = "gltf")]
 pub mod gltf;
 pub mod milkshape_limits;

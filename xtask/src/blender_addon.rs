@@ -26,6 +26,10 @@ pub fn run(root: &Path) -> Result<(), String> {
     let package = addon.join("rigport_io");
     let mut entries = python_files(&package)?;
     entries.push((addon.join("README.md"), "rigport_io/README.md".to_string()));
+    entries.push((
+        crate::blender_formats::write(root)?,
+        format!("rigport_io/{}", crate::blender_formats::NAME),
+    ));
     for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
         entries.push((root.join(licence), format!("rigport_io/{licence}")));
     }

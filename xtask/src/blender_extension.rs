@@ -79,6 +79,10 @@ pub fn build(root: &Path, wheels: &[PathBuf]) -> Result<PathBuf, String> {
     let manifest = manifest_with_wheels(&manifest, &wheel_names, &version)?;
     let mut entries = python_files(&package)?;
     entries.push((addon.join("README.md"), "README.md".to_owned()));
+    entries.push((
+        crate::blender_formats::write(root)?,
+        crate::blender_formats::NAME.to_owned(),
+    ));
     for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
         entries.push((root.join(licence), licence.to_owned()));
     }

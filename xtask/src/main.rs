@@ -17,11 +17,10 @@
 //!   ships into `target/dist/` (see [`dist`]).
 #![forbid(unsafe_code)]
 
-mod bench_data;
 mod blender_addon;
 mod blender_extension;
+mod blender_formats;
 mod dist;
-mod fixtures;
 #[cfg(test)]
 mod metadata;
 #[cfg(test)]
@@ -47,7 +46,7 @@ fn main() -> ExitCode {
         ["golden"] => golden(Mode::Regenerate),
         ["golden", "--check"] => golden(Mode::Check),
         ["golden", "--fixtures-only"] => golden(Mode::FixturesOnly),
-        ["bench-data"] => bench_data::run(),
+        ["bench-data"] => generate(&["bench-data"]),
         ["blender-addon"] => blender_addon::run(&project_root()),
         ["blender-extension", rest @ ..] => blender_extension::run(&project_root(), rest),
         ["web"] => web::run(&project_root()),
@@ -79,55 +78,35 @@ enum Mode {
     FixturesOnly,
 }
 
-/// Whether a generated file on disk holds what the code makes: the same decoded pixels for a
-/// PNG (an encoder on another machine may compress the same picture to other bytes), the
-/// same bytes for anything else.
-fn same_content(path: &str, on_disk: &[u8], generated: &[u8]) -> bool {
-    if path.to_ascii_lowercase().ends_with(".png") {
-        rigport_test_support::png::same_pixels(on_disk, generated)
+/// Runs test-support's `generate` binary (the generators live there, beside the fixture
+/// builder and synthetic inputs the tests share), with `args`.
+fn generate(args: &[&str]) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let status = Command::new(cargo)
+        .current_dir(project_root())
+        .args(["run", "-q", "--locked", "-p", "rigport-test-support"])
+        .args(["--features", "generate", "--bin", "generate", "--"])
+        .args(args)
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if status.success() {
+        Ok(())
     } else {
-        on_disk == generated
+        Err(format!("`generate {}` failed", args.join(" ")))
     }
 }
 
 /// Writes (or, with [`Mode::Check`], compares) every generated fixture, then regenerates
 /// snapshots unless told not to.
 fn golden(mode: Mode) -> Result<(), String> {
-    let check = mode == Mode::Check;
-    let root = project_root();
-    let mut stale = Vec::new();
-    for fixture in fixtures::all() {
-        let path = root.join("fixtures").join(&fixture.path);
-        let on_disk = std::fs::read(&path).ok();
-        if on_disk
-            .as_deref()
-            .is_some_and(|old| same_content(&fixture.path, old, &fixture.bytes))
-        {
-            continue;
-        }
-        if check {
-            stale.push(fixture.path.clone());
-            continue;
-        }
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        std::fs::write(&path, &fixture.bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        println!("wrote fixtures/{}", fixture.path);
+    if mode == Mode::Check {
+        return generate(&["fixtures", "--check"]);
     }
-    if check {
-        if stale.is_empty() {
-            println!("generated fixtures are up to date");
-            return Ok(());
-        }
-        return Err(format!(
-            "stale generated fixtures (run `cargo xtask golden`): {}",
-            stale.join(", ")
-        ));
-    }
+    generate(&["fixtures"])?;
     if mode == Mode::FixturesOnly {
         return Ok(());
     }
+    let root = project_root();
     // Accept every snapshot the test suite produces; review with `git diff` afterwards.
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let status = Command::new(cargo)
@@ -145,55 +124,5 @@ fn golden(mode: Mode) -> Result<(), String> {
         Ok(())
     } else {
         Err("cargo test failed while regenerating snapshots".to_owned())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::same_content;
-    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-    use image::{ExtendedColorType, ImageEncoder, RgbaImage};
-
-    fn png(image: &RgbaImage, compression: CompressionType) -> Vec<u8> {
-        let mut out = Vec::new();
-        PngEncoder::new_with_quality(&mut out, compression, FilterType::Adaptive)
-            .write_image(
-                image,
-                image.width(),
-                image.height(),
-                ExtendedColorType::Rgba8,
-            )
-            .unwrap();
-        out
-    }
-
-    #[test]
-    fn pictures_compare_by_pixels_and_other_files_by_bytes() {
-        let picture = RgbaImage::from_fn(64, 64, |x, y| image::Rgba([x as u8, y as u8, 9, 255]));
-        let (fast, best) = (
-            png(&picture, CompressionType::Fast),
-            png(&picture, CompressionType::Best),
-        );
-        assert_ne!(
-            fast, best,
-            "the two encodings must differ for this test to mean anything"
-        );
-        assert!(same_content("gltf/texture.png", &fast, &best));
-        assert!(same_content("gltf/TEXTURE.PNG", &fast, &best));
-        // Other bytes under another name are other content.
-        assert!(!same_content("gltf/texture.bin", &fast, &best));
-        let mut moved = picture.clone();
-        moved.put_pixel(10, 10, image::Rgba([0, 0, 0, 255]));
-        assert!(!same_content(
-            "a.png",
-            &fast,
-            &png(&moved, CompressionType::Fast)
-        ));
-        let smaller = RgbaImage::from_fn(64, 32, |x, y| image::Rgba([x as u8, y as u8, 9, 255]));
-        assert!(!same_content(
-            "a.png",
-            &fast,
-            &png(&smaller, CompressionType::Fast)
-        ));
     }
 }

@@ -1072,14 +1072,21 @@ fn plan_batch(
     })
 }
 
-/// The formats this build knows: key → (description, extensions, reads, writes).
+/// The formats this build knows, in the registry's order: key → (family, description, usual
+/// extension, every extension, reads, writes, animation only).
 #[pyfunction]
 fn formats<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     for format in Format::ALL {
         let entry = PyDict::new(py);
+        entry.set_item("family", format.family())?;
         entry.set_item("description", format.description())?;
         entry.set_item("extension", format.extension())?;
+        entry.set_item(
+            "extensions",
+            format.info().map_or(&[][..], |info| info.extensions),
+        )?;
+        entry.set_item("animation_only", format.is_animation_only())?;
         entry.set_item("reads", format.can_read())?;
         entry.set_item("writes", format.can_write())?;
         dict.set_item(format.key(), entry)?;
@@ -1087,9 +1094,8 @@ fn formats<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
     Ok(dict)
 }
 
-/// rigport's native module: read, pose, convert and draw skeletal models (MilkShape 3D
-/// binary and ASCII, Inter-Quake Export and Model, glTF 2.0; OBJ export). Import
-/// ``rigport``, not this module.
+/// rigport's native module: read, pose, convert and draw skeletal models in every format
+/// ``formats()`` lists. Import ``rigport``, not this module.
 #[pymodule]
 fn _rigport(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();

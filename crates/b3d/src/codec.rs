@@ -16,6 +16,7 @@ use rigport_model_core::codec::{FormatInfo, Location};
 /// What the codec says about the format.
 pub static INFO: FormatInfo = FormatInfo {
     key: "b3d",
+    family: "B3D",
     description: "Blitz3D model (`.b3d`)",
     extensions: &["b3d"],
     up: UpAxis::Y,
@@ -23,6 +24,7 @@ pub static INFO: FormatInfo = FormatInfo {
     reads: true,
     // One timeline: several animations are laid end to end by `from_model`.
     one_timeline: true,
+    animation_only: false,
 };
 
 rigport_model_core::faithful_codec!(B3d, INFO, |error, _bytes| {

@@ -49,22 +49,26 @@ pub const GLTF: GltfCodec = GltfCodec { info: &GLTF_INFO };
 
 static GLB_INFO: FormatInfo = FormatInfo {
     key: "glb",
+    family: "glTF",
     description: "glTF 2.0 binary (`.glb`)",
     extensions: &["glb"],
     up: UpAxis::Y,
     writes: true,
     reads: true,
     one_timeline: false,
+    animation_only: false,
 };
 
 static GLTF_INFO: FormatInfo = FormatInfo {
     key: "gltf",
+    family: "glTF",
     description: "glTF 2.0 JSON with a `.bin` beside it (`.gltf`)",
     extensions: &["gltf"],
     up: UpAxis::Y,
     writes: true,
     reads: true,
     one_timeline: false,
+    animation_only: false,
 };
 
 /// The flavour `bytes` are, whatever codec reads them.

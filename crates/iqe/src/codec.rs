@@ -15,12 +15,14 @@ use rigport_model_core::codec::{FormatInfo, Location};
 
 static INFO: FormatInfo = FormatInfo {
     key: "iqe",
+    family: "IQE",
     description: "Inter-Quake Export (`.iqe`)",
     extensions: &["iqe"],
     up: UpAxis::Z,
     writes: true,
     reads: true,
     one_timeline: false,
+    animation_only: false,
 };
 
 rigport_model_core::faithful_codec!(

@@ -15,12 +15,14 @@ use rigport_model_core::codec::{FormatInfo, Location};
 
 static INFO: FormatInfo = FormatInfo {
     key: "iqm",
+    family: "IQM",
     description: "Inter-Quake Model, version 2 (`.iqm`)",
     extensions: &["iqm"],
     up: UpAxis::Z,
     writes: true,
     reads: true,
     one_timeline: false,
+    animation_only: false,
 };
 
 rigport_model_core::faithful_codec!(

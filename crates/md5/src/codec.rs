@@ -24,22 +24,26 @@ pub struct Md5Anim;
 
 static MESH_INFO: FormatInfo = FormatInfo {
     key: "md5mesh",
+    family: "MD5",
     description: "id Tech 4 MD5 mesh (`.md5mesh`, animations as `.md5anim` beside it)",
     extensions: &["md5mesh"],
     up: UpAxis::Z,
     writes: true,
     reads: true,
     one_timeline: false,
+    animation_only: false,
 };
 
 static ANIM_INFO: FormatInfo = FormatInfo {
     key: "md5anim",
+    family: "MD5",
     description: "id Tech 4 MD5 animation (`.md5anim`)",
     extensions: &["md5anim"],
     up: UpAxis::Z,
     writes: true,
     reads: true,
     one_timeline: false,
+    animation_only: true,
 };
 
 fn format_error(key: &'static str, bytes: &[u8], error: Error) -> FormatError {

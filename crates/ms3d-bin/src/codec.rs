@@ -15,12 +15,14 @@ use rigport_model_core::codec::{FormatInfo, Location};
 
 static INFO: FormatInfo = FormatInfo {
     key: "ms3d",
+    family: "MilkShape 3D",
     description: "MilkShape 3D binary (`.ms3d`)",
     extensions: &["ms3d"],
     up: UpAxis::Y,
     writes: true,
     reads: true,
     one_timeline: true,
+    animation_only: false,
 };
 
 rigport_model_core::faithful_codec!(

@@ -31,12 +31,14 @@ pub const CODEC: Obj = Obj;
 
 static INFO: FormatInfo = FormatInfo {
     key: "obj",
+    family: "OBJ",
     description: "Wavefront OBJ with an `.mtl` beside it (`.obj`), posed",
     extensions: &["obj"],
     up: UpAxis::Y,
     writes: true,
     reads: false,
     one_timeline: false,
+    animation_only: false,
 };
 
 impl Codec for Obj {

@@ -27,23 +27,27 @@ pub struct Psa;
 /// What the `.psk` codec is.
 pub static PSK_INFO: FormatInfo = FormatInfo {
     key: "psk",
+    family: "PSK",
     description: "Unreal ActorX mesh (`.psk`, `.pskx`; animations as `.psa` beside it)",
     extensions: &["psk", "pskx"],
     up: UpAxis::Z,
     writes: true,
     reads: true,
     one_timeline: false,
+    animation_only: false,
 };
 
 /// What the `.psa` codec is.
 pub static PSA_INFO: FormatInfo = FormatInfo {
     key: "psa",
+    family: "PSK",
     description: "Unreal ActorX animations (`.psa`)",
     extensions: &["psa"],
     up: UpAxis::Z,
     writes: true,
     reads: true,
     one_timeline: false,
+    animation_only: true,
 };
 
 /// The `.psk` codec as a value (for a registry's `static` list).

@@ -94,14 +94,16 @@ pub struct Planned {
 }
 
 /// Gives each input its output in `dir` ([`output_path`]). When inputs would write the same
-/// output, a model claims it before an animation-only file (`x.md5mesh` before
-/// `x.md5anim`), else the first in the list does. Another input of a different extension
+/// output, a model claims it before an animation-only file
+/// ([`Format::is_animation_only`]: `x.md5mesh` before `x.md5anim`), else the first in the list does. Another input of a different extension
 /// then keeps its extension in its name (`x.md5anim` → `x.md5anim.glb`, `x.txt` beside
 /// `x.ms3d` → `x.txt.glb`); one of the same extension (`a/x.iqe` and `b/x.iqe`) gets an
 /// error ("…; `verb` one of them separately") instead of racing.
 pub fn plan(inputs: &[PathBuf], dir: &Path, extension: &str, verb: &str) -> Vec<Planned> {
     let mut order: Vec<usize> = (0..inputs.len()).collect();
-    order.sort_by_key(|&i| Format::from_extension(&inputs[i]) == Some(Format::Md5Anim));
+    order.sort_by_key(|&i| {
+        Format::from_extension(&inputs[i]).is_some_and(Format::is_animation_only)
+    });
     let mut claimed: HashMap<PathBuf, &Path> = HashMap::new();
     let mut outputs: Vec<Option<Result<PathBuf, String>>> = vec![None; inputs.len()];
     for i in order {

@@ -66,7 +66,7 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
 
 /// The codec that reads `format` in this build.
 pub(crate) fn reader(format: Format) -> Result<&'static dyn Codec, Error> {
-    let codec = crate::registry::codec(format).ok_or(Error::NotEnabled { format })?;
+    let codec = format.codec().ok_or(Error::NotEnabled { format })?;
     if !codec.info().reads {
         return Err(Error::NotReadable(format));
     }
@@ -183,7 +183,9 @@ impl Document {
                 bytes,
                 options,
                 model,
-            } => crate::registry::codec(self.format)
+            } => self
+                .format
+                .codec()
                 .and_then(|codec| codec.summary(bytes, options).ok())
                 .unwrap_or_else(|| {
                     FileSummary::of_model(self.format.key(), model, &Report::default())
@@ -198,7 +200,7 @@ impl Document {
             // The codec's faithful copy; a codec without one (or failing on bytes it has
             // read) gives the file as it came, which is the same content.
             Kept::Read { bytes, options, .. } => {
-                match crate::registry::codec(self.format).and_then(|c| c.copy(bytes, options)) {
+                match self.format.codec().and_then(|c| c.copy(bytes, options)) {
                     Some(Ok((copy, _))) => copy,
                     _ => bytes.clone(),
                 }

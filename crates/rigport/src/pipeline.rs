@@ -365,7 +365,7 @@ fn write_model(
     images: &[Image],
     report: &mut Report,
 ) -> Result<Vec<(PathBuf, Vec<u8>)>, Error> {
-    let codec = crate::registry::codec(target).ok_or(Error::NotEnabled { format: target })?;
+    let codec = target.codec().ok_or(Error::NotEnabled { format: target })?;
     let main = output.file_name().map_or_else(
         || format!("out.{}", target.extension()),
         |n| n.to_string_lossy().into_owned(),

@@ -51,8 +51,8 @@ macro_rules! registry {
             }
         }
 
-        /// The codec of `format`, when this build includes it.
-        pub(crate) fn codec(format: Format) -> Option<&'static dyn Codec> {
+        /// The codec of `format`, when this build includes it ([`Format::codec`]).
+        fn codec(format: Format) -> Option<&'static dyn Codec> {
             match format {
                 $(Format::$variant => {
                     #[cfg(feature = $feature)]
@@ -132,6 +132,12 @@ pub(crate) fn readable_keys() -> String {
 }
 
 impl Format {
+    /// The format's codec, when this build includes it: what the facade reads and writes
+    /// through, for code that drives every format alike (the hostile-input checks).
+    pub fn codec(self) -> Option<&'static dyn Codec> {
+        codec(self)
+    }
+
     /// What the format's codec says of it, when this build includes it.
     pub fn info(self) -> Option<&'static FormatInfo> {
         codec(self).map(|codec| codec.info())
@@ -182,6 +188,18 @@ impl Format {
     /// ([`Settings::concat_animations`](crate::pipeline::Settings::concat_animations)).
     pub fn has_one_timeline(self) -> bool {
         self.info().is_some_and(|info| info.one_timeline)
+    }
+
+    /// Whether the format's files hold animations and no mesh (see
+    /// [`FormatInfo::animation_only`]).
+    pub fn is_animation_only(self) -> bool {
+        self.info().is_some_and(|info| info.animation_only)
+    }
+
+    /// The short name of the format's family (see [`FormatInfo::family`]; the key when this
+    /// build does not include the format).
+    pub fn family(self) -> &'static str {
+        self.info().map_or(self.key(), |info| info.family)
     }
 
     /// Whether this build can read the format: built in, and its codec reads (the others

@@ -18,16 +18,6 @@ fn every_fuzz_regression_stays_fixed() {
             .and_then(|n| n.to_str())
             .unwrap_or_default()
             .to_owned();
-        let check: fn(&[u8]) = match name.as_str() {
-            "ms3d_bin" => fuzz_checks::ms3d_bin,
-            "ms3d_ascii" => fuzz_checks::ms3d_ascii,
-            "iqe" => fuzz_checks::iqe,
-            "iqm" => fuzz_checks::iqm,
-            "gltf" => fuzz_checks::gltf,
-            "pipeline" => fuzz_checks::pipeline,
-            "sniff" => fuzz_checks::sniff,
-            other => panic!("fuzz/regressions/{other} is not a fuzz target"),
-        };
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
             .expect("readable directory")
             .map(|e| e.expect("directory entry").path())
@@ -37,7 +27,7 @@ fn every_fuzz_regression_stays_fixed() {
             let bytes = std::fs::read(&file).expect("readable file");
             // A panic names the file through the harness's output of this line.
             println!("replaying {}", file.display());
-            check(&bytes);
+            fuzz_checks::target(&name, &bytes);
             fuzz_checks::pipeline(&bytes);
             replayed += 1;
         }

@@ -12,12 +12,14 @@ pub const KEY: &str = "smd";
 
 static INFO: FormatInfo = FormatInfo {
     key: KEY,
+    family: "SMD",
     description: "Valve SMD (`.smd`), animations as `.smd` sequences beside it",
     extensions: &["smd"],
     up: UpAxis::Z,
     writes: true,
     reads: true,
     one_timeline: false,
+    animation_only: false,
 };
 
 /// Valve SMD as a [`Codec`]: reads a reference or animation SMD with the default

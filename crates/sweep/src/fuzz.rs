@@ -1,135 +1,91 @@
-//! What the fuzz targets check (feature `sweep`), shared so each target is one line and the
-//! facade's regression replay (`crates/rigport/tests/fuzz_regressions.rs`) runs the very same
-//! checks without nightly or libFuzzer.
+//! What the fuzz targets check, shared so each target is one line and the facade's regression
+//! replay (`crates/rigport/tests/fuzz_regressions.rs`) runs the very same checks without
+//! nightly or libFuzzer.
 //!
-//! Every check panics on a bug: a reader or converter that panics by itself, a file that a
-//! writer produced and its reader then refused, or a faithful write that is not stable.
+//! Every check panics on a bug: a reader or converter that panics by itself, a faithful copy
+//! that does not read back or is not stable, or a file that a writer produced and its reader
+//! then refused. The checks go through the registry's codecs, so a format added there is
+//! checked like the others.
 
 use crate::exercise;
+use rigport::Format;
 use rigport_model_core::ReadOptions;
+use rigport_model_core::codec::{Codec, WriteOptions};
+use std::collections::BTreeMap;
+use std::path::Path;
 
-/// Lenient and strict read of one format; when a read succeeds: the summary, a faithful
-/// write that reads back and writes the same bytes again, and the neutral model written by
-/// the same format's `from_model` reading back too (unless `from_model` refused the model).
-macro_rules! check_format {
-    ($name:ident, $krate:ident) => {
-        #[doc = concat!("Reader, writer and conversions of `", stringify!($krate), "`.")]
-        pub fn $name(data: &[u8]) {
-            use $krate::{ConvertOptions, File, from_model, to_model};
-            let _ = $krate::sniff(data);
-            for options in [ReadOptions::default(), ReadOptions::strict()] {
-                let Ok((file, _)) = File::from_slice_with(data, &options) else {
-                    continue;
-                };
-                let _ = file.summary();
-                let written = file.to_vec();
-                let again = File::from_slice(&written)
-                    .unwrap_or_else(|e| panic!("faithful write does not read back: {e}"));
-                assert!(
-                    again.to_vec() == written,
-                    "second write differs from the first"
-                );
-                let Ok((model, _)) = to_model(&file, &ConvertOptions::default()) else {
-                    continue;
-                };
-                if let Ok((out, _)) = from_model(&model, &ConvertOptions::default()) {
-                    let bytes = out.to_vec();
-                    let back = File::from_slice(&bytes)
-                        .unwrap_or_else(|e| panic!("from_model output does not read back: {e}"));
-                    to_model(&back, &ConvertOptions::default())
-                        .unwrap_or_else(|e| panic!("from_model output does not convert: {e}"));
-                }
-            }
+/// The check of the fuzz target named `target`: `pipeline`, `sniff`, or a format's key with
+/// `_` for `-` (`ms3d_ascii`), which runs [`format`]. Each target of `fuzz/` is this call
+/// with its own name.
+///
+/// # Panics
+///
+/// On a bug; also when no check has that name.
+pub fn target(target: &str, data: &[u8]) {
+    match target {
+        "pipeline" => pipeline(data),
+        "sniff" => sniff(data),
+        _ => match Format::from_key(&target.replace('_', "-")) {
+            Some(found) => format(found, data),
+            None => panic!("no fuzz check is named {target}"),
+        },
+    }
+}
+
+/// One format's reader and writer on `data`: sniff, summary, lenient and strict reads, the
+/// faithful copy (which must read back and copy to the same bytes again), the model, and
+/// the model written in the same format with every file of the write reading back strictly.
+///
+/// # Panics
+///
+/// On a bug, as above; also when `format` is not in this build.
+pub fn format(format: Format, data: &[u8]) {
+    let codec = format
+        .codec()
+        .unwrap_or_else(|| panic!("{format} is not in this build"));
+    let _ = codec.sniff(data);
+    for options in [ReadOptions::default(), ReadOptions::strict()] {
+        let _ = codec.summary(data, &options);
+        faithful_copy_is_stable(codec, data, &options);
+        let Ok((model, _)) = codec.read(data, &options) else {
+            continue;
+        };
+        if !format.can_write() {
+            continue;
         }
+        let main = format!("fuzz.{}", format.extension());
+        let Ok(written) = codec.write(&model, &main, &WriteOptions::default()) else {
+            continue;
+        };
+        let files: BTreeMap<String, Vec<u8>> = written
+            .files
+            .iter()
+            .map(|file| (file.name.clone(), file.bytes.clone()))
+            .collect();
+        for file in &written.files {
+            let Some(back) = Format::from_extension(Path::new(&file.name))
+                .filter(|f| f.can_read())
+                .and_then(Format::codec)
+            else {
+                continue;
+            };
+            back.read_with(&file.bytes, &ReadOptions::strict(), &files)
+                .unwrap_or_else(|e| panic!("{} does not read back: {e}", file.name));
+        }
+    }
+}
+
+/// The codec's faithful copy of `data`, when it reads: read again, it copies to the same
+/// bytes.
+fn faithful_copy_is_stable(codec: &dyn Codec, data: &[u8], options: &ReadOptions) {
+    let Some(Ok((copy, _))) = codec.copy(data, options) else {
+        return;
     };
-}
-
-check_format!(ms3d_bin, rigport_ms3d_bin);
-check_format!(ms3d_ascii, rigport_ms3d_ascii);
-check_format!(iqe_faithful, rigport_iqe);
-
-/// [`iqe_faithful`], and the crate's codec (which reads through the scene it keeps, the
-/// facade's route from IQE to other formats) agreeing with it: the same outcome, warnings,
-/// model and error message.
-pub fn iqe(data: &[u8]) {
-    use rigport_iqe::{CODEC, ConvertOptions, File, to_model};
-    use rigport_model_core::codec::Codec;
-    iqe_faithful(data);
-    for options in [ReadOptions::default(), ReadOptions::strict()] {
-        match (
-            File::from_slice_with(data, &options),
-            CODEC.read(data, &options),
-        ) {
-            (Ok((file, mut report)), Ok((got, got_report))) => {
-                if let Ok((model, more)) = to_model(&file, &ConvertOptions::default()) {
-                    report.extend(more);
-                    assert!(got == model, "the codec made another model");
-                    assert!(got_report == report, "the codec reported otherwise");
-                }
-            }
-            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.message, "different errors"),
-            (a, b) => panic!("File read: {}, the codec read: {}", a.is_ok(), b.is_ok()),
-        }
-    }
-}
-check_format!(iqm, rigport_iqm);
-check_format!(smd_faithful, rigport_smd);
-
-/// [`smd_faithful`], and the codec: its read agreeing with `File` + `to_model`, and every
-/// file of its write (the reference and one per animation) reading back strictly.
-pub fn smd(data: &[u8]) {
-    use rigport_model_core::codec::{Codec, WriteOptions};
-    use rigport_smd::{ConvertOptions, File, Smd, to_model};
-    smd_faithful(data);
-    for options in [ReadOptions::default(), ReadOptions::strict()] {
-        let read = Smd.read(data, &options);
-        let by_hand = File::from_slice_with(data, &options)
-            .ok()
-            .and_then(|(file, _)| to_model(&file, &ConvertOptions::default()).ok())
-            .map(|(model, _)| model);
-        // Compared as text: a NaN coordinate is not equal to itself.
-        assert!(
-            format!("{:?}", read.as_ref().ok().map(|(model, _)| model))
-                == format!("{:?}", by_hand.as_ref()),
-            "the codec read another model"
-        );
-        let Ok((model, _)) = read else {
-            continue;
-        };
-        if let Ok(written) = Smd.write(&model, "fuzz.smd", &WriteOptions::default()) {
-            for file in &written.files {
-                File::from_slice_with(&file.bytes, &ReadOptions::strict())
-                    .unwrap_or_else(|e| panic!("{} does not read back: {e}", file.name));
-            }
-        }
-    }
-}
-
-/// The glTF import: lenient and strict read (no folder: an external URI is an error), the
-/// summary, the faithful bytes, the model, and the model written as .glb reading back.
-pub fn gltf(data: &[u8]) {
-    use rigport_gltf::import::{GltfFile, ImportOptions, to_model};
-    let _ = rigport_gltf::sniff(data);
-    for options in [ReadOptions::default(), ReadOptions::strict()] {
-        let Ok((file, _)) = GltfFile::from_slice_with(data, &options, None) else {
-            continue;
-        };
-        let _ = file.summary();
-        assert!(
-            file.to_vec() == data,
-            "the faithful bytes differ from the input"
-        );
-        let Ok((imported, _)) = to_model(&file, &ImportOptions::default()) else {
-            continue;
-        };
-        let export = rigport_gltf::export::ExportOptions::default();
-        if let Ok((glb, _)) = rigport_gltf::export::to_glb(&imported.model, &export) {
-            let (back, _) = GltfFile::from_slice_with(&glb, &ReadOptions::default(), None)
-                .unwrap_or_else(|e| panic!("exported .glb does not read back: {e}"));
-            to_model(&back, &ImportOptions::default())
-                .unwrap_or_else(|e| panic!("exported .glb does not convert: {e}"));
-        }
-    }
+    let again = codec
+        .copy(&copy, &ReadOptions::default())
+        .unwrap_or_else(|| panic!("the copy is not read faithfully"))
+        .unwrap_or_else(|e| panic!("the faithful copy does not read back: {e}"));
+    assert!(again.0 == copy, "a copy of the copy differs from the copy");
 }
 
 /// The whole pipeline: sniff, read, summary, convert to every format, read back.
@@ -139,67 +95,17 @@ pub fn pipeline(data: &[u8]) {
     }
 }
 
-/// Content sniffing agrees with the format crates' own `sniff` and never panics.
+/// Content sniffing names a format whose own codec claims the bytes, and never panics.
 pub fn sniff(data: &[u8]) {
-    use rigport::Format;
-    let found = rigport::document::sniff(data);
-    let claims = [
-        (Format::Ms3d, rigport_ms3d_bin::sniff(data)),
-        (Format::Iqm, rigport_iqm::sniff(data)),
-        (
-            if data.starts_with(b"glTF") {
-                Format::Glb
-            } else {
-                Format::Gltf
-            },
-            rigport_gltf::sniff(data),
-        ),
-        (Format::Iqe, rigport_iqe::sniff(data)),
-        (Format::Ms3dAscii, rigport_ms3d_ascii::sniff(data)),
-    ];
-    // The registry takes the first crate that claims the bytes, in this order.
-    let expected = claims.iter().find(|(_, yes)| *yes).map(|(f, _)| *f);
-    assert_eq!(found, expected);
-}
-
-check_format!(md5_faithful, rigport_md5);
-
-/// [`md5_faithful`], and the two codecs: a read agreeing with `File` + `to_model`, every
-/// file of a write (the `.md5mesh` and one `.md5anim` per animation) reading back strictly
-/// and converting, and the animations written alone reading back.
-pub fn md5(data: &[u8]) {
-    use rigport_md5::{ConvertOptions, File, Kind, Md5Anim, Md5Mesh, to_model};
-    use rigport_model_core::codec::{Codec, WriteOptions};
-    md5_faithful(data);
-    for options in [ReadOptions::default(), ReadOptions::strict()] {
-        let by_hand = File::from_slice_with(data, &options)
-            .ok()
-            .and_then(|(file, _)| {
-                Some((
-                    file.kind,
-                    to_model(&file, &ConvertOptions::default()).ok()?.0,
-                ))
-            });
-        let read = match by_hand.as_ref().map(|(kind, _)| *kind) {
-            Some(Kind::Anim) => Md5Anim.read(data, &options),
-            _ => Md5Mesh.read(data, &options),
-        };
+    if let Some(found) = rigport::document::sniff(data) {
+        let codec = found.codec().expect("sniffing names formats of this build");
         assert!(
-            read.as_ref().ok().map(|(model, _)| model) == by_hand.as_ref().map(|(_, m)| m),
-            "the codec read another model"
+            codec.sniff(data),
+            "{found} does not claim what sniffing gave it"
         );
-        let Ok((model, _)) = read else {
-            continue;
-        };
-        let written = match Md5Mesh.write(&model, "fuzz.md5mesh", &WriteOptions::default()) {
-            Ok(written) => written,
-            Err(_) => continue,
-        };
-        for file in &written.files {
-            let (back, _) = File::from_slice_with(&file.bytes, &ReadOptions::strict())
-                .unwrap_or_else(|e| panic!("{} does not read back: {e}", file.name));
-            to_model(&back, &ConvertOptions::default())
-                .unwrap_or_else(|e| panic!("{} does not convert: {e}", file.name));
-        }
+        assert!(
+            found.can_read(),
+            "sniffing named {found}, which is not read"
+        );
     }
 }

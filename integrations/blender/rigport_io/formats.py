@@ -1,49 +1,72 @@
-"""The formats the add-on offers, as the `rigport` module's `formats()` names them.
+"""The formats the add-on offers: rigport's registry, as `rigport.formats()` gives it.
 
-No Blender imports, so the table can be checked against `rigport.formats()` with a plain
-Python (the tests do). Each entry: rigport's key, the file extensions Blender offers for
-it, its family name (the word menus and the manifest use), whether rigport reads and
-writes it, and whether its files hold animations only.
+The add-on names no format of its own. The zips carry the registry's table as
+`formats.json` beside this file (`cargo xtask blender-extension` and `blender-addon` write
+it); without it (the add-on run from the source tree) the table comes from the `rigport`
+module. No Blender imports, so the table can be checked with a plain Python (the tests do).
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+#: The table's name beside this file.
+TABLE = "formats.json"
 
 
 @dataclass(frozen=True)
 class FormatEntry:
     """One format rigport knows."""
 
+    #: rigport's key (`--to`, `info`'s `format`).
     key: str
+    #: The usual file extension, with its dot.
     extension: str
+    #: The family name menus and the manifest use (`MD5` for `.md5mesh` and `.md5anim`).
     family: str
     reads: bool
     writes: bool
+    #: Whether its files hold a skeleton's animations and no mesh: imported onto an armature.
+    animation_only: bool = False
+    #: Every file extension, with dots, the usual one first.
+    extensions: tuple[str, ...] = ()
+
+
+def _table() -> dict[str, Any]:
+    """The registry's table: `formats.json` beside this file, else `rigport.formats()`."""
+    beside = Path(__file__).with_name(TABLE)
+    if beside.is_file():
+        table: dict[str, Any] = json.loads(beside.read_text(encoding="utf-8"))
+        return table
+    import rigport
+
+    reported: dict[str, Any] = rigport.formats()
+    return reported
+
+
+def _entries(table: dict[str, Any]) -> tuple[FormatEntry, ...]:
+    return tuple(
+        FormatEntry(
+            key=key,
+            extension="." + entry["extension"],
+            family=entry["family"],
+            reads=bool(entry["reads"]),
+            writes=bool(entry["writes"]),
+            animation_only=bool(entry["animation_only"]),
+            extensions=tuple("." + e for e in entry["extensions"]),
+        )
+        for key, entry in table.items()
+    )
 
 
 #: Every format rigport knows, in the order of `rigport.formats()`.
-FORMATS = (
-    FormatEntry("ms3d", ".ms3d", "MilkShape 3D", True, True),
-    FormatEntry("ms3d-ascii", ".txt", "MilkShape 3D", True, True),
-    FormatEntry("iqe", ".iqe", "IQE", True, True),
-    FormatEntry("iqm", ".iqm", "IQM", True, True),
-    FormatEntry("glb", ".glb", "glTF", True, True),
-    FormatEntry("gltf", ".gltf", "glTF", True, True),
-    FormatEntry("md5mesh", ".md5mesh", "MD5", True, True),
-    FormatEntry("md5anim", ".md5anim", "MD5", True, True),
-    FormatEntry("smd", ".smd", "SMD", True, True),
-    FormatEntry("psk", ".psk", "PSK", True, True),
-    FormatEntry("psa", ".psa", "PSK", True, True),
-    FormatEntry("b3d", ".b3d", "B3D", True, True),
-    FormatEntry("obj", ".obj", "OBJ", False, True),
-)
+FORMATS = _entries(_table())
 
 #: Formats whose files hold a skeleton's animation and no mesh: imported onto an armature.
-ANIMATION_ONLY = ("md5anim", "psa")
-
-#: Formats written with their animations in files of their own beside the main one.
-ANIMATIONS_BESIDE = ("md5mesh", "smd", "psk")
+ANIMATION_ONLY = tuple(f.key for f in FORMATS if f.animation_only)
 
 
 def readable() -> list[FormatEntry]:
@@ -67,14 +90,14 @@ def families(entries: list[FormatEntry]) -> list[str]:
 
 def glob(entries: list[FormatEntry]) -> str:
     """A file browser filter for `entries`: `*.ms3d;*.txt;...`."""
-    return ";".join("*" + f.extension for f in entries)
+    return ";".join("*" + e for f in entries for e in (f.extensions or (f.extension,)))
 
 
 def key_for_extension(extension: str, entries: list[FormatEntry]) -> str | None:
     """rigport's key for a file extension (any case) among `entries`, or None."""
     extension = extension.lower()
     for entry in entries:
-        if entry.extension == extension:
+        if extension in (entry.extensions or (entry.extension,)):
             return entry.key
     return None
 

@@ -1,9 +1,9 @@
 """Read, pose, convert and draw skeletal models from Python.
 
-rigport reads MilkShape 3D (binary ``.ms3d`` and ASCII ``.txt``), Inter-Quake Export
-(``.iqe``) and Model (``.iqm``) and glTF 2.0 (``.glb``, ``.gltf``), detecting the format from
-the content; it writes all of them and OBJ. Everything runs in rigport's Rust engine, the
-same one the ``rigport`` command uses, so a conversion here writes the same bytes.
+rigport reads every format :func:`formats` lists (MilkShape 3D, IQE and IQM, glTF 2.0, MD5,
+SMD, Unreal PSK/PSA and Blitz3D B3D), detecting the format from the content, and writes them
+and OBJ. Everything runs in rigport's Rust engine, the same one the ``rigport`` command
+uses, so a conversion here writes the same bytes.
 
 >>> import rigport
 >>> model = rigport.read("hero.ms3d")  # doctest: +SKIP

@@ -185,7 +185,8 @@ def render(
     """Draw the posed model (or a contact sheet) to a PNG as ``rigport render`` does."""
 
 def formats() -> dict[str, dict[str, Any]]:
-    """Every format: description, extension, reads, writes."""
+    """Every format, in the registry's order: key → ``family``, ``description``,
+    ``extension`` (the usual one), ``extensions``, ``reads``, ``writes``, ``animation_only``."""
 
 def plan_batch(
     paths: Sequence[StrPath], out_dir: StrPath, extension: str, verb: str = "convert"

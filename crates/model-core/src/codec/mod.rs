@@ -19,12 +19,14 @@
 //!
 //! static INFO: FormatInfo = FormatInfo {
 //!     key: "empty",
+//!     family: "Empty",
 //!     description: "An empty model (`.empty`)",
 //!     extensions: &["empty"],
 //!     up: UpAxis::Y,
 //!     writes: true,
 //!     reads: true,
 //!     one_timeline: false,
+//!     animation_only: false,
 //! };
 //!
 //! impl Codec for Empty {
@@ -71,6 +73,9 @@ use std::fmt;
 pub struct FormatInfo {
     /// Stable key, as in `--to` and `info --json` (`"md5mesh"`).
     pub key: &'static str,
+    /// The short name of the format's family, which menus and lists group formats by
+    /// (`"MD5"` for both `.md5mesh` and `.md5anim`).
+    pub family: &'static str,
     /// A one-line description for people (`"id Tech 4 MD5 mesh (`.md5mesh`)"`).
     pub description: &'static str,
     /// File extensions without the dot, lower case, the usual one first.
@@ -85,6 +90,10 @@ pub struct FormatInfo {
     /// Whether the format holds one animation timeline (MilkShape): the first animation is
     /// written and the others dropped, unless they are concatenated.
     pub one_timeline: bool,
+    /// Whether the format's files hold a skeleton's animations and no mesh (`.md5anim`,
+    /// `.psa`): read alone they give a model without meshes, and they attach to a model
+    /// beside them.
+    pub animation_only: bool,
 }
 
 /// Which pose a posed export (OBJ) or a picture shows: an animation by name or index and a

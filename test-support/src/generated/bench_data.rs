@@ -1,10 +1,8 @@
 //! `cargo xtask bench-data`: writes the large deterministic bench inputs into `bench-data/`
-//! at the workspace root (ignored by git). The generators live in
-//! `rigport_test_support::synth`, which the criterion benches share.
+//! at the workspace root (ignored by git). The generators live in [`crate::synth`], which the
+//! criterion benches share.
 
-use rigport_test_support::synth;
-#[cfg(test)]
-mod tests;
+use crate::synth;
 
 use std::time::Instant;
 

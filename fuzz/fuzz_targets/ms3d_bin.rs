@@ -1,3 +1,0 @@
-#![no_main]
-
-libfuzzer_sys::fuzz_target!(|data: &[u8]| rigport_sweep::fuzz::ms3d_bin(data));

@@ -1,0 +1,66 @@
+//! `rigport_io/formats.json` in both Blender zips: the registry's formats, as the add-on's
+//! menus, file filters and importer need them (`integrations/blender/rigport_io/formats.py`
+//! reads it), so the add-on names no format of its own.
+
+use rigport::Format;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+/// Name of the table inside the add-on's folder.
+pub const NAME: &str = "formats.json";
+
+/// The table: key → `family`, `description`, `extension`, `extensions`, `reads`, `writes`,
+/// `animation_only`, the shape `rigport.formats()` gives, as JSON text whose keys keep the
+/// registry's order.
+pub fn table() -> String {
+    let entries: Vec<String> = Format::ALL
+        .into_iter()
+        .filter(|f| f.is_enabled())
+        .map(|format| {
+            let extensions = format.info().map_or(&[][..], |info| info.extensions);
+            let entry = json!({
+                "family": format.family(),
+                "description": format.description(),
+                "extension": format.extension(),
+                "extensions": extensions,
+                "reads": format.can_read(),
+                "writes": format.can_write(),
+                "animation_only": format.is_animation_only(),
+            });
+            format!("  {}: {entry}", Value::from(format.key()))
+        })
+        .collect();
+    format!("{{\n{}\n}}\n", entries.join(",\n"))
+}
+
+/// Writes the table into `target/` and returns its path, for a zip to take.
+pub fn write(root: &Path) -> Result<PathBuf, String> {
+    let dir = root.join("target");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join(format!("rigport_io-{NAME}"));
+    std::fs::write(&path, table()).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_of_the_registry_is_in_the_table_in_order() {
+        let text = table();
+        let table: Value = serde_json::from_str(&text).unwrap();
+        // Each key once, in the registry's order (serde_json's map sorts, so read the text).
+        let mut at = 0;
+        for format in Format::ALL {
+            let quoted = format!("\n  {}: ", Value::from(format.key()));
+            at += text[at..].find(&quoted).expect("every key, in order") + quoted.len();
+        }
+        assert_eq!(table.as_object().unwrap().len(), Format::ALL.len());
+        let md5anim = &table["md5anim"];
+        assert_eq!(md5anim["family"], "MD5");
+        assert_eq!(md5anim["animation_only"], true);
+        assert_eq!(table["ms3d-ascii"]["extension"], "txt");
+        assert_eq!(table["obj"]["reads"], false);
+    }
+}
