@@ -2,7 +2,7 @@
 
 use crate::format_arg::FormatArg;
 use clap::{Args, Parser, Subcommand};
-use rigport::picture::{Passes, RenderError, Rgb, View};
+use rigport::picture::{DepthFormat, Passes, RenderError, Rgb, View};
 use std::path::PathBuf;
 
 /// Inspect, validate, convert and draw skeletal models.
@@ -128,7 +128,12 @@ pub enum Command {
     /// (16-bit: distance from the eye along the view axis = value x integer_depth_scale of
     /// transforms.json, 0 = background), view_00_normal.png (camera-space normals, OpenGL
     /// axes, turned towards the camera, RGB = (n + 1) / 2 x 255, black background) and
-    /// view_00_mask.png (8-bit coverage). Every frame of transforms.json carries `view` (its
+    /// view_00_mask.png (8-bit coverage). `--depth-format png16|npy` writes the depth pass
+    /// as nerfstudio and OpenCV load it: png16, 16-bit distance in steps of 0.001 of the
+    /// model's unit (millimetres for a model in metres; a coarser power of ten when the
+    /// farthest surface is beyond 65 535 steps), npy, float32 (view_00_depth.npy), and
+    /// transforms.json gives `depth_unit_scale_factor` (value x factor = distance along the
+    /// view axis, 0 = no surface). Every frame of transforms.json carries `view` (its
     /// index), `frame` (0) and `time` (seconds into the animation drawn, 0 for the bind
     /// pose). `--keypoints` adds keypoints.json beside transforms.json: `joints` (name,
     /// parent index or null) and per view `frames` (file_path, view, frame, time, and per
@@ -370,6 +375,18 @@ pub struct RenderArgs {
     #[arg(long, default_value = "color", value_parser = parse_passes, value_name = "LIST",
           requires = "orbit")]
     pub passes: Passes,
+    /// Write the depth pass (drawn whatever --passes says) as nerfstudio and OpenCV load
+    /// it: `png16`, a 16-bit grey PNG of distance / step, the step a millimetre (0.001 of
+    /// the model's unit, the metre for nerfstudio) or, when the farthest surface is beyond
+    /// 65.535 units, the smallest power of ten that holds it; `npy`, float32 distances in
+    /// NumPy's .npy format (view_00_depth.npy). transforms.json then holds
+    /// `depth_unit_scale_factor` (the step, or 1 for npy; value x factor = distance along
+    /// the view axis, 0 = no surface) instead of `integer_depth_scale`. OpenEXR is not
+    /// written. Without this flag, --passes depth writes the 16-bit PNG scaled to the
+    /// farthest surface of the model's views (`integer_depth_scale`).
+    #[arg(long, value_parser = parse_depth_format, value_name = "png16|npy",
+          requires = "orbit")]
+    pub depth_format: Option<DepthFormat>,
     /// Write keypoints.json per model (each joint's world position, pixel, depth and
     /// visibility in every view) and DIR/annotations.json (COCO keypoints) for the run
     /// (see above).
@@ -402,6 +419,10 @@ fn parse_elevation(s: &str) -> Result<f32, String> {
         Ok(e) if (-89.0..=89.0).contains(&e) => Ok(e),
         _ => Err(format!("`{s}` is not an elevation from -89 to 89 degrees")),
     }
+}
+
+fn parse_depth_format(s: &str) -> Result<DepthFormat, String> {
+    s.parse().map_err(|e: RenderError| e.to_string())
 }
 
 fn parse_passes(s: &str) -> Result<Passes, String> {

@@ -52,6 +52,9 @@ pub enum RenderError {
     /// A pass name that is none of color, depth, normal, mask.
     #[error("pass `{0}` is not one of color, depth, normal, mask")]
     BadPass(String),
+    /// A depth format that is none of png16, npy.
+    #[error("depth format `{0}` is not one of png16, npy")]
+    BadDepthFormat(String),
     /// An animation of zero frames, or more than [`MAX_ANIMATION_FRAMES`](crate::MAX_ANIMATION_FRAMES).
     #[error("an animated picture of {frames} frame(s) is not 1 to {max} frames", max = crate::MAX_ANIMATION_FRAMES)]
     BadFrames {

@@ -13,6 +13,8 @@
 //!   its [`CameraPose`].
 //! * Passes ([`Passes`]): depth, camera-space normals and coverage mask from the same
 //!   camera and samples; [`render_apng`] writes every frame of an animation as an APNG.
+//!   [`DepthFormat`] writes a depth pass as dataset loaders read it (16-bit PNG in
+//!   millimetre steps, or float32 `.npy`).
 //! * Keypoints ([`PosedJoints`]): each joint of the posed skeleton as a picture's camera
 //!   sees it (pixel, depth along the view), visible or occluded by the depth pass, or
 //!   outside the frame.
@@ -59,6 +61,7 @@
 mod animate;
 mod camera;
 mod closed;
+mod depth_out;
 mod draw;
 mod encode;
 mod error;
@@ -73,6 +76,7 @@ mod views;
 
 pub use animate::{Animated, MAX_ANIMATION_FRAMES, frame_times, render_apng};
 pub use camera::{CameraPose, ORBIT_FOV_Y_DEGREES};
+pub use depth_out::{DEPTH_STEP, DepthFormat, png16_step};
 pub use draw::{DepthImage, Picture, render};
 pub use encode::{encode_png, encode_png_gray8, encode_png_gray16, encode_png_rgb8};
 pub use error::RenderError;

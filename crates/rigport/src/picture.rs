@@ -38,8 +38,8 @@ use std::sync::{Arc, Mutex};
 /// The renderer's options, views, colours and errors, re-exported so callers need not
 /// depend on it.
 pub use rigport_render::{
-    Animated, CameraPose, Keypoint, MAX_SIDE, Orbit, Passes, RenderError, RenderOptions, Rgb,
-    VISIBILITY_TOLERANCE, View, Visibility, encode_png, parse_size,
+    Animated, CameraPose, DepthFormat, Keypoint, MAX_SIDE, Orbit, Passes, RenderError,
+    RenderOptions, Rgb, VISIBILITY_TOLERANCE, View, Visibility, encode_png, parse_size,
 };
 
 /// What to draw.
@@ -193,17 +193,54 @@ struct Drawn {
     keypoints: Option<(Vec<Keypoint>, Option<[u32; 4]>, u64)>,
 }
 
-/// The PNG files of one view.
+/// The files of one view.
 #[derive(Clone, Debug, Default)]
 pub struct ViewFiles {
+    /// The stem of the view's files, relative to the model's folder (`view_00`).
+    pub name: String,
     /// The colour picture (8-bit RGB).
     pub color: Vec<u8>,
-    /// Depth (16-bit grey; distance = value × `integer_depth_scale`, 0 = nothing).
+    /// Depth: 16-bit grey, distance = value × `integer_depth_scale`, 0 = nothing; with
+    /// [`OrbitSet::depth_format`], that format (distance = value ×
+    /// `depth_unit_scale_factor`).
     pub depth: Option<Vec<u8>>,
+    /// The depth file's extension (`png`, `npy`).
+    pub depth_extension: &'static str,
     /// Camera-space normals (8-bit RGB, `(n + 1) / 2 · 255`, black = nothing).
     pub normal: Option<Vec<u8>>,
     /// Coverage (8-bit grey).
     pub mask: Option<Vec<u8>>,
+}
+
+impl ViewFiles {
+    /// Each file with its path relative to the model's folder, in the order colour
+    /// (`<name>.png`), depth (`<name>_depth.<ext>`), normal, mask.
+    pub fn into_files(self) -> Vec<(String, Vec<u8>)> {
+        let name = &self.name;
+        let mut files = vec![(format!("{name}.png"), self.color)];
+        for (suffix, bytes) in [
+            (format!("depth.{}", self.depth_extension), self.depth),
+            ("normal.png".to_owned(), self.normal),
+            ("mask.png".to_owned(), self.mask),
+        ] {
+            if let Some(bytes) = bytes {
+                files.push((format!("{name}_{suffix}"), bytes));
+            }
+        }
+        files
+    }
+}
+
+/// The cameras of an orbit dataset and how it is written ([`Prepared::orbit_set`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OrbitSet {
+    /// The cameras, in view order.
+    pub orbits: Vec<Orbit>,
+    /// Also see the skeleton's joints from every view (`keypoints.json`).
+    pub keypoints: bool,
+    /// Write the depth pass in this format (drawn whatever the passes say); `None`: as
+    /// the passes ask, 16-bit scaled to the farthest surface (`integer_depth_scale`).
+    pub depth_format: Option<DepthFormat>,
 }
 
 impl Prepared {
@@ -308,21 +345,42 @@ impl Prepared {
         elevation_degrees: f32,
         keypoints: bool,
     ) -> Result<OrbitPictures, Error> {
+        let set = OrbitSet {
+            orbits: Orbit::ring(views, elevation_degrees),
+            keypoints,
+            ..OrbitSet::default()
+        };
+        self.orbit_set(request, &set)
+    }
+
+    /// [`Prepared::orbit_with`] from the cameras of `set`, written as `set` says.
+    ///
+    /// With [`OrbitSet::depth_format`] the depth pass is drawn whatever the passes say,
+    /// each view's `depth_file_path` has that format's extension, and `transforms` holds
+    /// `depth_unit_scale_factor` (nerfstudio's: a stored value × it = distance along the
+    /// view axis, in the model's units) instead of `integer_depth_scale`.
+    pub fn orbit_set(
+        &self,
+        request: &PictureRequest,
+        set: &OrbitSet,
+    ) -> Result<OrbitPictures, Error> {
         let options = self.options(&request.options, &request.pose)?;
-        let orbits = Orbit::ring(views, elevation_degrees);
+        let orbits = &set.orbits;
+        let views = orbits.len() as u32;
+        let keypoints = set.keypoints;
         let joints = keypoints
             .then(|| rigport_render::PosedJoints::of(&self.model, options.pose))
             .transpose()?;
-        let write_depth = options.passes.depth;
+        let write_depth = options.passes.depth || set.depth_format.is_some();
         let mut draw_options = options;
-        draw_options.passes.depth |= keypoints;
+        draw_options.passes.depth |= keypoints || write_depth;
         // Colour, normal and mask are encoded by the thread that drew the view, as soon
         // as it is drawn; depth waits for every view, as its scale is the farthest
         // distance of all of them.
         let drawn = rigport_render::render_views_with(
             &self.model,
             &draw_options,
-            &orbits,
+            orbits,
             &self.textures,
             |_, mut picture| -> Result<Drawn, Error> {
                 let png = |encoded: Result<Vec<u8>, _>| encoded.map_err(Error::Png);
@@ -363,12 +421,13 @@ impl Prepared {
             .filter_map(|p| p.depth.as_ref())
             .flat_map(|d| d.as_raw().iter().copied())
             .fold(0.0_f32, f32::max);
-        let depth_scale = if far > 0.0 {
-            f64::from(far) / 65535.0
-        } else {
-            1.0
+        let depth_scale = match set.depth_format {
+            Some(format) => format.scale_factor(f64::from(far)),
+            None if far > 0.0 => f64::from(far) / 65535.0,
+            None => 1.0,
         };
         let digits = view_digits(views);
+        let depth_extension = set.depth_format.map_or("png", DepthFormat::extension);
         let time = match options.pose.resolve(&self.model) {
             rigport_render::PoseAt::Animation { time, .. } => time,
             _ => 0.0,
@@ -380,8 +439,11 @@ impl Prepared {
         for (i, picture) in drawn.into_iter().enumerate() {
             report.notices.extend(picture.notices);
             let name = format!("view_{i:0digits$}");
-            let depth = match &picture.depth {
-                Some(depth) => {
+            let depth = match (&picture.depth, set.depth_format) {
+                (Some(depth), Some(format)) => {
+                    Some(format.encode(depth, depth_scale).map_err(Error::Png)?)
+                }
+                (Some(depth), None) => {
                     let values: Vec<u16> = depth
                         .as_raw()
                         .iter()
@@ -398,7 +460,7 @@ impl Prepared {
                             .map_err(Error::Png)?,
                     )
                 }
-                None => None,
+                (None, _) => None,
             };
             if let Some((keypoints, bbox, area)) = picture.keypoints {
                 seen.push(ViewKeypoints {
@@ -419,7 +481,7 @@ impl Prepared {
                     "transform_matrix": camera.camera_to_world,
                 });
                 if depth.is_some() {
-                    frame["depth_file_path"] = json!(format!("{name}_depth.png"));
+                    frame["depth_file_path"] = json!(format!("{name}_depth.{depth_extension}"));
                 }
                 if normal.is_some() {
                     frame["normal_file_path"] = json!(format!("{name}_normal.png"));
@@ -430,8 +492,10 @@ impl Prepared {
                 frames.push(frame);
             }
             files.push(ViewFiles {
+                name,
                 color,
                 depth,
+                depth_extension,
                 normal,
                 mask,
             });
@@ -452,8 +516,12 @@ impl Prepared {
             }),
             None => json!({}),
         };
-        if options.passes.depth {
-            transforms["integer_depth_scale"] = json!(depth_scale);
+        match set.depth_format {
+            Some(_) => transforms["depth_unit_scale_factor"] = json!(depth_scale),
+            None if options.passes.depth => {
+                transforms["integer_depth_scale"] = json!(depth_scale);
+            }
+            None => {}
         }
         transforms["up"] = json!("+y");
         transforms["frames"] = Value::Array(frames);

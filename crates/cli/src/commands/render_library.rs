@@ -7,7 +7,7 @@ use super::Status;
 use crate::args::RenderArgs;
 use crate::batch;
 use crate::output::{check_target, write_atomic_unsynced};
-use rigport::picture::{CocoModel, OrbitKeypoints, PictureRequest, Prepared};
+use rigport::picture::{CocoModel, Orbit, OrbitKeypoints, OrbitSet, PictureRequest, Prepared};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
@@ -299,22 +299,18 @@ fn draw_model(
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     let mut keypoints = None;
     if let Some(views) = args.orbit {
+        let set = OrbitSet {
+            orbits: Orbit::ring(views, args.elevation),
+            keypoints: args.keypoints,
+            depth_format: args.depth_format,
+        };
         let orbit = prepared
-            .orbit_with(request, views, args.elevation, args.keypoints)
+            .orbit_set(request, &set)
             .map_err(|e| e.to_string())?;
         report.extend(orbit.report);
-        let digits = views.saturating_sub(1).max(1).to_string().len().max(2);
-        for (i, view) in orbit.views.into_iter().enumerate() {
-            let stem = format!("view_{i:0digits$}");
-            files.push((folder.join(format!("{stem}.png")), view.color));
-            for (pass, png) in [
-                ("depth", view.depth),
-                ("normal", view.normal),
-                ("mask", view.mask),
-            ] {
-                if let Some(png) = png {
-                    files.push((folder.join(format!("{stem}_{pass}.png")), png));
-                }
+        for view in orbit.views {
+            for (path, bytes) in view.into_files() {
+                files.push((folder.join(path), bytes));
             }
         }
         let json = serde_json::to_vec_pretty(&orbit.transforms).map_err(|e| e.to_string())?;
