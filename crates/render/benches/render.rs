@@ -8,9 +8,7 @@ use std::collections::HashMap;
 use std::hint::black_box;
 use std::sync::Arc;
 
-#[path = "support/sphere.rs"]
-mod sphere;
-use sphere::sphere;
+use rigport_test_support::synth::sphere::{self, sphere};
 
 fn bench(c: &mut Criterion) {
     let model = sphere(174);

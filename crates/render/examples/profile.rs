@@ -6,8 +6,7 @@
 
 use rigport_render::{NoTextures, PoseAt, RenderOptions, View, render, render_sheet};
 
-#[path = "../benches/support/sphere.rs"]
-mod sphere;
+use rigport_test_support::synth::sphere;
 
 fn main() {
     let what = std::env::args().nth(1).unwrap_or_else(|| "one".to_owned());

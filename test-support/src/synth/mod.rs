@@ -14,6 +14,7 @@ pub mod model;
 mod ms3d;
 mod ms3d_ascii;
 pub mod rig;
+pub mod sphere;
 mod text;
 
 pub use gimbal::gimbal_model;
