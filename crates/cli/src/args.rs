@@ -2,7 +2,7 @@
 
 use crate::format_arg::FormatArg;
 use clap::{Args, Parser, Subcommand};
-use rigport::picture::{DepthFormat, Passes, RenderError, Rgb, View};
+use rigport::picture::{CameraConvention, DepthFormat, Passes, RenderError, Rgb, View};
 use std::path::PathBuf;
 
 /// Inspect, validate, convert and draw skeletal models.
@@ -133,7 +133,10 @@ pub enum Command {
     /// model's unit (millimetres for a model in metres; a coarser power of ten when the
     /// farthest surface is beyond 65 535 steps), npy, float32 (view_00_depth.npy), and
     /// transforms.json gives `depth_unit_scale_factor` (value x factor = distance along the
-    /// view axis, 0 = no surface). Every frame of transforms.json carries `view` (its
+    /// view axis, 0 = no surface). `--camera-convention opencv` writes the camera-to-world
+    /// matrices in OpenCV camera axes (looking down +Z, +Y down) and says so in
+    /// transforms.json (`"camera_convention": "opencv"`, `"transform": "camera_to_world"`);
+    /// pictures and keypoints are unchanged. Every frame of transforms.json carries `view` (its
     /// index), `frame` (0) and `time` (seconds into the animation drawn, 0 for the bind
     /// pose). `--keypoints` adds keypoints.json beside transforms.json: `joints` (name,
     /// parent index or null) and per view `frames` (file_path, view, frame, time, and per
@@ -387,6 +390,14 @@ pub struct RenderArgs {
     #[arg(long, value_parser = parse_depth_format, value_name = "png16|npy",
           requires = "orbit")]
     pub depth_format: Option<DepthFormat>,
+    /// Camera axes of transforms.json's camera-to-world matrices: `opengl` (nerfstudio,
+    /// instant-ngp, Blender: the camera looks down its -Z, +Y up; the default) or `opencv`
+    /// (COLMAP, OpenCV: looking down +Z, +Y down). Given, transforms.json also says
+    /// `"camera_convention"` and `"transform": "camera_to_world"`. Pictures and keypoint
+    /// pixels are the same either way.
+    #[arg(long, value_parser = parse_camera_convention, value_name = "opengl|opencv",
+          requires = "orbit")]
+    pub camera_convention: Option<CameraConvention>,
     /// Write keypoints.json per model (each joint's world position, pixel, depth and
     /// visibility in every view) and DIR/annotations.json (COCO keypoints) for the run
     /// (see above).
@@ -419,6 +430,10 @@ fn parse_elevation(s: &str) -> Result<f32, String> {
         Ok(e) if (-89.0..=89.0).contains(&e) => Ok(e),
         _ => Err(format!("`{s}` is not an elevation from -89 to 89 degrees")),
     }
+}
+
+fn parse_camera_convention(s: &str) -> Result<CameraConvention, String> {
+    s.parse().map_err(|e: RenderError| e.to_string())
 }
 
 fn parse_depth_format(s: &str) -> Result<DepthFormat, String> {

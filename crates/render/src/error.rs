@@ -55,6 +55,9 @@ pub enum RenderError {
     /// A depth format that is none of png16, npy.
     #[error("depth format `{0}` is not one of png16, npy")]
     BadDepthFormat(String),
+    /// A camera convention that is none of opengl, opencv.
+    #[error("camera convention `{0}` is not one of opengl, opencv")]
+    BadCameraConvention(String),
     /// An animation of zero frames, or more than [`MAX_ANIMATION_FRAMES`](crate::MAX_ANIMATION_FRAMES).
     #[error("an animated picture of {frames} frame(s) is not 1 to {max} frames", max = crate::MAX_ANIMATION_FRAMES)]
     BadFrames {

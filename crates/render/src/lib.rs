@@ -10,7 +10,8 @@
 //!   aspect kept, centred; `back`, `left`, `right` and `top` are the same camera turned;
 //!   `iso` is a three-quarter perspective view. [`Orbit`] cameras circle the up axis
 //!   ([`render_views`]), each fitted so the model fills the frame; every picture carries
-//!   its [`CameraPose`].
+//!   its [`CameraPose`], whose camera-to-world matrix [`CameraConvention`] gives in
+//!   OpenGL or OpenCV camera axes.
 //! * Passes ([`Passes`]): depth, camera-space normals and coverage mask from the same
 //!   camera and samples; [`render_apng`] writes every frame of an animation as an APNG.
 //!   [`DepthFormat`] writes a depth pass as dataset loaders read it (16-bit PNG in
@@ -61,6 +62,7 @@
 mod animate;
 mod camera;
 mod closed;
+mod conventions;
 mod depth_out;
 mod draw;
 mod encode;
@@ -76,6 +78,7 @@ mod views;
 
 pub use animate::{Animated, MAX_ANIMATION_FRAMES, frame_times, render_apng};
 pub use camera::{CameraPose, ORBIT_FOV_Y_DEGREES};
+pub use conventions::CameraConvention;
 pub use depth_out::{DEPTH_STEP, DepthFormat, png16_step};
 pub use draw::{DepthImage, Picture, render};
 pub use encode::{encode_png, encode_png_gray8, encode_png_gray16, encode_png_rgb8};

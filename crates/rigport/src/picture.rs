@@ -38,8 +38,9 @@ use std::sync::{Arc, Mutex};
 /// The renderer's options, views, colours and errors, re-exported so callers need not
 /// depend on it.
 pub use rigport_render::{
-    Animated, CameraPose, DepthFormat, Keypoint, MAX_SIDE, Orbit, Passes, RenderError,
-    RenderOptions, Rgb, VISIBILITY_TOLERANCE, View, Visibility, encode_png, parse_size,
+    Animated, CameraConvention, CameraPose, DepthFormat, Keypoint, MAX_SIDE, Orbit, Passes,
+    RenderError, RenderOptions, Rgb, VISIBILITY_TOLERANCE, View, Visibility, encode_png,
+    parse_size,
 };
 
 /// What to draw.
@@ -241,6 +242,9 @@ pub struct OrbitSet {
     /// Write the depth pass in this format (drawn whatever the passes say); `None`: as
     /// the passes ask, 16-bit scaled to the farthest surface (`integer_depth_scale`).
     pub depth_format: Option<DepthFormat>,
+    /// Write each `transform_matrix` in these camera axes, and say so in `transforms`
+    /// (`camera_convention`, `transform`: `camera_to_world`); `None`: OpenGL's, unsaid.
+    pub convention: Option<CameraConvention>,
 }
 
 impl Prepared {
@@ -354,6 +358,10 @@ impl Prepared {
     }
 
     /// [`Prepared::orbit_with`] from the cameras of `set`, written as `set` says.
+    ///
+    /// With [`OrbitSet::convention`] each `transform_matrix` is in those camera axes
+    /// (OpenCV's: looking down +Z, +Y down) and `transforms` says which
+    /// (`camera_convention`, `transform`); the pictures and keypoints are the same.
     ///
     /// With [`OrbitSet::depth_format`] the depth pass is drawn whatever the passes say,
     /// each view's `depth_file_path` has that format's extension, and `transforms` holds
@@ -478,7 +486,10 @@ impl Prepared {
                     "view": i,
                     "frame": 0,
                     "time": time,
-                    "transform_matrix": camera.camera_to_world,
+                    "transform_matrix": set
+                        .convention
+                        .unwrap_or_default()
+                        .camera_to_world(&camera),
                 });
                 if depth.is_some() {
                     frame["depth_file_path"] = json!(format!("{name}_depth.{depth_extension}"));
@@ -522,6 +533,10 @@ impl Prepared {
                 transforms["integer_depth_scale"] = json!(depth_scale);
             }
             None => {}
+        }
+        if let Some(convention) = set.convention {
+            transforms["camera_convention"] = json!(convention.key());
+            transforms["transform"] = json!("camera_to_world");
         }
         transforms["up"] = json!("+y");
         transforms["frames"] = Value::Array(frames);

@@ -303,6 +303,7 @@ fn draw_model(
             orbits: Orbit::ring(views, args.elevation),
             keypoints: args.keypoints,
             depth_format: args.depth_format,
+            convention: args.camera_convention,
         };
         let orbit = prepared
             .orbit_set(request, &set)
