@@ -121,7 +121,9 @@ pub enum Command {
     /// file does not stop the run). `--orbit N` writes view_00.png ... (N perspective views,
     /// 40 degree vertical field of view, evenly around the up axis starting at the front,
     /// raised --elevation degrees, each at the nearest distance where the model fills the
-    /// middle 90 %) and transforms.json (instant-ngp / nerfstudio: w, h, fl_x, fl_y, cx,
+    /// middle 90 %; `--orbit random:N --seed S`: N cameras from a seeded SplitMix64,
+    /// azimuth uniform, elevation uniform over the sphere between -20 and 60 degrees,
+    /// distance 1 to 1.5 times that nearest one, the same files for the same seed) and transforms.json (instant-ngp / nerfstudio: w, h, fl_x, fl_y, cx,
     /// cy, camera_angle_x, frames[].file_path and camera-to-world transform_matrix with
     /// OpenGL camera axes, the camera looking down -Z with +Y up; world = the model's
     /// coordinates turned Y-up exactly as in its .glb). `--passes` adds view_00_depth.png
@@ -365,10 +367,15 @@ pub struct RenderArgs {
     #[arg(long)]
     pub force: bool,
     /// Draw N perspective views evenly around the model's up axis, with transforms.json
-    /// (needs -o DIR; see above).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000),
+    /// (needs -o DIR; see above). `random:N`: N views from --seed, azimuth uniform,
+    /// elevation uniform over the sphere between -20 and 60 degrees (--elevation is not
+    /// used), distance 1 to 1.5 times the nearest that fills the frame.
+    #[arg(long, value_name = "N|random:N", value_parser = parse_orbit,
           requires = "out_dir", conflicts_with_all = ["sheet", "view"])]
-    pub orbit: Option<u32>,
+    pub orbit: Option<OrbitArg>,
+    /// Seed of the random cameras (--orbit random:N): the same seed, the same cameras.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "orbit")]
+    pub seed: u64,
     /// Height of the orbit cameras above the horizontal plane, in degrees (-89 to 89).
     #[arg(long, default_value_t = 20.0, value_parser = parse_elevation, value_name = "DEG",
           allow_hyphen_values = true, requires = "orbit")]
@@ -423,6 +430,28 @@ pub struct RenderArgs {
     /// Reading options.
     #[command(flatten)]
     pub read: ReadArgs,
+}
+
+/// The cameras `--orbit` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OrbitArg {
+    /// N views evenly around the up axis at `--elevation`.
+    Ring(u32),
+    /// N seeded random views (`random:N`).
+    Random(u32),
+}
+
+fn parse_orbit(s: &str) -> Result<OrbitArg, String> {
+    let (random, count) = match s.trim().split_once(':') {
+        Some((kind, count)) if kind.eq_ignore_ascii_case("random") => (true, count),
+        Some(_) => return Err(format!("`{s}` is not N or random:N")),
+        None => (false, s),
+    };
+    match count.trim().parse::<u32>() {
+        Ok(n) if (1..=1000).contains(&n) && random => Ok(OrbitArg::Random(n)),
+        Ok(n) if (1..=1000).contains(&n) => Ok(OrbitArg::Ring(n)),
+        _ => Err(format!("`{s}` is not N or random:N with N from 1 to 1000")),
+    }
 }
 
 fn parse_elevation(s: &str) -> Result<f32, String> {

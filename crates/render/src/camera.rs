@@ -130,7 +130,8 @@ impl Camera {
     /// A perspective camera on `orbit` around the centre of `points`' bounds, looking at
     /// it, with a vertical field of view of [`ORBIT_FOV_Y_DEGREES`] and the principal point
     /// at the target's centre; the distance is the smallest at which every point projects
-    /// inside the middle 90 % of the target, so the model fills the frame from every side.
+    /// inside the middle 90 % of the target, so the model fills the frame from every side,
+    /// times the orbit's distance scale when it is above 1.
     pub fn orbit<I: Iterator<Item = Vec3>>(
         orbit: Orbit,
         model_up: UpAxis,
@@ -166,6 +167,12 @@ impl Camera {
         }
         // Every point stays in front of the eye, by at least a thousandth of the radius.
         let distance = distance.max(behind + radius * 1e-3);
+        let scale = f64::from(orbit.distance_scale);
+        let distance = if scale.is_finite() && scale > 1.0 {
+            distance * scale
+        } else {
+            distance
+        };
         let eye = centre - forward * distance;
         let mut camera = Camera {
             right,

@@ -11,7 +11,8 @@
 //!   `iso` is a three-quarter perspective view. [`Orbit`] cameras circle the up axis
 //!   ([`render_views`]), each fitted so the model fills the frame; every picture carries
 //!   its [`CameraPose`], whose camera-to-world matrix [`CameraConvention`] gives in
-//!   OpenGL or OpenCV camera axes.
+//!   OpenGL or OpenCV camera axes. [`Orbit::random`] places seeded random cameras
+//!   ([`SplitMix64`]).
 //! * Passes ([`Passes`]): depth, camera-space normals and coverage mask from the same
 //!   camera and samples; [`render_apng`] writes every frame of an animation as an APNG.
 //!   [`DepthFormat`] writes a depth pass as dataset loaders read it (16-bit PNG in
@@ -69,6 +70,7 @@ mod encode;
 mod error;
 mod keypoints;
 mod options;
+mod orbit_random;
 mod passes;
 mod raster;
 mod samples;
@@ -87,6 +89,7 @@ pub use keypoints::{Keypoint, PosedJoints, SILHOUETTE_SLACK, VISIBILITY_TOLERANC
 pub use options::{
     MAX_SHEET_PIXELS, MAX_SIDE, Orbit, Passes, PoseAt, RenderOptions, Rgb, View, parse_size,
 };
+pub use orbit_random::{RANDOM_DISTANCE_SCALE, RANDOM_ELEVATION_DEGREES, SplitMix64};
 pub use raster::SUPERSAMPLE;
 pub use sheet::{render_sheet, sheet_grid, sheet_times};
 pub use texture::{BesideTextures, FolderTextures, NoTextures, TextureError, TextureSource};

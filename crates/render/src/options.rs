@@ -84,13 +84,27 @@ impl FromStr for View {
 }
 
 /// A perspective camera circling the model's up axis (see [`RenderOptions::orbit`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Orbit {
     /// Degrees about the up axis from the front (0: the `front` view's side, 90: from
     /// the model's right, +X of the upright frame).
     pub azimuth_degrees: f32,
     /// Degrees above the horizontal plane (negative: from below); kept within ±89.
     pub elevation_degrees: f32,
+    /// The camera's distance as a multiple of the nearest at which the model fills the
+    /// middle 90 % of the picture: 1 (the default) fills it, more shows the model smaller.
+    /// Values below 1 or not finite count as 1.
+    pub distance_scale: f32,
+}
+
+impl Default for Orbit {
+    fn default() -> Self {
+        Self {
+            azimuth_degrees: 0.0,
+            elevation_degrees: 0.0,
+            distance_scale: 1.0,
+        }
+    }
 }
 
 impl Orbit {
@@ -101,6 +115,7 @@ impl Orbit {
             .map(|i| Orbit {
                 azimuth_degrees: 360.0 * i as f32 / count as f32,
                 elevation_degrees,
+                distance_scale: 1.0,
             })
             .collect()
     }

@@ -4,7 +4,7 @@
 //! `DIR/annotations.json` (COCO keypoints) of every model done.
 
 use super::Status;
-use crate::args::RenderArgs;
+use crate::args::{OrbitArg, RenderArgs};
 use crate::batch;
 use crate::output::{check_target, write_atomic_unsynced};
 use rigport::picture::{CocoModel, Orbit, OrbitKeypoints, OrbitSet, PictureRequest, Prepared};
@@ -298,9 +298,13 @@ fn draw_model(
     let mut report = prepared.report.clone();
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     let mut keypoints = None;
-    if let Some(views) = args.orbit {
+    if let Some(orbit) = args.orbit {
+        let orbits = match orbit {
+            OrbitArg::Ring(views) => Orbit::ring(views, args.elevation),
+            OrbitArg::Random(views) => Orbit::random(views, args.seed),
+        };
         let set = OrbitSet {
-            orbits: Orbit::ring(views, args.elevation),
+            orbits,
             keypoints: args.keypoints,
             depth_format: args.depth_format,
             convention: args.camera_convention,
