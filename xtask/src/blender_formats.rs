@@ -57,9 +57,12 @@ mod tests {
             at += text[at..].find(&quoted).expect("every key, in order") + quoted.len();
         }
         assert_eq!(table.as_object().unwrap().len(), Format::ALL.len());
-        let md5anim = &table["md5anim"];
-        assert_eq!(md5anim["family"], "MD5");
-        assert_eq!(md5anim["animation_only"], true);
+        for format in Format::ALL {
+            let entry = &table[format.key()];
+            assert_eq!(entry["family"], format.family());
+            assert_eq!(entry["animation_only"], format.is_animation_only());
+            assert_eq!(entry["reads"], format.can_read());
+        }
         assert_eq!(table["ms3d-ascii"]["extension"], "txt");
         assert_eq!(table["obj"]["reads"], false);
     }

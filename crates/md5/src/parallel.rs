@@ -13,7 +13,7 @@
 //! that reader's result and names the very line that fails. Those are failures or files
 //! no tool writes, so their cost does not matter.
 
-use crate::read::{Lines, read_lines};
+use crate::read::lines::{Lines, read_lines};
 use rayon::prelude::*;
 use rigport_model_core::ReadOptions;
 use std::ops::Range;

@@ -18,7 +18,7 @@
 //! how many bands drew it.
 
 use crate::camera::Projected;
-use crate::samples::Samples;
+use crate::samples::{EMPTY, Pixel, Samples};
 use glam::{BVec4A, Vec4};
 use image::RgbaImage;
 use rayon::prelude::*;
@@ -53,9 +53,6 @@ const MIN_BAND_ROWS: usize = 16;
 /// drawn. 1/256 of a sample is far above the rounding and far below anything visible.
 const EDGE_SLACK: f32 = 1.0 / 256.0;
 
-/// An empty sample's nearness: every surface is nearer.
-const EMPTY: f32 = f32::NEG_INFINITY;
-
 /// Colour and depth of every sample, a pixel's four samples together (one cache line
 /// holds two pixels' depths and colours, which the depth test, the colour write and the
 /// filter read together). A sample's colour counts only where its depth says something
@@ -77,25 +74,6 @@ pub(crate) struct Target {
     /// core) they run on the calling thread, which would otherwise wait for its rows and
     /// start another picture meanwhile, each with a target of its own.
     parallel: bool,
-}
-
-/// One pixel's four samples.
-#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
-#[repr(C, align(32))]
-pub(crate) struct Pixel {
-    /// Each sample's nearness of the closest surface so far (larger is closer; [`EMPTY`]:
-    /// nothing drawn, [`LINE_ONLY`]: only a line).
-    depth: Vec4,
-    /// Each sample's opaque RGBA colour; meaningful where its depth is not empty.
-    colour: [[u8; 4]; 4],
-}
-
-impl Pixel {
-    /// Nothing drawn.
-    pub(crate) const EMPTY: Pixel = Pixel {
-        depth: Vec4::splat(EMPTY),
-        colour: [[0; 4]; 4],
-    };
 }
 
 /// Most pixels a thread's target keeps between pictures (2^20 pixels, 32 MiB of samples);

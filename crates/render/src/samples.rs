@@ -5,8 +5,30 @@
 //! trap into the kernel, about a third of a one-model orbit's time). Elsewhere, and when
 //! the mapping or the advice fails, the pixels are an ordinary `Vec`.
 
-use crate::raster::Pixel;
+use glam::Vec4;
 use std::ops::{Deref, DerefMut};
+
+/// An empty sample's nearness: every surface is nearer.
+pub(crate) const EMPTY: f32 = f32::NEG_INFINITY;
+
+/// One pixel's four samples.
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C, align(32))]
+pub(crate) struct Pixel {
+    /// Each sample's nearness of the closest surface so far (larger is closer; [`EMPTY`]:
+    /// nothing drawn, the smallest finite value: only a line).
+    pub(crate) depth: Vec4,
+    /// Each sample's opaque RGBA colour; meaningful where its depth is not empty.
+    pub(crate) colour: [[u8; 4]; 4],
+}
+
+impl Pixel {
+    /// Nothing drawn.
+    pub(crate) const EMPTY: Pixel = Pixel {
+        depth: Vec4::splat(EMPTY),
+        colour: [[0; 4]; 4],
+    };
+}
 
 /// Size and alignment of a transparent huge page on x86-64 and AArch64 Linux.
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]

@@ -162,8 +162,24 @@ mod tests {
 
     #[test]
     fn a_mesh_keeps_the_plain_name_and_its_animation_its_extension() {
-        let got = outputs(&["m/bob.md5anim", "m/bob.md5mesh", "m/walk.md5anim"]);
-        assert_eq!(got[0], Ok(PathBuf::from("out/bob.md5anim.glb")));
+        // An animation-only format and the model format of its family (an animation file
+        // listed first still leaves the plain name to the model).
+        let anim = Format::ALL
+            .into_iter()
+            .find(|f| f.is_animation_only())
+            .expect("an animation-only format");
+        let mesh = Format::ALL
+            .into_iter()
+            .find(|f| f.family() == anim.family() && !f.is_animation_only())
+            .expect("its family's model format");
+        let (anim, mesh) = (anim.extension(), mesh.extension());
+        let inputs = [
+            format!("m/bob.{anim}"),
+            format!("m/bob.{mesh}"),
+            format!("m/walk.{anim}"),
+        ];
+        let got = outputs(&inputs.each_ref().map(String::as_str));
+        assert_eq!(got[0], Ok(PathBuf::from(format!("out/bob.{anim}.glb"))));
         assert_eq!(got[1], Ok(PathBuf::from("out/bob.glb")));
         assert_eq!(got[2], Ok(PathBuf::from("out/walk.glb")));
     }

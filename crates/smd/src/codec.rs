@@ -7,8 +7,7 @@ use rigport_model_core::codec::{
 };
 use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis};
 
-/// The format key.
-pub const KEY: &str = "smd";
+use crate::KEY;
 
 static INFO: FormatInfo = FormatInfo {
     key: KEY,

@@ -143,6 +143,6 @@ impl Error {
     /// The codec's error: format `smd`, the location in `src`, this error as its source.
     pub fn into_format_error(self, src: &[u8]) -> FormatError {
         let location = self.location(src);
-        FormatError::wrap(crate::codec::KEY, location, self)
+        FormatError::wrap(crate::KEY, location, self)
     }
 }

@@ -70,7 +70,11 @@ mod read;
 mod summary;
 mod write;
 
-pub use codec::{KEY, Smd};
+pub use codec::Smd;
+
+/// The format key (`--to`, `info`'s `format`), which the codec, its errors and the summary
+/// share.
+pub const KEY: &str = "smd";
 pub use convert::{
     ConvertOptions, DEFAULT_ANIMATION_NAME, DEFAULT_FPS, add_animation, animation_from_model,
     from_model, to_model,

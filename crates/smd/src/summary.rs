@@ -66,7 +66,7 @@ pub(crate) fn summary(file: &File) -> FileSummary {
     details.push(("material names".to_owned(), names.join(", ")));
     let is_animation = !file.has_triangles() || frames > 1;
     FileSummary {
-        format: crate::codec::KEY,
+        format: crate::KEY,
         meshes: materials.len() as u64,
         vertices: triangles * 3,
         triangles,

@@ -95,6 +95,22 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
                 "the model has no joints: its animations have nothing to move",
             );
         }
+        // A MESH without vertices is refused by assimp's validator and draws nothing in
+        // Luanti: a group of meshes without triangles gets no node.
+        let (groups, empty): (Vec<_>, Vec<_>) = groups
+            .into_iter()
+            .partition(|g| g.iter().any(|m| !m.triangles.is_empty()));
+        if !empty.is_empty() {
+            let names: Vec<&str> = empty.iter().map(|g| g[0].name.as_str()).collect();
+            report.info(
+                codes::EMPTY_MESHES,
+                format!(
+                    "{} meshes without triangles are not written: {}",
+                    names.len(),
+                    names.join(", ")
+                ),
+            );
+        }
         for group in groups {
             let mut n = node(&group[0].name, Vec3::ZERO, Quat::IDENTITY, Vec3::ONE);
             n.children

@@ -71,12 +71,12 @@ use std::fmt;
 /// What a format is: the facts a registry, a file dialog or `--to` needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FormatInfo {
-    /// Stable key, as in `--to` and `info --json` (`"md5mesh"`).
+    /// Stable key, as in `--to` and `info --json` (`"ms3d-ascii"`).
     pub key: &'static str,
     /// The short name of the format's family, which menus and lists group formats by
-    /// (`"MD5"` for both `.md5mesh` and `.md5anim`).
+    /// (`"MilkShape 3D"` for both its binary and its ASCII format).
     pub family: &'static str,
-    /// A one-line description for people (`"id Tech 4 MD5 mesh (`.md5mesh`)"`).
+    /// A one-line description for people (`"MilkShape 3D ASCII (`.txt`)"`).
     pub description: &'static str,
     /// File extensions without the dot, lower case, the usual one first.
     pub extensions: &'static [&'static str],

@@ -35,7 +35,7 @@ impl Written {
     }
 }
 
-/// The stem of a main output name (`"hero.md5mesh"` → `"hero"`), for naming companions.
+/// The stem of a main output name (`"hero.mdl"` → `"hero"`), for naming companions.
 pub fn stem_of(main: &str) -> &str {
     match main.rfind('.') {
         Some(dot) if dot > 0 => &main[..dot],
@@ -64,7 +64,7 @@ pub fn file_safe(name: &str) -> String {
 }
 
 /// The files a write makes, named by one rule: the main file first, then each companion
-/// `<stem>_<part>.<extension>` beside it (`hero_walk.md5anim`), the part made
+/// `<stem>_<part>.<extension>` beside it (`hero_walk.seq`), the part made
 /// [`file_safe`], with `_2`, `_3`… added when the name would clash with one already written
 /// **ignoring case** (two animations "Walk" and "walk" would overwrite each other on Windows
 /// and macOS). [`WrittenFiles::finish`] reports them all in one `files-written` note.
@@ -73,16 +73,16 @@ pub fn file_safe(name: &str) -> String {
 /// use rigport_model_core::Report;
 /// use rigport_model_core::codec::WrittenFiles;
 ///
-/// let mut files = WrittenFiles::new("hero.smd", b"ref".to_vec(), "reference");
-/// files.companion("Walk", "smd", b"a".to_vec(), "animation `Walk`");
-/// files.companion("walk", "smd", b"b".to_vec(), "animation `walk`");
+/// let mut files = WrittenFiles::new("hero.mdl", b"ref".to_vec(), "reference");
+/// files.companion("Walk", "seq", b"a".to_vec(), "animation `Walk`");
+/// files.companion("walk", "seq", b"b".to_vec(), "animation `walk`");
 /// let mut report = Report::default();
 /// let written = files.finish(&mut report);
 /// let names: Vec<&str> = written.iter().map(|f| f.name.as_str()).collect();
-/// assert_eq!(names, ["hero.smd", "hero_Walk.smd", "hero_walk_2.smd"]);
+/// assert_eq!(names, ["hero.mdl", "hero_Walk.seq", "hero_walk_2.seq"]);
 /// assert_eq!(
 ///     report.notices[0].message,
-///     "wrote hero.smd (reference), hero_Walk.smd (animation `Walk`), hero_walk_2.smd (animation `walk`)"
+///     "wrote hero.mdl (reference), hero_Walk.seq (animation `Walk`), hero_walk_2.seq (animation `walk`)"
 /// );
 /// ```
 #[derive(Clone, Debug, Default)]
