@@ -1,4 +1,8 @@
 //! The reader: lines, fields and blocks, with warnings that a strict read turns into errors.
+//!
+//! * [`fields`]: lines and the fields on them;
+//! * here: the reader of blocks and their records ([`Reader`]);
+//! * `pieces` (feature `parallel`): large blocks read on every core.
 
 use crate::error::Error;
 use crate::file::{
@@ -11,218 +15,14 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
 
+mod fields;
 #[cfg(feature = "parallel")]
 mod pieces;
 
+use fields::*;
+
 /// Located warnings kept in a report; further ones are counted in one last notice.
 const MAX_WARNINGS: usize = 32;
-
-/// Whether a byte separates fields (`\r` too: a CR before the LF is a blank).
-#[inline]
-fn is_blank(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c')
-}
-
-/// Whether a field or line starts a comment: `//`, `#` or `;`.
-#[inline]
-fn starts_comment(text: &[u8]) -> bool {
-    text.starts_with(b"//") || text.starts_with(b"#") || text.starts_with(b";")
-}
-
-pub(crate) fn trim(text: &[u8]) -> &[u8] {
-    let start = text
-        .iter()
-        .position(|&b| !is_blank(b))
-        .unwrap_or(text.len());
-    let end = text
-        .iter()
-        .rposition(|&b| !is_blank(b))
-        .map_or(start, |p| p + 1);
-    &text[start..end.max(start)]
-}
-
-/// One line of the input.
-#[derive(Clone, Copy)]
-struct Line<'a> {
-    /// Line number, from 1.
-    number: usize,
-    /// Offset of the line's first byte in the input.
-    start: usize,
-    /// The line without its `\n`.
-    text: &'a [u8],
-}
-
-impl<'a> Line<'a> {
-    /// The span of the trimmed text (the line start for a blank line).
-    fn trimmed_span(&self) -> Range<usize> {
-        let start = self
-            .text
-            .iter()
-            .position(|&b| !is_blank(b))
-            .unwrap_or(self.text.len());
-        let len = trim(self.text).len();
-        self.start + start..self.start + start + len
-    }
-
-    fn fields(&self) -> Fields<'a> {
-        Fields {
-            text: self.text,
-            base: self.start,
-            pos: 0,
-        }
-    }
-}
-
-/// The fields of one line, left to right.
-#[derive(Clone)]
-struct Fields<'a> {
-    text: &'a [u8],
-    base: usize,
-    pos: usize,
-}
-
-impl<'a> Fields<'a> {
-    fn skip_blanks(&mut self) {
-        while self.pos < self.text.len() && is_blank(self.text[self.pos]) {
-            self.pos += 1;
-        }
-    }
-
-    /// The next field and its span, or `None` at the end of the line or a comment.
-    fn token(&mut self) -> Option<(&'a [u8], Range<usize>)> {
-        self.skip_blanks();
-        let rest = &self.text[self.pos..];
-        if rest.is_empty() || starts_comment(rest) {
-            return None;
-        }
-        let start = self.pos;
-        while self.pos < self.text.len() && !is_blank(self.text[self.pos]) {
-            self.pos += 1;
-        }
-        Some((
-            &self.text[start..self.pos],
-            self.base + start..self.base + self.pos,
-        ))
-    }
-
-    fn end_span(&self) -> Range<usize> {
-        let end = self.base + trim_end_len(self.text);
-        end..end
-    }
-
-    fn require(&mut self, expected: &'static str) -> Result<(&'a [u8], Range<usize>), Error> {
-        self.token().ok_or_else(|| Error::ShortLine {
-            span: self.end_span(),
-            expected,
-        })
-    }
-
-    fn int(&mut self, expected: &'static str) -> Result<i32, Error> {
-        let (token, span) = self.require(expected)?;
-        parse_int(token).ok_or_else(|| Error::BadNumber {
-            span,
-            expected,
-            found: excerpt(token, 40),
-        })
-    }
-
-    fn float(&mut self, expected: &'static str) -> Result<f32, Error> {
-        let (token, span) = self.require(expected)?;
-        parse_float(token).ok_or_else(|| Error::BadNumber {
-            span,
-            expected,
-            found: excerpt(token, 40),
-        })
-    }
-
-    fn floats<const N: usize>(&mut self, expected: &'static str) -> Result<[f32; N], Error> {
-        let mut out = [0.0; N];
-        for value in &mut out {
-            *value = self.float(expected)?;
-        }
-        Ok(out)
-    }
-
-    /// A quoted name (the bytes between the quotes) or a bare word.
-    fn name(&mut self) -> Result<(Vec<u8>, bool), Error> {
-        self.skip_blanks();
-        if self.text.get(self.pos) == Some(&b'"') {
-            let open = self.pos;
-            let close = self.text[open + 1..]
-                .iter()
-                .position(|&b| b == b'"')
-                .ok_or(Error::UnterminatedQuote {
-                    span: self.base + open..self.base + trim_end_len(self.text),
-                })?;
-            self.pos = open + 1 + close + 1;
-            return Ok((self.text[open + 1..open + 1 + close].to_vec(), true));
-        }
-        let (token, _) = self.require("a bone name")?;
-        Ok((token.to_vec(), false))
-    }
-
-    /// Whether fields are left (not counting a comment).
-    fn more(&mut self) -> bool {
-        self.skip_blanks();
-        let rest = &self.text[self.pos..];
-        !rest.is_empty() && !starts_comment(rest)
-    }
-
-    /// The end of the line: nothing, or a comment (returned without surrounding blanks).
-    fn finish(mut self) -> Result<Option<Vec<u8>>, Error> {
-        self.skip_blanks();
-        let rest = trim(&self.text[self.pos..]);
-        if rest.is_empty() {
-            return Ok(None);
-        }
-        if starts_comment(rest) {
-            return Ok(Some(rest.to_vec()));
-        }
-        let (token, span) = self.token().unwrap_or((rest, self.end_span()));
-        Err(Error::Unexpected {
-            span,
-            expected: "the end of the line",
-            found: excerpt(token, 40),
-        })
-    }
-}
-
-fn trim_end_len(text: &[u8]) -> usize {
-    text.iter()
-        .rposition(|&b| !is_blank(b))
-        .map_or(0, |p| p + 1)
-}
-
-use rigport_model_core::number::{parse_f32 as parse_float, parse_i32 as parse_int};
-
-/// The lines of the input.
-struct Lines<'a> {
-    src: &'a [u8],
-    pos: usize,
-    number: usize,
-}
-
-impl<'a> Iterator for Lines<'a> {
-    type Item = Line<'a>;
-
-    fn next(&mut self) -> Option<Line<'a>> {
-        if self.pos >= self.src.len() {
-            return None;
-        }
-        let start = self.pos;
-        let end = self.src[start..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(self.src.len(), |p| start + p);
-        self.pos = end + 1;
-        self.number += 1;
-        Some(Line {
-            number: self.number,
-            start,
-            text: &self.src[start..end],
-        })
-    }
-}
 
 /// A line of a block of `time N` lines and their records, as [`Reader::timed_lines`] reads
 /// it: its names in messages and budgets, and its comment and `time` lines.
