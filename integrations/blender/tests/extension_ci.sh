@@ -4,7 +4,8 @@
 # environment per Blender under target/blender-venvs/ (bpy 4.5.x on Python 3.11, bpy 5.x on
 # Python 3.13; BPY45_PYTHON and BPY5_PYTHON name other interpreters), the extension zip from
 # `cargo xtask blender-extension` (or the one RIGPORT_EXTENSION_ZIP names), then
-# tests/extension_run.py in both. Skips with a note
+# tests/extension_run.py in both, then tests/psk_oracle.py in bpy 5.x when RIGPORT_PSK_ADDON
+# names a checkout of DarklightGames/io_scene_psk_psa. Skips with a note
 # where PyPI cannot be reached or an interpreter is missing.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -84,4 +85,16 @@ fi
 
 step "checks"
 python3 "$here/extension_run.py" "$zip" "${pythons[@]}"
+
+# PSK/PSA poses against DarklightGames' io_scene_psk_psa (Blender 5.0+), run from the checkout
+# RIGPORT_PSK_ADDON names; the add-on is never part of this repository.
+step "io_scene_psk_psa oracle"
+bpy5="$venvs/bpy5/bin/python"
+if [[ -z "${RIGPORT_PSK_ADDON:-}" ]]; then
+    echo "note: RIGPORT_PSK_ADDON is not set: the io_scene_psk_psa oracle skipped"
+elif [[ " ${pythons[*]} " != *" $bpy5 "* ]]; then
+    echo "note: no bpy 5.x environment: the io_scene_psk_psa oracle skipped"
+else
+    "$bpy5" "$here/psk_oracle.py"
+fi
 echo "blender extension step: $((SECONDS - started)) s"
