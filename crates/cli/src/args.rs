@@ -157,7 +157,13 @@ pub enum Command {
     /// joint names and parents), named after its first model, with the joint names as
     /// keypoints and 1-based [parent, child] bones as skeleton. `--animate` writes animation.png, an APNG with one
     /// frame per animation frame (or --fps); without --orbit and --animate the model's
-    /// picture is picture.png. `--metadata` writes metadata.json: the `info --json` object
+    /// picture is picture.png. `--orbit --animate` draws instead every view at every frame
+    /// of the animation (--anim; one frame per animation frame, or --fps, or --frames N
+    /// spread evenly) into view_00/frame_0000.png ... (passes beside them as
+    /// view_00/frame_0000_depth.png ...), each view's camera fitted once to the box around
+    /// the model in every frame; transforms.json and keypoints.json list every picture,
+    /// frame by frame, with its view, frame and time. `--views-per-frame K` draws K
+    /// random cameras per frame (from --seed) instead of every orbit view. `--metadata` writes metadata.json: the `info --json` object
     /// plus up, bounds (Y-up), joint_list, animation_list and textures found and missing.
     /// `--resume` skips inputs whose manifest line says ok and whose outputs all exist whole.
     /// Pictures are renamed into place whole but not synced to disk one by one: after a
@@ -416,6 +422,16 @@ pub struct RenderArgs {
     /// Frames per second of --animate (default: the animation's own rate).
     #[arg(long, value_parser = parse_fps, value_name = "N", requires = "animate")]
     pub fps: Option<f32>,
+    /// With --orbit --animate: N frames spread evenly over the animation instead of one per
+    /// frame at --fps.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10000),
+          requires = "animate", requires = "orbit", conflicts_with = "fps")]
+    pub frames: Option<u32>,
+    /// With --orbit --animate: K random cameras per frame (from --seed, as --orbit random:N
+    /// places them) instead of every orbit camera at every frame.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=1000),
+          requires = "animate", requires = "orbit")]
+    pub views_per_frame: Option<u32>,
     /// Write DIR/<name>/metadata.json per model (needs -o DIR).
     #[arg(long, requires = "out_dir")]
     pub metadata: bool,

@@ -197,6 +197,12 @@ impl Camera {
         Some(camera)
     }
 
+    /// Distance along the viewing direction of the farthest point the camera was fitted
+    /// to (for an orbit camera, from the eye).
+    pub fn far(&self) -> f64 {
+        self.far
+    }
+
     /// Distance along the viewing direction of a sample whose nearness is `key`:
     /// perspective, from the eye; orthographic, from the plane of the nearest point the
     /// camera was fitted to.

@@ -14,7 +14,8 @@
 //!   OpenGL or OpenCV camera axes. [`Orbit::random`] places seeded random cameras
 //!   ([`SplitMix64`]).
 //! * Passes ([`Passes`]): depth, camera-space normals and coverage mask from the same
-//!   camera and samples; [`render_apng`] writes every frame of an animation as an APNG.
+//!   camera and samples; [`render_apng`] writes every frame of an animation as an APNG;
+//!   [`OrbitFrames`] draws every frame from orbit cameras fitted to the whole animation.
 //!   [`DepthFormat`] writes a depth pass as dataset loaders read it (16-bit PNG in
 //!   millimetre steps, or float32 `.npy`).
 //! * Keypoints ([`PosedJoints`]): each joint of the posed skeleton as a picture's camera
@@ -70,6 +71,7 @@ mod encode;
 mod error;
 mod keypoints;
 mod options;
+mod orbit_frames;
 mod orbit_random;
 mod passes;
 mod raster;
@@ -89,6 +91,7 @@ pub use keypoints::{Keypoint, PosedJoints, SILHOUETTE_SLACK, VISIBILITY_TOLERANC
 pub use options::{
     MAX_SHEET_PIXELS, MAX_SIDE, Orbit, Passes, PoseAt, RenderOptions, Rgb, View, parse_size,
 };
+pub use orbit_frames::OrbitFrames;
 pub use orbit_random::{RANDOM_DISTANCE_SCALE, RANDOM_ELEVATION_DEGREES, SplitMix64};
 pub use raster::SUPERSAMPLE;
 pub use sheet::{render_sheet, sheet_grid, sheet_times};

@@ -21,6 +21,10 @@
 //! assert!(png.starts_with(b"\x89PNG"));
 //! ```
 
+mod animated_orbit;
+
+pub use animated_orbit::OrbitAnimation;
+
 use crate::document::Document;
 use crate::error::Error;
 use crate::pipeline::PoseRequest;
@@ -189,6 +193,8 @@ struct Drawn {
     normal: Option<Vec<u8>>,
     mask: Option<Vec<u8>>,
     depth: Option<rigport_render::DepthImage>,
+    /// Depth already encoded (an animated orbit, whose depth scale is known beforehand).
+    encoded_depth: Option<Vec<u8>>,
     camera: Option<rigport_render::CameraPose>,
     notices: Vec<rigport_model_core::Notice>,
     keypoints: Option<(Vec<Keypoint>, Option<[u32; 4]>, u64)>,
@@ -245,6 +251,9 @@ pub struct OrbitSet {
     /// Write each `transform_matrix` in these camera axes, and say so in `transforms`
     /// (`camera_convention`, `transform`: `camera_to_world`); `None`: OpenGL's, unsaid.
     pub convention: Option<CameraConvention>,
+    /// Draw every sampled frame of an animation from the cameras, instead of one pose
+    /// (see [`OrbitAnimation`]).
+    pub animate: Option<OrbitAnimation>,
 }
 
 impl Prepared {
@@ -359,6 +368,13 @@ impl Prepared {
 
     /// [`Prepared::orbit_with`] from the cameras of `set`, written as `set` says.
     ///
+    /// With [`OrbitSet::animate`], every sampled frame of the animation from each camera
+    /// (or from random cameras per frame), each camera fitted once to the box around the
+    /// model in every frame: files `view_00/frame_0000.png`… (the passes beside them as
+    /// `view_00/frame_0000_depth.png`…), `transforms` and keypoints frames by frame then
+    /// view, each with its `view`, `frame` and `time`; the depth scale comes from the far
+    /// corner of that box.
+    ///
     /// With [`OrbitSet::convention`] each `transform_matrix` is in those camera axes
     /// (OpenCV's: looking down +Z, +Y down) and `transforms` says which
     /// (`camera_convention`, `transform`); the pictures and keypoints are the same.
@@ -372,6 +388,9 @@ impl Prepared {
         request: &PictureRequest,
         set: &OrbitSet,
     ) -> Result<OrbitPictures, Error> {
+        if let Some(animation) = &set.animate {
+            return self.orbit_frames(request, set, animation);
+        }
         let options = self.options(&request.options, &request.pose)?;
         let orbits = &set.orbits;
         let views = orbits.len() as u32;
@@ -415,6 +434,7 @@ impl Prepared {
                         .map(|m| png(rigport_render::encode_png_gray8(m)))
                         .transpose()?,
                     depth: picture.depth,
+                    encoded_depth: None,
                     camera: picture.camera,
                     notices: picture.report.notices,
                     keypoints,
@@ -511,36 +531,16 @@ impl Prepared {
                 mask,
             });
         }
-        let (w, h) = (f64::from(options.width), f64::from(options.height));
-        let mut transforms = match intrinsics {
-            Some(c) => json!({
-                "w": options.width,
-                "h": options.height,
-                "fl_x": c.focal,
-                "fl_y": c.focal,
-                "cx": c.cx,
-                "cy": c.cy,
-                "camera_angle_x": 2.0 * (w / (2.0 * c.focal)).atan(),
-                "camera_angle_y": 2.0 * (h / (2.0 * c.focal)).atan(),
-                "k1": 0.0, "k2": 0.0, "p1": 0.0, "p2": 0.0,
-                "camera_model": "OPENCV",
-            }),
-            None => json!({}),
-        };
-        match set.depth_format {
-            Some(_) => transforms["depth_unit_scale_factor"] = json!(depth_scale),
-            None if options.passes.depth => {
-                transforms["integer_depth_scale"] = json!(depth_scale);
-            }
-            None => {}
-        }
-        if let Some(convention) = set.convention {
-            transforms["camera_convention"] = json!(convention.key());
-            transforms["transform"] = json!("camera_to_world");
-        }
-        transforms["up"] = json!("+y");
-        transforms["frames"] = Value::Array(frames);
-        let keypoints = joints.is_some().then(|| self.keypoints_json(seen, time));
+        let transforms = transforms_json(
+            &options,
+            intrinsics,
+            set,
+            options.passes.depth,
+            depth_scale,
+            frames,
+        );
+        let places: Vec<(usize, usize, f32)> = (0..seen.len()).map(|i| (i, 0, time)).collect();
+        let keypoints = joints.is_some().then(|| self.keypoints_json(seen, &places));
         Ok(OrbitPictures {
             views: files,
             transforms,
@@ -549,20 +549,24 @@ impl Prepared {
         })
     }
 
-    /// `keypoints.json` of the views `seen` at `time`.
-    fn keypoints_json(&self, seen: Vec<ViewKeypoints>, time: f32) -> OrbitKeypoints {
+    /// `keypoints.json` of the views `seen`, each at its `(view, frame, time)` of `places`.
+    fn keypoints_json(
+        &self,
+        seen: Vec<ViewKeypoints>,
+        places: &[(usize, usize, f32)],
+    ) -> OrbitKeypoints {
         let joints = &self.model.skeleton.joints;
         let names: Vec<String> = joints.iter().map(|j| j.name.clone()).collect();
         let parents: Vec<Option<usize>> =
             joints.iter().map(|j| j.parent.map(|p| p.index())).collect();
         let frames: Vec<Value> = seen
             .iter()
-            .enumerate()
-            .map(|(i, view)| {
+            .zip(places)
+            .map(|(view, &(index, frame, time))| {
                 json!({
                     "file_path": view.file_path,
-                    "view": i,
-                    "frame": 0,
+                    "view": index,
+                    "frame": frame,
                     "time": time,
                     "keypoints": view.keypoints.iter().map(|k| json!({
                         "world": k.world,
@@ -818,6 +822,49 @@ fn coverage(depth: &rigport_render::DepthImage) -> (Option<[u32; 4]>, u64) {
     }
     let bbox = (area > 0).then(|| [lo[0], lo[1], hi[0] - lo[0] + 1, hi[1] - lo[1] + 1]);
     (bbox, area)
+}
+
+/// `transforms.json` of views whose `frames` are given: the intrinsics of the first
+/// camera (`None`: none drawn), the depth scale (`depth_unit_scale_factor` with a depth
+/// format, else `integer_depth_scale` when `scaled_depth`), the convention when named.
+fn transforms_json(
+    options: &RenderOptions,
+    intrinsics: Option<rigport_render::CameraPose>,
+    set: &OrbitSet,
+    scaled_depth: bool,
+    depth_scale: f64,
+    frames: Vec<Value>,
+) -> Value {
+    let (w, h) = (f64::from(options.width), f64::from(options.height));
+    let mut transforms = match intrinsics {
+        Some(c) => json!({
+            "w": options.width,
+            "h": options.height,
+            "fl_x": c.focal,
+            "fl_y": c.focal,
+            "cx": c.cx,
+            "cy": c.cy,
+            "camera_angle_x": 2.0 * (w / (2.0 * c.focal)).atan(),
+            "camera_angle_y": 2.0 * (h / (2.0 * c.focal)).atan(),
+            "k1": 0.0, "k2": 0.0, "p1": 0.0, "p2": 0.0,
+            "camera_model": "OPENCV",
+        }),
+        None => json!({}),
+    };
+    match set.depth_format {
+        Some(_) => transforms["depth_unit_scale_factor"] = json!(depth_scale),
+        None if scaled_depth => {
+            transforms["integer_depth_scale"] = json!(depth_scale);
+        }
+        None => {}
+    }
+    if let Some(convention) = set.convention {
+        transforms["camera_convention"] = json!(convention.key());
+        transforms["transform"] = json!("camera_to_world");
+    }
+    transforms["up"] = json!("+y");
+    transforms["frames"] = Value::Array(frames);
+    transforms
 }
 
 /// Digits of a view's number in its file name: at least 2.

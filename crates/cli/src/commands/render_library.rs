@@ -7,7 +7,9 @@ use super::Status;
 use crate::args::{OrbitArg, RenderArgs};
 use crate::batch;
 use crate::output::{check_target, write_atomic_unsynced};
-use rigport::picture::{CocoModel, Orbit, OrbitKeypoints, OrbitSet, PictureRequest, Prepared};
+use rigport::picture::{
+    CocoModel, Orbit, OrbitAnimation, OrbitKeypoints, OrbitSet, PictureRequest, Prepared,
+};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
@@ -308,6 +310,12 @@ fn draw_model(
             keypoints: args.keypoints,
             depth_format: args.depth_format,
             convention: args.camera_convention,
+            animate: args.animate.then_some(OrbitAnimation {
+                fps: args.fps,
+                frames: args.frames,
+                views_per_frame: args.views_per_frame,
+                seed: args.seed,
+            }),
         };
         let orbit = prepared
             .orbit_set(request, &set)
@@ -326,7 +334,7 @@ fn draw_model(
             keypoints = Some(seen);
         }
     }
-    if args.animate {
+    if args.animate && args.orbit.is_none() {
         let animated = prepared
             .animation(request, args.fps)
             .map_err(|e| e.to_string())?;
