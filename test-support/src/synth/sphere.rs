@@ -1,4 +1,4 @@
-//! The benchmark model, shared by the criterion bench and the `profile` example.
+//! The render benchmark's model, shared by its criterion bench and its `profile` example.
 
 use rigport_model_core::glam::{Quat, Vec2, Vec3};
 use rigport_model_core::{
