@@ -7,10 +7,11 @@ use crate::convert::{
 use crate::error::Error;
 use crate::file::{File, Kind};
 use rigport_model_core::codec::{
-    Codec, Companions, FormatError, FormatInfo, Location, WriteOptions, Written, WrittenFiles,
-    stem_of,
+    Codec, Companions, FormatError, FormatInfo, Location, ModelOptions, Modelled, NoCompanions,
+    Opened, Opening, WriteOptions, Written, WrittenFiles, animation_names_beside, stem_of,
 };
 use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis, codes};
+use std::any::Any;
 
 /// The `.md5mesh` codec. Reading with companions picks up every `.md5anim` beside the mesh
 /// whose joints match it; writing gives `X.md5mesh` and an `X_<animation>.md5anim` per
@@ -72,26 +73,117 @@ fn read_kind(
     Ok((file, report))
 }
 
-/// `summary` and `copy` of the codec of one kind of MD5 file (`$info`, `$kind`), through the
-/// faithful `File`: its own counts with the read's warnings, and the file written back.
-macro_rules! faithful_methods {
-    ($info:ident, $kind:expr) => {
-        fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
-            let (file, report) = read_kind($info.key, $kind, bytes, options)?;
-            Ok(file.summary().with_warnings_of(&report))
-        }
+/// An MD5 file read faithfully ([`Codec::open`]): the file, and for a mesh the `.md5anim`
+/// files beside it that fit its joints, each with its file's stem as the animation's name.
+#[derive(Debug)]
+struct OpenedMd5 {
+    info: &'static FormatInfo,
+    file: File,
+    anims: Vec<(String, File)>,
+}
 
-        fn copy(
-            &self,
-            bytes: &[u8],
-            options: &ReadOptions,
-        ) -> Option<Result<(Vec<u8>, Report), FormatError>> {
-            Some(
-                read_kind($info.key, $kind, bytes, options)
-                    .map(|(file, report)| (file.to_vec(), report)),
-            )
-        }
+impl Opened for OpenedMd5 {
+    fn info(&self) -> &'static FormatInfo {
+        self.info
+    }
+
+    fn summary(&self) -> FileSummary {
+        self.file.summary()
+    }
+
+    fn to_vec(&self) -> Vec<u8> {
+        self.file.to_vec()
+    }
+
+    /// The file as read, once it converts: a file whose model cannot be made (what a lenient
+    /// read let through but the conversion refuses) is not copied either.
+    fn copy(&self) -> Result<(Option<Vec<u8>>, Report), FormatError> {
+        self.to_model(&ModelOptions::default())?;
+        Ok((Some(self.to_vec()), Report::default()))
+    }
+
+    fn to_model(&self, _: &ModelOptions) -> Result<Modelled, FormatError> {
+        let convert = ConvertOptions::default();
+        let made = if self.file.kind == Kind::Mesh {
+            let refs: Vec<(&str, &File)> =
+                self.anims.iter().map(|(n, f)| (n.as_str(), f)).collect();
+            to_model_with_animations(&self.file, &refs, &convert)
+        } else {
+            to_model(&self.file, &convert)
+        };
+        let (model, report) =
+            made.map_err(|e| FormatError::wrap(self.info.key, Location::Unknown, e))?;
+        Ok(Modelled {
+            model,
+            images: Vec::new(),
+            report,
+        })
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The model of an opened MD5 file, with the open's report before the conversion's.
+fn read_opened(opening: Opening) -> Result<(Model, Report), FormatError> {
+    let (file, mut report) = opening?;
+    let modelled = file.to_model(&ModelOptions::default())?;
+    report.extend(modelled.report);
+    Ok((modelled.model, report))
+}
+
+/// Opens an `.md5anim`.
+fn open_anim(bytes: &[u8], options: &ReadOptions) -> Opening {
+    let (file, report) = read_kind(ANIM_INFO.key, Kind::Anim, bytes, options)?;
+    let file = OpenedMd5 {
+        info: &ANIM_INFO,
+        file,
+        anims: Vec::new(),
     };
+    Ok((Box::new(file), report))
+}
+
+/// Opens an `.md5mesh` with the `.md5anim` files beside it that fit its joints (see
+/// [`Md5Mesh`]'s [`Codec::open`]).
+fn open_mesh(bytes: &[u8], options: &ReadOptions, companions: &dyn Companions) -> Opening {
+    let (mesh, mut report) = read_kind(MESH_INFO.key, Kind::Mesh, bytes, options)?;
+    let mesh_names: Vec<String> = mesh
+        .joints()
+        .map(|j| rigport_model_core::text::decode_name(&j.name))
+        .collect();
+    let mesh_names: Vec<&str> = mesh_names.iter().map(String::as_str).collect();
+    let mut anims: Vec<(String, File)> = Vec::new();
+    for name in animation_names_beside(companions, options, "md5anim") {
+        let Some(content) = companions.get(&name) else {
+            continue;
+        };
+        match File::from_slice_with(&content, options) {
+            Ok((file, _)) if file.kind == Kind::Anim => {
+                let stem = stem_of(&name).to_owned();
+                // Only animations that fit this mesh's joints.
+                if match_joints(&mesh_names, &file, &stem).is_ok() {
+                    anims.push((stem, file));
+                } else {
+                    report.info(
+                        codes::ANIMATIONS_DROPPED,
+                        format!("`{name}` does not fit this mesh's joints and was not read"),
+                    );
+                }
+            }
+            Ok(_) => {}
+            Err(error) => report.warn(
+                codes::ANIMATIONS_DROPPED,
+                format!("`{name}` could not be read: {}", error.render(&content)),
+            ),
+        }
+    }
+    let file = OpenedMd5 {
+        info: &MESH_INFO,
+        file: mesh,
+        anims,
+    };
+    Ok((Box::new(file), report))
 }
 
 impl Codec for Md5Mesh {
@@ -104,70 +196,31 @@ impl Codec for Md5Mesh {
     }
 
     fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
-        self.read_with(bytes, options, &rigport_model_core::codec::NoCompanions)
+        self.read_with(bytes, options, &NoCompanions)
     }
 
-    /// Reads the mesh and, when [`ReadOptions::animations_beside`] asks for it, every
-    /// `.md5anim` among `companions.names()` (sorted by name) whose joints are the mesh's
-    /// (by index or by name); each becomes an animation named after its file's stem. Other
-    /// `.md5anim` files are skipped with a note, as are ones that do not read.
+    /// [`Codec::open`], then the model.
     fn read_with(
         &self,
         bytes: &[u8],
         options: &ReadOptions,
         companions: &dyn Companions,
     ) -> Result<(Model, Report), FormatError> {
-        let key = MESH_INFO.key;
-        let (mesh, mut report) = read_kind(key, Kind::Mesh, bytes, options)?;
-        let mut names: Vec<String> = if options.animations_beside {
-            companions
-                .names()
-                .into_iter()
-                .filter(|n| n.to_ascii_lowercase().ends_with(".md5anim"))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        names.sort();
-        let convert = ConvertOptions::default();
-        let mesh_names: Vec<String> = mesh
-            .joints()
-            .map(|j| rigport_model_core::text::decode_name(&j.name))
-            .collect();
-        let mesh_names: Vec<&str> = mesh_names.iter().map(String::as_str).collect();
-        let mut anims: Vec<(String, File)> = Vec::new();
-        for name in names {
-            let Some(content) = companions.get(&name) else {
-                continue;
-            };
-            match File::from_slice_with(&content, options) {
-                Ok((file, _)) if file.kind == Kind::Anim => {
-                    let stem = stem_of(&name).to_owned();
-                    // Only animations that fit this mesh's joints.
-                    if match_joints(&mesh_names, &file, &stem).is_ok() {
-                        anims.push((stem, file));
-                    } else {
-                        report.info(
-                            codes::ANIMATIONS_DROPPED,
-                            format!("`{name}` does not fit this mesh's joints and was not read"),
-                        );
-                    }
-                }
-                Ok(_) => {}
-                Err(error) => report.warn(
-                    codes::ANIMATIONS_DROPPED,
-                    format!("`{name}` could not be read: {}", error.render(&content)),
-                ),
-            }
-        }
-        let refs: Vec<(&str, &File)> = anims.iter().map(|(n, f)| (n.as_str(), f)).collect();
-        let (model, converted) = to_model_with_animations(&mesh, &refs, &convert)
-            .map_err(|e| format_error(key, bytes, e))?;
-        report.extend(converted);
-        Ok((model, report))
+        read_opened(open_mesh(bytes, options, companions))
     }
 
-    faithful_methods!(MESH_INFO, Kind::Mesh);
+    /// Reads the mesh and, when [`ReadOptions::animations_beside`] asks for it, every
+    /// `.md5anim` among `companions.names()` (sorted by name) whose joints are the mesh's
+    /// (by index or by name); each becomes an animation named after its file's stem. Other
+    /// `.md5anim` files are skipped with a note, as are ones that do not read.
+    fn open(
+        &self,
+        bytes: &[u8],
+        options: &ReadOptions,
+        companions: &dyn Companions,
+    ) -> Option<Opening> {
+        Some(open_mesh(bytes, options, companions))
+    }
 
     /// `main` (the `.md5mesh`) and, per animation, `<stem>_<animation>.md5anim` beside it
     /// (named by [`WrittenFiles`]' one rule); the report lists the files.
@@ -204,15 +257,12 @@ impl Codec for Md5Anim {
 
     /// The skeleton and one animation named `anim` (the file's name is not known here).
     fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
-        let key = ANIM_INFO.key;
-        let (file, mut report) = read_kind(key, Kind::Anim, bytes, options)?;
-        let (model, converted) =
-            to_model(&file, &ConvertOptions::default()).map_err(|e| format_error(key, bytes, e))?;
-        report.extend(converted);
-        Ok((model, report))
+        read_opened(open_anim(bytes, options))
     }
 
-    faithful_methods!(ANIM_INFO, Kind::Anim);
+    fn open(&self, bytes: &[u8], options: &ReadOptions, _: &dyn Companions) -> Option<Opening> {
+        Some(open_anim(bytes, options))
+    }
 
     /// The first animation as `main`, each further one as `<stem>_<animation>.md5anim`; a
     /// model without animations is an error.

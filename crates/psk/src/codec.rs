@@ -7,10 +7,11 @@ use crate::convert::{
 use crate::error::Error;
 use crate::file::{File, Kind};
 use rigport_model_core::codec::{
-    Codec, Companions, FormatError, FormatInfo, Location, NoCompanions, WriteOptions, Written,
-    WrittenFiles,
+    Codec, Companions, FormatError, FormatInfo, Location, ModelOptions, Modelled, NoCompanions,
+    Opened, Opening, WriteOptions, Written, WrittenFiles, animation_names_beside,
 };
 use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis, codes};
+use std::any::Any;
 
 /// The `.psk`/`.pskx` codec. Reading with companions (when
 /// [`ReadOptions::animations_beside`] is set) binds every `.psa` beside the mesh whose bone
@@ -80,24 +81,119 @@ fn read_kind(
     Ok((file, report))
 }
 
-macro_rules! faithful_methods {
-    ($info:ident, $kind:expr) => {
-        fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
-            let (file, report) = read_kind($info.key, $kind, bytes, options)?;
-            Ok(file.summary().with_warnings_of(&report))
-        }
+/// A PSK or PSA read faithfully ([`Codec::open`]): the file, and for a mesh the `.psa`
+/// files beside it whose bones fit its skeleton.
+#[derive(Debug)]
+struct OpenedPsk {
+    info: &'static FormatInfo,
+    file: File,
+    psas: Vec<File>,
+}
 
-        fn copy(
-            &self,
-            bytes: &[u8],
-            options: &ReadOptions,
-        ) -> Option<Result<(Vec<u8>, Report), FormatError>> {
-            Some(
-                read_kind($info.key, $kind, bytes, options)
-                    .map(|(file, report)| (file.to_vec(), report)),
-            )
-        }
+impl Opened for OpenedPsk {
+    fn info(&self) -> &'static FormatInfo {
+        self.info
+    }
+
+    fn summary(&self) -> FileSummary {
+        self.file.summary()
+    }
+
+    fn to_vec(&self) -> Vec<u8> {
+        self.file.to_vec()
+    }
+
+    /// The file as read, once it converts: a file whose model cannot be made (what a lenient
+    /// read let through but the conversion refuses) is not copied either.
+    fn copy(&self) -> Result<(Option<Vec<u8>>, Report), FormatError> {
+        self.to_model(&ModelOptions::default())?;
+        Ok((Some(self.to_vec()), Report::default()))
+    }
+
+    fn to_model(&self, _: &ModelOptions) -> Result<Modelled, FormatError> {
+        let convert = ConvertOptions::default();
+        let made = if self.file.kind == Kind::Mesh {
+            let refs: Vec<&File> = self.psas.iter().collect();
+            to_model_with_animations(&self.file, &refs, &convert)
+        } else {
+            to_model(&self.file, &convert)
+        };
+        let (model, report) = made.map_err(|e| format_error(self.info.key, e))?;
+        Ok(Modelled {
+            model,
+            images: Vec::new(),
+            report,
+        })
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The model of an opened PSK or PSA, with the open's report before the conversion's.
+fn read_opened(opening: Opening) -> Result<(Model, Report), FormatError> {
+    let (file, mut report) = opening?;
+    let modelled = file.to_model(&ModelOptions::default())?;
+    report.extend(modelled.report);
+    Ok((modelled.model, report))
+}
+
+/// Opens a `.psa`.
+fn open_anim(bytes: &[u8], options: &ReadOptions) -> Opening {
+    let (file, report) = read_kind(PSA_INFO.key, Kind::Anim, bytes, options)?;
+    let file = OpenedPsk {
+        info: &PSA_INFO,
+        file,
+        psas: Vec::new(),
     };
+    Ok((Box::new(file), report))
+}
+
+/// Opens a `.psk` with the `.psa` files beside it whose bones fit its skeleton (see
+/// [`Psk`]'s [`Codec::open`]).
+fn open_mesh(bytes: &[u8], options: &ReadOptions, companions: &dyn Companions) -> Opening {
+    let (mesh, mut report) = read_kind(PSK_INFO.key, Kind::Mesh, bytes, options)?;
+    let mut psas: Vec<File> = Vec::new();
+    for name in animation_names_beside(companions, options, "psa") {
+        let Some(content) = companions.get(&name) else {
+            continue;
+        };
+        match File::from_slice_with(&content, options) {
+            Ok((psa, _)) if psa.kind == Kind::Anim => {
+                let shared = shared_bones(&mesh, &psa);
+                let total = psa.bones().len();
+                if shared > 0 && shared * 2 >= total {
+                    report.info(
+                        "animations-attached",
+                        format!(
+                            "`{name}`: {} sequences attached ({shared} of its {total} bones are in the skeleton)",
+                            psa.sequences().len()
+                        ),
+                    );
+                    psas.push(psa);
+                } else {
+                    report.info(
+                        codes::ANIMATIONS_DROPPED,
+                        format!(
+                            "`{name}` does not fit this skeleton ({shared} of its {total} bone names shared) and was not read"
+                        ),
+                    );
+                }
+            }
+            Ok(_) => {}
+            Err(error) => report.warn(
+                codes::ANIMATIONS_DROPPED,
+                format!("`{name}` could not be read: {error}"),
+            ),
+        }
+    }
+    let file = OpenedPsk {
+        info: &PSK_INFO,
+        file: mesh,
+        psas,
+    };
+    Ok((Box::new(file), report))
 }
 
 impl Codec for Psk {
@@ -113,71 +209,29 @@ impl Codec for Psk {
         self.read_with(bytes, options, &NoCompanions)
     }
 
-    /// Reads the mesh and, when [`ReadOptions::animations_beside`] asks for it, every
-    /// `.psa` among `companions.names()` (sorted by name) whose bone names fit the
-    /// skeleton: at least one shared, and at least half of the PSA's bones. Each sequence
-    /// becomes an animation. Other `.psa` files are skipped with a note, as are ones that
-    /// do not read.
+    /// [`Codec::open`], then the model.
     fn read_with(
         &self,
         bytes: &[u8],
         options: &ReadOptions,
         companions: &dyn Companions,
     ) -> Result<(Model, Report), FormatError> {
-        let key = PSK_INFO.key;
-        let (mesh, mut report) = read_kind(key, Kind::Mesh, bytes, options)?;
-        let mut names: Vec<String> = if options.animations_beside {
-            companions
-                .names()
-                .into_iter()
-                .filter(|n| n.to_ascii_lowercase().ends_with(".psa"))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        names.sort();
-        let mut psas: Vec<File> = Vec::new();
-        for name in names {
-            let Some(content) = companions.get(&name) else {
-                continue;
-            };
-            match File::from_slice_with(&content, options) {
-                Ok((psa, _)) if psa.kind == Kind::Anim => {
-                    let shared = shared_bones(&mesh, &psa);
-                    let total = psa.bones().len();
-                    if shared > 0 && shared * 2 >= total {
-                        report.info(
-                            "animations-attached",
-                            format!(
-                                "`{name}`: {} sequences attached ({shared} of its {total} bones are in the skeleton)",
-                                psa.sequences().len()
-                            ),
-                        );
-                        psas.push(psa);
-                    } else {
-                        report.info(
-                            codes::ANIMATIONS_DROPPED,
-                            format!(
-                                "`{name}` does not fit this skeleton ({shared} of its {total} bone names shared) and was not read"
-                            ),
-                        );
-                    }
-                }
-                Ok(_) => {}
-                Err(error) => report.warn(
-                    codes::ANIMATIONS_DROPPED,
-                    format!("`{name}` could not be read: {error}"),
-                ),
-            }
-        }
-        let refs: Vec<&File> = psas.iter().collect();
-        let (model, converted) = to_model_with_animations(&mesh, &refs, &ConvertOptions::default())
-            .map_err(|e| format_error(key, e))?;
-        report.extend(converted);
-        Ok((model, report))
+        read_opened(open_mesh(bytes, options, companions))
     }
 
-    faithful_methods!(PSK_INFO, Kind::Mesh);
+    /// Reads the mesh and, when [`ReadOptions::animations_beside`] asks for it, every
+    /// `.psa` among `companions.names()` (sorted by name) whose bone names fit the
+    /// skeleton: at least one shared, and at least half of the PSA's bones. Each sequence
+    /// becomes an animation. Other `.psa` files are skipped with a note, as are ones that
+    /// do not read.
+    fn open(
+        &self,
+        bytes: &[u8],
+        options: &ReadOptions,
+        companions: &dyn Companions,
+    ) -> Option<Opening> {
+        Some(open_mesh(bytes, options, companions))
+    }
 
     /// `main` (the `.psk`) and, when the model has animations, `<stem>.psa` with every
     /// animation as one sequence; the report lists the files.
@@ -216,15 +270,12 @@ impl Codec for Psa {
     }
 
     fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
-        let key = PSA_INFO.key;
-        let (file, mut report) = read_kind(key, Kind::Anim, bytes, options)?;
-        let (model, converted) =
-            to_model(&file, &ConvertOptions::default()).map_err(|e| format_error(key, e))?;
-        report.extend(converted);
-        Ok((model, report))
+        read_opened(open_anim(bytes, options))
     }
 
-    faithful_methods!(PSA_INFO, Kind::Anim);
+    fn open(&self, bytes: &[u8], options: &ReadOptions, _: &dyn Companions) -> Option<Opening> {
+        Some(open_anim(bytes, options))
+    }
 
     /// Every animation as a sequence of one `.psa`; a model without animations is an
     /// error.

@@ -3,9 +3,11 @@
 use crate::convert::{ConvertOptions, animation_from_model, reference, to_model};
 use crate::file::File;
 use rigport_model_core::codec::{
-    Codec, FormatError, FormatInfo, Location, WriteOptions, Written, WrittenFiles,
+    Codec, Companions, FormatError, FormatInfo, Location, ModelOptions, Modelled, Opened, Opening,
+    WriteOptions, Written, WrittenFiles,
 };
 use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis};
+use std::any::Any;
 
 use crate::KEY;
 
@@ -31,6 +33,45 @@ fn read_file(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report), Form
     File::from_slice_with(bytes, options).map_err(|e| e.into_format_error(bytes))
 }
 
+/// An SMD read faithfully ([`Codec::open`]).
+#[derive(Debug)]
+struct OpenedSmd(File);
+
+impl Opened for OpenedSmd {
+    fn info(&self) -> &'static FormatInfo {
+        &INFO
+    }
+
+    fn summary(&self) -> FileSummary {
+        self.0.summary()
+    }
+
+    fn to_vec(&self) -> Vec<u8> {
+        self.0.to_vec()
+    }
+
+    /// The file as read, once it converts: a file whose model cannot be made is not copied
+    /// either.
+    fn copy(&self) -> Result<(Option<Vec<u8>>, Report), FormatError> {
+        self.to_model(&ModelOptions::default())?;
+        Ok((Some(self.to_vec()), Report::default()))
+    }
+
+    fn to_model(&self, _: &ModelOptions) -> Result<Modelled, FormatError> {
+        let (model, report) = to_model(&self.0, &ConvertOptions::default())
+            .map_err(|e| FormatError::wrap(KEY, Location::Unknown, e))?;
+        Ok(Modelled {
+            model,
+            images: Vec::new(),
+            report,
+        })
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
 impl Codec for Smd {
     fn info(&self) -> &'static FormatInfo {
         &INFO
@@ -42,23 +83,16 @@ impl Codec for Smd {
 
     fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
         let (file, mut report) = read_file(bytes, options)?;
-        let (model, converted) = to_model(&file, &ConvertOptions::default())
-            .map_err(|e| FormatError::wrap(KEY, Location::Unknown, e))?;
-        report.extend(converted);
-        Ok((model, report))
+        let modelled = OpenedSmd(file).to_model(&ModelOptions::default())?;
+        report.extend(modelled.report);
+        Ok((modelled.model, report))
     }
 
-    fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
-        let (file, report) = read_file(bytes, options)?;
-        Ok(file.summary().with_warnings_of(&report))
-    }
-
-    fn copy(
-        &self,
-        bytes: &[u8],
-        options: &ReadOptions,
-    ) -> Option<Result<(Vec<u8>, Report), FormatError>> {
-        Some(read_file(bytes, options).map(|(file, report)| (file.to_vec(), report)))
+    fn open(&self, bytes: &[u8], options: &ReadOptions, _: &dyn Companions) -> Option<Opening> {
+        Some(
+            read_file(bytes, options)
+                .map(|(file, report)| (Box::new(OpenedSmd(file)) as Box<dyn Opened>, report)),
+        )
     }
 
     fn write(

@@ -32,6 +32,46 @@ pub trait Companions {
     }
 }
 
+/// The names of the animation files beside a model that a read attaches: when
+/// [`ReadOptions::animations_beside`](crate::ReadOptions::animations_beside) asks for them,
+/// every file among `companions` whose name ends in `.<extension>` (any case), sorted; none
+/// otherwise. The one rule of the codecs whose models keep their animations in files beside
+/// them (an `.md5mesh`'s `.md5anim` files, a `.psk`'s `.psa` files); each file is then read
+/// one at a time with [`Companions::get`].
+///
+/// ```
+/// use rigport_model_core::ReadOptions;
+/// use rigport_model_core::codec::animation_names_beside;
+/// use std::collections::BTreeMap;
+///
+/// let files = BTreeMap::from([
+///     ("walk.ANM".to_owned(), b"w".to_vec()),
+///     ("idle.anm".to_owned(), b"i".to_vec()),
+///     ("skin.png".to_owned(), b"p".to_vec()),
+/// ]);
+/// let mut options = ReadOptions::default();
+/// assert!(animation_names_beside(&files, &options, "anm").is_empty());
+/// options.animations_beside = true;
+/// assert_eq!(animation_names_beside(&files, &options, "anm"), ["idle.anm", "walk.ANM"]);
+/// ```
+pub fn animation_names_beside(
+    companions: &dyn Companions,
+    options: &crate::ReadOptions,
+    extension: &str,
+) -> Vec<String> {
+    if !options.animations_beside {
+        return Vec::new();
+    }
+    let suffix = format!(".{}", extension.to_ascii_lowercase());
+    let mut names: Vec<String> = companions
+        .names()
+        .into_iter()
+        .filter(|n| n.to_ascii_lowercase().ends_with(&suffix))
+        .collect();
+    names.sort();
+    names
+}
+
 /// A borrowed source answers as the source does.
 impl<T: Companions + ?Sized> Companions for &T {
     fn get(&self, name: &str) -> Option<Cow<'_, [u8]>> {

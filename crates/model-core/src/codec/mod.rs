@@ -59,7 +59,7 @@ mod error;
 mod faithful;
 mod written;
 
-pub use companions::{Companions, Folder, NoCompanions, Overlay};
+pub use companions::{Companions, Folder, NoCompanions, Overlay, animation_names_beside};
 pub use error::{FormatError, Location};
 pub use faithful::{Faithful, FaithfulCodec};
 pub use written::{OutputFile, Written, WrittenFiles, file_safe, stem_of};
