@@ -28,6 +28,7 @@ mod info;
 mod model;
 mod render;
 mod values;
+mod views;
 
 use pyo3::prelude::*;
 
@@ -54,5 +55,7 @@ fn _rigport(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(render::render, m)?)?;
     m.add_function(wrap_pyfunction!(info::formats, m)?)?;
     m.add_function(wrap_pyfunction!(info::plan_batch, m)?)?;
+    m.add_class::<views::PyViews>()?;
+    m.add_function(wrap_pyfunction!(views::render_views, m)?)?;
     Ok(())
 }

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import struct
 import subprocess
+import zlib
 from pathlib import Path
 from typing import Any, Optional
 
@@ -75,3 +77,46 @@ def tree(folder: Path) -> dict[str, bytes]:
     return {
         str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
     }
+
+
+def png_pixels(data: bytes) -> tuple[int, int, int, bytes]:
+    """Width, height, channels and raw 8-bit rows of a non-interlaced PNG (grey, RGB or
+    RGBA, as rigport writes them), unfiltered."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width, height, channels = 8, b"", 0, 0, 0
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind = data[pos + 4 : pos + 8]
+        body = data[pos + 8 : pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and body[12] == 0, "8-bit, not interlaced"
+            channels = {0: 1, 2: 3, 6: 4}[colour]
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows: list[bytearray] = []
+    previous = bytearray(stride)
+    for y in range(height):
+        start = y * (stride + 1)
+        filter_type, line = raw[start], bytearray(raw[start + 1 : start + 1 + stride])
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up = previous[i]
+            corner = previous[i - channels] if i >= channels else 0
+            if filter_type == 1:
+                line[i] = (line[i] + left) & 255
+            elif filter_type == 2:
+                line[i] = (line[i] + up) & 255
+            elif filter_type == 3:
+                line[i] = (line[i] + (left + up) // 2) & 255
+            elif filter_type == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                near = left if pa <= pb and pa <= pc else up if pb <= pc else corner
+                line[i] = (line[i] + near) & 255
+        rows.append(line)
+        previous = line
+    return width, height, channels, b"".join(rows)

@@ -13,8 +13,9 @@ uses, so a conversion here writes the same bytes.
 >>> report = rigport.convert("hero.ms3d", "hero.glb")  # doctest: +SKIP
 
 Functions: :func:`read`, :func:`read_bytes`, :func:`convert`, :func:`info`,
-:func:`render`, :func:`formats`, :func:`plan_batch`. Classes: :class:`Model`,
-:class:`Mesh`, :class:`Material`, :class:`Joint`, :class:`Animation`.
+:func:`render`, :func:`render_views` (orbit views, depth, masks, cameras and keypoints as
+numpy arrays), :func:`formats`, :func:`plan_batch`. Classes: :class:`Model`,
+:class:`Mesh`, :class:`Material`, :class:`Joint`, :class:`Animation`, :class:`Views`.
 Errors: :class:`RigportError` (with ``offset``, ``line``, ``column``, ``path``); missing
 files raise ``FileNotFoundError``.
 Many files on many machines: :mod:`rigport.distributed` (``pip install rigport[dask]``).
@@ -27,6 +28,7 @@ from rigport._rigport import (
     Mesh,
     Model,
     RigportError,
+    Views,
     __version__,
     convert,
     formats,
@@ -35,6 +37,7 @@ from rigport._rigport import (
     read,
     read_bytes,
     render,
+    render_views,
 )
 
 __all__ = [
@@ -44,6 +47,7 @@ __all__ = [
     "Mesh",
     "Model",
     "RigportError",
+    "Views",
     "__version__",
     "convert",
     "formats",
@@ -52,4 +56,5 @@ __all__ = [
     "read",
     "read_bytes",
     "render",
+    "render_views",
 ]

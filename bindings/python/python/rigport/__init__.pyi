@@ -184,6 +184,86 @@ def render(
 ) -> list[ReportEntry]:
     """Draw the posed model (or a contact sheet) to a PNG as ``rigport render`` does."""
 
+class Intrinsics(TypedDict):
+    """The pinhole camera of every orbit view (``transforms.json``'s)."""
+
+    fl_x: float
+    fl_y: float
+    cx: float
+    cy: float
+    w: float
+    h: float
+
+class Views:
+    """Orbit views of one model as numpy arrays (:func:`render_views`). Per-picture arrays
+    lead with (views,), or (frames, views) for an animation: written ``...`` below."""
+
+    @property
+    def images(self) -> npt.NDArray[np.uint8]:
+        """uint8 (..., h, w, 4) RGBA: the pixels of ``rigport render``'s PNGs."""
+    @property
+    def depth(self) -> npt.NDArray[np.float32]:
+        """float32 (..., h, w): distance along the view axis, model units; 0 = nothing."""
+    @property
+    def mask(self) -> npt.NDArray[np.uint8]:
+        """uint8 (..., h, w): coverage, 0 to 255."""
+    @property
+    def intrinsics(self) -> Intrinsics:
+        """fl_x, fl_y, cx, cy (pixels), w, h."""
+    @property
+    def camera_to_world(self) -> npt.NDArray[np.float64]:
+        """float64 (..., 4, 4) in ``camera_convention``'s camera axes."""
+    @property
+    def camera_convention(self) -> str:
+        """ "opengl" or "opencv"."""
+    @property
+    def file_paths(self) -> list[str]:
+        """Each picture's name in ``rigport render``'s layout, arrays flattened."""
+    @property
+    def times(self) -> npt.NDArray[np.float64]:
+        """float64 (frames,): seconds into the animation of each frame."""
+    @property
+    def joint_names(self) -> list[str]: ...
+    @property
+    def joint_parents(self) -> list[Optional[int]]: ...
+    @property
+    def joints_world(self) -> Optional[npt.NDArray[np.float64]]:
+        """float64 (..., joints, 3), posed as the pictures are; None without keypoints."""
+    @property
+    def joints_pixel(self) -> Optional[npt.NDArray[np.float64]]:
+        """float64 (..., joints, 2): u right, v down, (0, 0) the top-left corner."""
+    @property
+    def joints_depth(self) -> Optional[npt.NDArray[np.float64]]:
+        """float64 (..., joints): along the view axis, as ``depth`` measures it."""
+    @property
+    def joints_visibility(self) -> Optional[npt.NDArray[np.int8]]:
+        """int8 (..., joints): 2 visible, 1 occluded, 0 outside the frame (COCO's v)."""
+    @property
+    def warnings(self) -> list[str]: ...
+
+def render_views(
+    path: StrPath,
+    views: int = 8,
+    *,
+    width: int = 512,
+    height: int = 512,
+    keypoints: bool = True,
+    camera_convention: str = "opengl",
+    seed: Optional[int] = None,
+    elevation: float = 20.0,
+    anim: Union[int, str, None] = None,
+    time: Optional[float] = None,
+    frame: Optional[float] = None,
+    frames: Optional[int] = None,
+    fps: Optional[float] = None,
+    animate: bool = False,
+    views_per_frame: Optional[int] = None,
+    background: Union[str, tuple[int, int, int], None] = None,
+    strict: bool = False,
+) -> Views:
+    """The orbit ``rigport render DIR -o OUT --orbit N --keypoints`` writes for the model,
+    as numpy arrays; with `frames`, `fps` or `animate`, every view at every frame."""
+
 def formats() -> dict[str, dict[str, Any]]:
     """Every format, in the registry's order: key → ``family``, ``description``,
     ``extension`` (the usual one), ``extensions``, ``reads``, ``writes``, ``animation_only``."""
