@@ -7,8 +7,8 @@ use crate::convert::{
 use crate::error::Error;
 use crate::file::{File, Kind};
 use rigport_model_core::codec::{
-    Codec, Companions, FormatError, FormatInfo, Location, ModelOptions, Modelled, NoCompanions,
-    Opened, Opening, WriteOptions, Written, WrittenFiles, animation_names_beside, stem_of,
+    Codec, Companions, FormatError, FormatInfo, Keep, Kept, Location, NoCompanions, Opening,
+    WriteOptions, Written, WrittenFiles, animation_names_beside, model_of, stem_of,
 };
 use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis, codes};
 use std::any::Any;
@@ -76,17 +76,13 @@ fn read_kind(
 /// An MD5 file read faithfully ([`Codec::open`]): the file, and for a mesh the `.md5anim`
 /// files beside it that fit its joints, each with its file's stem as the animation's name.
 #[derive(Debug)]
-struct OpenedMd5 {
+struct Md5Files {
     info: &'static FormatInfo,
     file: File,
     anims: Vec<(String, File)>,
 }
 
-impl Opened for OpenedMd5 {
-    fn info(&self) -> &'static FormatInfo {
-        self.info
-    }
-
+impl Keep for Md5Files {
     fn summary(&self) -> FileSummary {
         self.file.summary()
     }
@@ -95,14 +91,7 @@ impl Opened for OpenedMd5 {
         self.file.to_vec()
     }
 
-    /// The file as read, once it converts: a file whose model cannot be made (what a lenient
-    /// read let through but the conversion refuses) is not copied either.
-    fn copy(&self) -> Result<(Option<Vec<u8>>, Report), FormatError> {
-        self.to_model(&ModelOptions::default())?;
-        Ok((Some(self.to_vec()), Report::default()))
-    }
-
-    fn to_model(&self, _: &ModelOptions) -> Result<Modelled, FormatError> {
+    fn to_model(&self) -> Result<(Model, Report), FormatError> {
         let convert = ConvertOptions::default();
         let made = if self.file.kind == Kind::Mesh {
             let refs: Vec<(&str, &File)> =
@@ -111,37 +100,23 @@ impl Opened for OpenedMd5 {
         } else {
             to_model(&self.file, &convert)
         };
-        let (model, report) =
-            made.map_err(|e| FormatError::wrap(self.info.key, Location::Unknown, e))?;
-        Ok(Modelled {
-            model,
-            images: Vec::new(),
-            report,
-        })
+        made.map_err(|e| FormatError::wrap(self.info.key, Location::Unknown, e))
     }
 
     fn as_any(&self) -> &dyn Any {
-        self
+        &self.file
     }
-}
-
-/// The model of an opened MD5 file, with the open's report before the conversion's.
-fn read_opened(opening: Opening) -> Result<(Model, Report), FormatError> {
-    let (file, mut report) = opening?;
-    let modelled = file.to_model(&ModelOptions::default())?;
-    report.extend(modelled.report);
-    Ok((modelled.model, report))
 }
 
 /// Opens an `.md5anim`.
 fn open_anim(bytes: &[u8], options: &ReadOptions) -> Opening {
     let (file, report) = read_kind(ANIM_INFO.key, Kind::Anim, bytes, options)?;
-    let file = OpenedMd5 {
+    let files = Md5Files {
         info: &ANIM_INFO,
         file,
         anims: Vec::new(),
     };
-    Ok((Box::new(file), report))
+    Kept::opening(&ANIM_INFO, files, report)
 }
 
 /// Opens an `.md5mesh` with the `.md5anim` files beside it that fit its joints (see
@@ -178,12 +153,12 @@ fn open_mesh(bytes: &[u8], options: &ReadOptions, companions: &dyn Companions) -
             ),
         }
     }
-    let file = OpenedMd5 {
+    let files = Md5Files {
         info: &MESH_INFO,
         file: mesh,
         anims,
     };
-    Ok((Box::new(file), report))
+    Kept::opening(&MESH_INFO, files, report)
 }
 
 impl Codec for Md5Mesh {
@@ -206,7 +181,7 @@ impl Codec for Md5Mesh {
         options: &ReadOptions,
         companions: &dyn Companions,
     ) -> Result<(Model, Report), FormatError> {
-        read_opened(open_mesh(bytes, options, companions))
+        model_of(open_mesh(bytes, options, companions))
     }
 
     /// Reads the mesh and, when [`ReadOptions::animations_beside`] asks for it, every
@@ -257,7 +232,7 @@ impl Codec for Md5Anim {
 
     /// The skeleton and one animation named `anim` (the file's name is not known here).
     fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
-        read_opened(open_anim(bytes, options))
+        model_of(open_anim(bytes, options))
     }
 
     fn open(&self, bytes: &[u8], options: &ReadOptions, _: &dyn Companions) -> Option<Opening> {

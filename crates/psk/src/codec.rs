@@ -7,8 +7,8 @@ use crate::convert::{
 use crate::error::Error;
 use crate::file::{File, Kind};
 use rigport_model_core::codec::{
-    Codec, Companions, FormatError, FormatInfo, Location, ModelOptions, Modelled, NoCompanions,
-    Opened, Opening, WriteOptions, Written, WrittenFiles, animation_names_beside,
+    Codec, Companions, FormatError, FormatInfo, Keep, Kept, Location, NoCompanions, Opening,
+    WriteOptions, Written, WrittenFiles, animation_names_beside, model_of,
 };
 use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis, codes};
 use std::any::Any;
@@ -84,17 +84,13 @@ fn read_kind(
 /// A PSK or PSA read faithfully ([`Codec::open`]): the file, and for a mesh the `.psa`
 /// files beside it whose bones fit its skeleton.
 #[derive(Debug)]
-struct OpenedPsk {
+struct PskFiles {
     info: &'static FormatInfo,
     file: File,
     psas: Vec<File>,
 }
 
-impl Opened for OpenedPsk {
-    fn info(&self) -> &'static FormatInfo {
-        self.info
-    }
-
+impl Keep for PskFiles {
     fn summary(&self) -> FileSummary {
         self.file.summary()
     }
@@ -103,14 +99,7 @@ impl Opened for OpenedPsk {
         self.file.to_vec()
     }
 
-    /// The file as read, once it converts: a file whose model cannot be made (what a lenient
-    /// read let through but the conversion refuses) is not copied either.
-    fn copy(&self) -> Result<(Option<Vec<u8>>, Report), FormatError> {
-        self.to_model(&ModelOptions::default())?;
-        Ok((Some(self.to_vec()), Report::default()))
-    }
-
-    fn to_model(&self, _: &ModelOptions) -> Result<Modelled, FormatError> {
+    fn to_model(&self) -> Result<(Model, Report), FormatError> {
         let convert = ConvertOptions::default();
         let made = if self.file.kind == Kind::Mesh {
             let refs: Vec<&File> = self.psas.iter().collect();
@@ -118,36 +107,23 @@ impl Opened for OpenedPsk {
         } else {
             to_model(&self.file, &convert)
         };
-        let (model, report) = made.map_err(|e| format_error(self.info.key, e))?;
-        Ok(Modelled {
-            model,
-            images: Vec::new(),
-            report,
-        })
+        made.map_err(|e| format_error(self.info.key, e))
     }
 
     fn as_any(&self) -> &dyn Any {
-        self
+        &self.file
     }
-}
-
-/// The model of an opened PSK or PSA, with the open's report before the conversion's.
-fn read_opened(opening: Opening) -> Result<(Model, Report), FormatError> {
-    let (file, mut report) = opening?;
-    let modelled = file.to_model(&ModelOptions::default())?;
-    report.extend(modelled.report);
-    Ok((modelled.model, report))
 }
 
 /// Opens a `.psa`.
 fn open_anim(bytes: &[u8], options: &ReadOptions) -> Opening {
     let (file, report) = read_kind(PSA_INFO.key, Kind::Anim, bytes, options)?;
-    let file = OpenedPsk {
+    let files = PskFiles {
         info: &PSA_INFO,
         file,
         psas: Vec::new(),
     };
-    Ok((Box::new(file), report))
+    Kept::opening(&PSA_INFO, files, report)
 }
 
 /// Opens a `.psk` with the `.psa` files beside it whose bones fit its skeleton (see
@@ -188,12 +164,12 @@ fn open_mesh(bytes: &[u8], options: &ReadOptions, companions: &dyn Companions) -
             ),
         }
     }
-    let file = OpenedPsk {
+    let files = PskFiles {
         info: &PSK_INFO,
         file: mesh,
         psas,
     };
-    Ok((Box::new(file), report))
+    Kept::opening(&PSK_INFO, files, report)
 }
 
 impl Codec for Psk {
@@ -216,7 +192,7 @@ impl Codec for Psk {
         options: &ReadOptions,
         companions: &dyn Companions,
     ) -> Result<(Model, Report), FormatError> {
-        read_opened(open_mesh(bytes, options, companions))
+        model_of(open_mesh(bytes, options, companions))
     }
 
     /// Reads the mesh and, when [`ReadOptions::animations_beside`] asks for it, every
@@ -270,7 +246,7 @@ impl Codec for Psa {
     }
 
     fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
-        read_opened(open_anim(bytes, options))
+        model_of(open_anim(bytes, options))
     }
 
     fn open(&self, bytes: &[u8], options: &ReadOptions, _: &dyn Companions) -> Option<Opening> {

@@ -3,8 +3,8 @@
 use crate::convert::{ConvertOptions, animation_from_model, reference, to_model};
 use crate::file::File;
 use rigport_model_core::codec::{
-    Codec, Companions, FormatError, FormatInfo, Location, ModelOptions, Modelled, Opened, Opening,
-    WriteOptions, Written, WrittenFiles,
+    Codec, Companions, FormatError, FormatInfo, Keep, Kept, Location, Opening, WriteOptions,
+    Written, WrittenFiles, model_of,
 };
 use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis};
 use std::any::Any;
@@ -29,42 +29,25 @@ static INFO: FormatInfo = FormatInfo {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Smd;
 
-fn read_file(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report), FormatError> {
-    File::from_slice_with(bytes, options).map_err(|e| e.into_format_error(bytes))
+/// Reads an SMD faithfully and keeps it.
+fn open(bytes: &[u8], options: &ReadOptions) -> Opening {
+    let (file, report) =
+        File::from_slice_with(bytes, options).map_err(|e| e.into_format_error(bytes))?;
+    Kept::opening(&INFO, file, report)
 }
 
-/// An SMD read faithfully ([`Codec::open`]).
-#[derive(Debug)]
-struct OpenedSmd(File);
-
-impl Opened for OpenedSmd {
-    fn info(&self) -> &'static FormatInfo {
-        &INFO
-    }
-
+impl Keep for File {
     fn summary(&self) -> FileSummary {
-        self.0.summary()
+        File::summary(self)
     }
 
     fn to_vec(&self) -> Vec<u8> {
-        self.0.to_vec()
+        File::to_vec(self)
     }
 
-    /// The file as read, once it converts: a file whose model cannot be made is not copied
-    /// either.
-    fn copy(&self) -> Result<(Option<Vec<u8>>, Report), FormatError> {
-        self.to_model(&ModelOptions::default())?;
-        Ok((Some(self.to_vec()), Report::default()))
-    }
-
-    fn to_model(&self, _: &ModelOptions) -> Result<Modelled, FormatError> {
-        let (model, report) = to_model(&self.0, &ConvertOptions::default())
-            .map_err(|e| FormatError::wrap(KEY, Location::Unknown, e))?;
-        Ok(Modelled {
-            model,
-            images: Vec::new(),
-            report,
-        })
+    fn to_model(&self) -> Result<(Model, Report), FormatError> {
+        to_model(self, &ConvertOptions::default())
+            .map_err(|e| FormatError::wrap(KEY, Location::Unknown, e))
     }
 
     fn as_any(&self) -> &dyn Any {
@@ -82,17 +65,11 @@ impl Codec for Smd {
     }
 
     fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
-        let (file, mut report) = read_file(bytes, options)?;
-        let modelled = OpenedSmd(file).to_model(&ModelOptions::default())?;
-        report.extend(modelled.report);
-        Ok((modelled.model, report))
+        model_of(open(bytes, options))
     }
 
     fn open(&self, bytes: &[u8], options: &ReadOptions, _: &dyn Companions) -> Option<Opening> {
-        Some(
-            read_file(bytes, options)
-                .map(|(file, report)| (Box::new(OpenedSmd(file)) as Box<dyn Opened>, report)),
-        )
+        Some(open(bytes, options))
     }
 
     fn write(

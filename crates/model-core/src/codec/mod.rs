@@ -57,11 +57,13 @@
 mod companions;
 mod error;
 mod faithful;
+mod kept;
 mod written;
 
 pub use companions::{Companions, Folder, NoCompanions, Overlay, animation_names_beside};
 pub use error::{FormatError, Location};
 pub use faithful::{Faithful, FaithfulCodec};
+pub use kept::{Keep, Kept, model_of};
 pub use written::{OutputFile, Written, WrittenFiles, file_safe, stem_of};
 
 use crate::{FileSummary, Model, ReadOptions, Report, UpAxis};
