@@ -6,6 +6,10 @@
 //! * `convert`, `Model.save`, `info` and `render` build the same
 //!   `rigport::pipeline::Settings`, `rigport::info` summary and `rigport::picture` request as
 //!   the `rigport` command with the same options, so they write the same bytes;
+//! * `render_views` draws an orbit through `rigport::picture::Prepared::orbit_set`, as
+//!   `rigport render --orbit N` does, and gives its pictures, cameras and keypoints as numpy
+//!   arrays; the library helpers behind `rigport.distributed.render_all(..., orbit=N)` write
+//!   the command's dataset by the layout and `--resume` rule of `rigport::library`;
 //! * every failure is a Python exception: `RigportError` (with `.offset`, `.line`,
 //!   `.column` and `.path` where known), `FileNotFoundError` and the other `OSError`s,
 //!   `FileExistsError` for an output that exists without `force=True`, `ValueError` for
@@ -25,6 +29,7 @@
 mod convert;
 mod errors;
 mod info;
+mod library;
 mod model;
 mod render;
 mod values;
@@ -57,5 +62,9 @@ fn _rigport(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(info::plan_batch, m)?)?;
     m.add_class::<views::PyViews>()?;
     m.add_function(wrap_pyfunction!(views::render_views, m)?)?;
+    m.add_function(wrap_pyfunction!(library::plan_library, m)?)?;
+    m.add_function(wrap_pyfunction!(library::render_model, m)?)?;
+    m.add_function(wrap_pyfunction!(library::manifest_failure, m)?)?;
+    m.add_function(wrap_pyfunction!(library::write_annotations, m)?)?;
     Ok(())
 }

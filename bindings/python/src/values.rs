@@ -74,3 +74,42 @@ pub(crate) fn py_option<T: std::fmt::Display>(value: Option<T>) -> String {
 pub(crate) fn vector(py: Python<'_>, values: &[f32]) -> Py<PyArray1<f32>> {
     Array1::from_vec(values.to_vec()).into_pyarray(py).unbind()
 }
+
+/// A Python value as JSON: None, bool, int, float, str, lists and tuples, dicts with str keys
+/// (what ``json.loads`` gives); floats keep every bit.
+pub(crate) fn py_to_json(value: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+    use pyo3::types::{PyBool, PyFloat, PyInt, PyString, PyTuple};
+    use serde_json::Value;
+    Ok(if value.is_none() {
+        Value::Null
+    } else if let Ok(b) = value.cast::<PyBool>() {
+        Value::Bool(b.is_true())
+    } else if value.is_instance_of::<PyInt>() {
+        match value.extract::<i64>() {
+            Ok(i) => Value::from(i),
+            Err(_) => Value::from(value.extract::<u64>()?),
+        }
+    } else if let Ok(f) = value.cast::<PyFloat>() {
+        serde_json::Number::from_f64(f.value()).map_or(Value::Null, Value::Number)
+    } else if value.is_instance_of::<PyString>() {
+        Value::String(value.extract::<String>()?)
+    } else if let Ok(dict) = value.cast::<PyDict>() {
+        let mut map = serde_json::Map::new();
+        for (key, item) in dict.iter() {
+            map.insert(key.extract::<String>()?, py_to_json(&item)?);
+        }
+        Value::Object(map)
+    } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        Value::Array(
+            value
+                .try_iter()?
+                .map(|item| py_to_json(&item?))
+                .collect::<PyResult<_>>()?,
+        )
+    } else {
+        return Err(PyValueError::new_err(format!(
+            "not a JSON value: {}",
+            value.get_type().name()?
+        )));
+    })
+}

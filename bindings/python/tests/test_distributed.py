@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 
 import rigport
 
-from conftest import FIXTURES
+from conftest import FIXTURES, cli, run_cli, tree
 
 distributed = pytest.importorskip("distributed")
 
@@ -103,3 +104,84 @@ def test_command_line_on_a_local_cluster(
         "rig_full.iqm",
         "textures.iqm",
     ]
+
+
+def dataset_inputs(root: Path) -> Path:
+    folder = root / "in"
+    folder.mkdir()
+    shutil.copy(FIXTURES / "ms3d" / "rig_full.ms3d", folder / "rig_full.ms3d")
+    shutil.copy(FIXTURES / "iqe" / "crlf.iqe", folder / "crlf.iqe")
+    data = (FIXTURES / "ms3d" / "rig_full.ms3d").read_bytes()
+    (folder / "truncated.ms3d").write_bytes(data[: len(data) // 2])
+    return folder
+
+
+def manifest(out: Path) -> dict[str, dict[str, object]]:
+    lines = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
+    return {Path(line["input"]).name: line for line in lines}
+
+
+def test_render_all_writes_the_cli_dataset_with_keypoints_and_animation(
+    tmp_path: Path, client: Client
+) -> None:
+    folder = dataset_inputs(tmp_path)
+    out = tmp_path / "out"
+    options = {"orbit": 2, "animate": True, "frames": 2, "size": (40, 32), "passes": ["mask"]}
+    results = render_all([folder], out, client=client, **options)  # type: ignore[arg-type]
+    by_name = {Path(r["input"]).name: r for r in results}
+    assert [by_name[n]["ok"] for n in ("crlf.iqe", "rig_full.ms3d", "truncated.ms3d")] == [
+        True,
+        True,
+        False,
+    ]
+    rig = by_name["rig_full.ms3d"]
+    assert rig["output"] == str(out / "rig_full") and not rig["skipped"]
+    assert str(out / "rig_full" / "view_01" / "frame_0001.png") in rig["outputs"]
+    assert (out / "rig_full" / "keypoints.json").is_file()
+    assert (out / "annotations.json").is_file()
+    lines = manifest(out)
+    assert lines["rig_full.ms3d"]["status"] == "ok" and "bboxes" in lines["rig_full.ms3d"]
+    assert lines["truncated.ms3d"]["status"] == "failed"
+    if cli() is None:
+        return
+    expected = tmp_path / "cli"
+    done = run_cli(
+        *("render", str(folder), "-o", str(expected), "--orbit", "2", "--keypoints"),
+        *("--animate", "--frames", "2", "--size", "40x32", "--passes", "mask"),
+    )
+    assert done.returncode == 1, done.stderr  # the truncated file
+    ours, theirs = tree(out), tree(expected)
+    assert ours.pop("manifest.jsonl") and theirs.pop("manifest.jsonl")
+    assert sorted(ours) == sorted(theirs)
+    for path, content in theirs.items():
+        assert ours[path] == content, path
+    assert manifest(out) == manifest(expected)
+
+
+def test_render_all_resume_skips_a_finished_model_and_redoes_one_without_transforms(
+    tmp_path: Path, client: Client
+) -> None:
+    folder = dataset_inputs(tmp_path)
+    out = tmp_path / "out"
+    first = render_all([folder], out, client=client, orbit=2, size=32)
+    assert [r["skipped"] for r in first] == [False] * 3
+    annotations = (out / "annotations.json").read_bytes()
+    rig_files = sorted((out / "rig_full").rglob("*"))
+    stamps = {p: p.stat().st_mtime_ns for p in rig_files}
+    (out / "crlf" / "transforms.json").unlink()
+    again = render_all([folder], out, client=client, orbit=2, size=32, resume=True)
+    by_name = {Path(r["input"]).name: r for r in again}
+    assert by_name["rig_full.ms3d"]["skipped"] and by_name["rig_full.ms3d"]["ok"]
+    assert not by_name["crlf.iqe"]["skipped"] and by_name["crlf.iqe"]["ok"]
+    assert not by_name["truncated.ms3d"]["ok"]
+    assert sorted((out / "rig_full").rglob("*")) == rig_files
+    assert {p: p.stat().st_mtime_ns for p in rig_files} == stamps
+    assert (out / "crlf" / "transforms.json").is_file()
+    assert (out / "annotations.json").read_bytes() == annotations
+    assert manifest(out)["crlf.iqe"]["status"] == "ok"
+    if cli() is not None:
+        # The command reads the same manifest by the same rule: nothing left to draw.
+        done = run_cli("render", str(folder), "-o", str(out), "--orbit", "2", "--resume")
+        assert "2 already done (--resume)" in done.stderr, done.stderr
+    with pytest.raises(ValueError):
+        render_all([folder], out, client=client, resume=True)

@@ -50,6 +50,8 @@ mod error;
 mod images;
 pub use images::TextureList;
 pub mod info;
+#[cfg(feature = "render")]
+pub mod library;
 #[cfg(feature = "files")]
 pub mod output;
 #[cfg(feature = "render")]

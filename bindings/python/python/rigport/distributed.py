@@ -9,8 +9,13 @@ A file that does not read is a failed result, never a failed job.
 >>> results = convert_all(["assets/"], "out/", to="glb")      # doctest: +SKIP
 >>> [r["input"] for r in results if not r["ok"]]             # doctest: +SKIP
 
+Datasets: ``render_all(paths, out_dir, orbit=8)`` writes what ``rigport render PATHS -o
+OUT_DIR --orbit 8 --keypoints`` writes (a folder per model, ``manifest.jsonl``,
+``annotations.json``), the same bytes; ``resume=True`` skips the models the manifest says
+are done and whose files are all there whole, as ``--resume`` does.
+
 From a shell, with a progress bar (``--scheduler tcp://HOST:8786`` uses a running cluster,
-``--to png`` draws pictures instead)::
+``--to png`` draws pictures instead, ``--orbit N`` orbit datasets)::
 
     python -m rigport.distributed assets/ -o out/ --to glb
 """
@@ -18,13 +23,16 @@ From a shell, with a progress bar (``--scheduler tcp://HOST:8786`` uses a runnin
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
+import uuid
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 import rigport
+from rigport import _rigport
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -49,6 +57,10 @@ class Result(TypedDict):
     """The conversion's or picture's report: dicts with code, message and severity."""
     seconds: float
     """Time the task took on its worker."""
+    outputs: list[str]
+    """Every file written (the model's folder's files for a dataset; else the output)."""
+    skipped: bool
+    """Whether a resumed run found the input done and left it alone."""
 
 
 def _failed(input: str, output: Optional[str], error: str, seconds: float = 0.0) -> Result:
@@ -59,6 +71,8 @@ def _failed(input: str, output: Optional[str], error: str, seconds: float = 0.0)
         "error": error,
         "report": [],
         "seconds": seconds,
+        "outputs": [],
+        "skipped": False,
     }
 
 
@@ -76,11 +90,15 @@ def _run_one(work: Callable[[], list[rigport.ReportEntry]], input: str, output: 
         "output": output,
         "ok": True,
         "error": None,
-        "report": [
-            {"code": e["code"], "message": e["message"], "severity": e["severity"]} for e in report
-        ],
+        "report": _report(report),
         "seconds": time.perf_counter() - start,
+        "outputs": [output],
+        "skipped": False,
     }
+
+
+def _report(report: Sequence[rigport.ReportEntry]) -> list[dict[str, str]]:
+    return [{"code": e["code"], "message": e["message"], "severity": e["severity"]} for e in report]
 
 
 def convert_task(input: str, output: str, to: str, options: dict[str, Any]) -> Result:
@@ -91,6 +109,33 @@ def convert_task(input: str, output: str, to: str, options: dict[str, Any]) -> R
 def render_task(input: str, output: str, options: dict[str, Any]) -> Result:
     """The task of :func:`render_all` for one file (runs on a worker)."""
     return _run_one(lambda: list(rigport.render(input, output, **options)), input, output)
+
+
+def model_task(input: str, out_dir: str, name: str, options: dict[str, Any]) -> tuple[str, Result]:
+    """The task of :func:`render_all` for one model of a dataset (runs on a worker): its
+    manifest line and result."""
+    start = time.perf_counter()
+    folder = os.path.join(out_dir, name)
+    try:
+        line, report = _rigport.render_model(input, out_dir, name, **options)
+    except Exception as error:  # bad options fail the model's result, never the job
+        message = f"{type(error).__name__}: {error}"
+        line, report = _rigport.manifest_failure(input, name, message), []
+    entry = json.loads(line)
+    seconds = time.perf_counter() - start
+    if entry["status"] != "ok":
+        return line, _failed(input, folder, str(entry["error"]), seconds)
+    result: Result = {
+        "input": input,
+        "output": folder,
+        "ok": True,
+        "error": None,
+        "report": _report(report),
+        "seconds": seconds,
+        "outputs": [os.path.join(out_dir, o) for o in entry["outputs"]],
+        "skipped": False,
+    }
+    return line, result
 
 
 def _local_client(workers: Optional[int], processes: bool) -> Client:
@@ -193,10 +238,17 @@ def convert_all(
         writable = ", ".join(key for key, f in known.items() if f["writes"])
         raise ValueError(f"cannot write `{to}`: use one of {writable}")
     extension = str(known[to]["extension"])
+    run = uuid.uuid4().hex
 
     def submit(active: Client, input: str, output: str) -> Future[Result]:
         return active.submit(
-            convert_task, input, output, to, options, pure=False, key=f"rigport-convert-{input}"
+            convert_task,
+            input,
+            output,
+            to,
+            options,
+            pure=False,
+            key=f"rigport-convert-{input}-{run}",
         )
 
     return _run(paths, out_dir, extension, "convert", submit, client, workers, processes, progress)
@@ -210,20 +262,182 @@ def render_all(
     workers: Optional[int] = None,
     processes: bool = True,
     progress: bool = False,
+    orbit: Optional[int] = None,
+    keypoints: bool = True,
+    animate: bool = False,
+    metadata: bool = False,
+    resume: bool = False,
     **options: Any,
 ) -> list[Result]:
     """Draws every readable file below `paths` as ``out_dir/<stem>.png``, one Dask task per
     file, as ``rigport render PATHS... -o OUT_DIR`` does. `options` are
     :func:`rigport.render`'s (``size``, ``view``, ``sheet``, ``force``…); the rest as
     :func:`convert_all`.
+
+    With `orbit` (views), `animate` or `metadata` it writes instead what ``rigport render
+    PATHS... -o OUT_DIR --orbit N`` writes, byte for byte: a folder ``out_dir/<stem>/`` per
+    model (``view_00.png``…, ``transforms.json``; with `keypoints` and `orbit`
+    ``keypoints.json`` and ``out_dir/annotations.json``; with `animate` every frame,
+    ``--animate``; with `metadata` ``metadata.json``) and ``out_dir/manifest.jsonl``, a
+    line per input (its outputs, or its error) appended as each finishes. `options` are then
+    the command's: ``size`` (one side or (w, h)), ``seed`` (random cameras), ``elevation``,
+    ``passes`` (list of ``"depth"``, ``"normal"``, ``"mask"``), ``depth_format``,
+    ``camera_convention``, ``anim``, ``time``, ``frame``, ``fps``, ``frames``,
+    ``views_per_frame``, ``background``, ``wire``, ``force``, ``strict``, ``anims_beside``.
+    `resume` skips the inputs whose last manifest line says ok and whose listed files are
+    all there whole (``--resume``'s rule); the others are drawn again, replacing what an
+    interrupted run left. A skipped input's result has ``skipped`` True.
     """
+    if orbit is not None or animate or metadata:
+        return _render_library(
+            paths,
+            out_dir,
+            {
+                "orbit": orbit,
+                "keypoints": keypoints and orbit is not None,
+                "animate": animate,
+                "metadata": metadata,
+                **options,
+            },
+            resume,
+            client,
+            workers,
+            processes,
+            progress,
+        )
+    if resume:
+        raise ValueError("resume needs a dataset: orbit=N, animate=True or metadata=True")
+    run = uuid.uuid4().hex
 
     def submit(active: Client, input: str, output: str) -> Future[Result]:
         return active.submit(
-            render_task, input, output, options, pure=False, key=f"rigport-render-{input}"
+            render_task, input, output, options, pure=False, key=f"rigport-render-{input}-{run}"
         )
 
     return _run(paths, out_dir, "png", "render", submit, client, workers, processes, progress)
+
+
+def _size(size: Any) -> tuple[int, int]:
+    if isinstance(size, int):
+        return (size, size)
+    width, height = size
+    return (int(width), int(height))
+
+
+def _render_library(
+    paths: Sequence[StrPath],
+    out_dir: StrPath,
+    options: dict[str, Any],
+    resume: bool,
+    client: Optional[Client],
+    workers: Optional[int],
+    processes: bool,
+    progress: bool,
+) -> list[Result]:
+    out = os.fspath(out_dir)
+    planned = _rigport.plan_library([os.fspath(p) for p in paths], out, resume)
+    os.makedirs(out, exist_ok=True)
+    size = _size(options.pop("size", 512))
+    options = {**options, "size": size, "force": bool(options.get("force")) or resume}
+    run = uuid.uuid4().hex
+    results: list[Optional[Result]] = [None] * len(planned)
+    own = client is None
+    active = _local_client(workers, processes) if client is None else client
+    manifest_path = os.path.join(out, "manifest.jsonl")
+    try:
+        with open(manifest_path, "a" if resume else "w", encoding="utf-8") as manifest:
+            futures: dict[Future[tuple[str, Result]], int] = {}
+            for index, (input, name, clash, done) in enumerate(planned):
+                folder = os.path.join(out, name)
+                if done:
+                    results[index] = {
+                        "input": input,
+                        "output": folder,
+                        "ok": True,
+                        "error": None,
+                        "report": [],
+                        "seconds": 0.0,
+                        "outputs": [],
+                        "skipped": True,
+                    }
+                elif clash is not None:
+                    manifest.write(_rigport.manifest_failure(input, name, clash) + "\n")
+                    manifest.flush()
+                    results[index] = _failed(input, folder, clash)
+                else:
+                    future = active.submit(
+                        model_task,
+                        input,
+                        out,
+                        name,
+                        options,
+                        pure=False,
+                        key=f"rigport-dataset-{input}-{run}",
+                    )
+                    futures[future] = index
+            total = len(planned)
+            done_count = total - len(futures)
+            failed = sum(1 for r in results if r is not None and not r["ok"])
+            if progress:
+                _progress(done_count, total, failed)
+            if futures:
+                from distributed import as_completed
+
+                for future in as_completed(list(futures)):
+                    line, result = future.result()
+                    manifest.write(line + "\n")
+                    manifest.flush()
+                    results[futures[future]] = result
+                    done_count += 1
+                    failed += not result["ok"]
+                    if progress:
+                        _progress(done_count, total, failed)
+    finally:
+        if own:
+            cluster = active.cluster
+            active.close()
+            if cluster is not None:
+                cluster.close()
+    finished = [r for r in results if r is not None]
+    if options.get("keypoints"):
+        _write_annotations(out, planned, finished, size)
+    return finished
+
+
+def _write_annotations(
+    out: str,
+    planned: list[tuple[str, str, Optional[str], bool]],
+    finished: list[Result],
+    size: tuple[int, int],
+) -> None:
+    """``annotations.json`` of the models done, read back with Python's exact float parser
+    from their ``keypoints.json`` and the boxes of their last ok manifest line."""
+    ok = {r["input"] for r in finished if r["ok"]}
+    lines: dict[str, dict[str, Any]] = {}
+    with open(os.path.join(out, "manifest.jsonl"), encoding="utf-8") as manifest:
+        for text in manifest:
+            try:
+                line = json.loads(text)
+            except ValueError:  # a line an interrupted run left half written
+                continue
+            if line.get("status") == "ok" and line.get("input") in ok:
+                lines[line["input"]] = line
+    models: list[tuple[str, Any, Any]] = []
+    for input, name, _, _ in planned:
+        line = lines.get(input)
+        if line is None:
+            continue
+        try:
+            with open(os.path.join(out, name, "keypoints.json"), encoding="utf-8") as file:
+                keypoints = json.load(file)
+        except (OSError, ValueError):
+            keypoints = None
+        models.append((name, keypoints, line.get("bboxes")))
+    for name in _rigport.write_annotations(out, models, size):
+        print(
+            f"warning: {name}: no keypoints to read back; left out of annotations.json",
+            file=sys.stderr,
+        )
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -240,6 +454,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--scheduler", help="address of a running scheduler (tcp://HOST:8786)")
     parser.add_argument("--workers", type=int, help="local workers when no --scheduler")
     parser.add_argument("--force", action="store_true", help="overwrite existing outputs")
+    parser.add_argument(
+        "--orbit",
+        type=int,
+        help="with --to png: N orbit views per model, keypoints and transforms.json (datasets)",
+    )
+    parser.add_argument(
+        "--resume", action="store_true", help="with --orbit: skip the models already done"
+    )
     args = parser.parse_args(argv)
 
     client = None
@@ -254,7 +476,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             "progress": True,
             "force": args.force,
         }
-        if args.to == "png":
+        if args.to == "png" and args.orbit is not None:
+            results = render_all(
+                args.paths, args.out_dir, orbit=args.orbit, resume=args.resume, **common
+            )
+        elif args.to == "png":
             results = render_all(args.paths, args.out_dir, **common)
         else:
             results = convert_all(args.paths, args.out_dir, to=args.to, **common)
