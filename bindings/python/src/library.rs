@@ -115,6 +115,8 @@ pub(crate) fn render_model(
     strict: bool,
     anims_beside: bool,
 ) -> PyResult<(String, Py<PyList>)> {
+    // The orbit options not named here keep their defaults, as the command's do.
+    #[allow(clippy::needless_update)]
     let prepare = || -> Result<LibraryRequest, Failure> {
         let (width, height) = size;
         check_size(width, height)?;

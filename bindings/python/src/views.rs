@@ -342,6 +342,8 @@ pub(crate) fn render_views(
     strict: bool,
 ) -> PyResult<PyViews> {
     let animate = animate || frames.is_some() || fps.is_some() || views_per_frame.is_some();
+    // The orbit options not named here keep their defaults, as the command's do.
+    #[allow(clippy::needless_update)]
     let prepare = || -> Result<OrbitRequest, Failure> {
         check_size(width, height)?;
         if animate && (time.is_some() || frame.is_some()) {
