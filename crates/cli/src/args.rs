@@ -416,6 +416,12 @@ pub struct RenderArgs {
     /// (see above).
     #[arg(long, requires = "orbit")]
     pub keypoints: bool,
+    /// Draw the skeleton over each orbit colour picture, for checking keypoints by eye:
+    /// each joint a dot at its keypoint pixel and each bone a line to its parent, green
+    /// where visible, magenta where occluded, those outside the frame left out. Depth,
+    /// normal and mask pictures are unchanged; keypoints.json needs --keypoints.
+    #[arg(long, requires = "orbit")]
+    pub draw_skeleton: bool,
     /// Write every frame of the animation (--anim, default the first) as an animated PNG.
     #[arg(long, conflicts_with_all = ["sheet", "time", "frame"])]
     pub animate: bool,

@@ -214,6 +214,11 @@ impl Camera {
         }
     }
 
+    /// Whether the camera is a perspective one ([`Camera::distance`] is `near / key`).
+    pub fn is_perspective(&self) -> bool {
+        self.eye.is_some()
+    }
+
     /// A unit direction of the model's frame in camera space (OpenGL axes: +X right, +Y
     /// up, +Z towards the viewer).
     pub fn to_camera_space(&self, v: Vec3) -> Vec3 {

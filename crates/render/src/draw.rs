@@ -5,7 +5,7 @@ use crate::camera::{Camera, CameraPose, Projected};
 use crate::closed::{Outward, Surfaces};
 use crate::raster::{Band, SUPERSAMPLE, levels, with_target};
 use crate::texture::{TextureError, TextureSource, sample};
-use crate::{PoseAt, RenderError, RenderOptions};
+use crate::{PoseAt, PosedJoints, RenderError, RenderOptions, SeenJoints};
 use glam::{Vec3, Vec4};
 use image::{GrayImage, RgbImage, RgbaImage};
 use rigport_model_core::{Material, Mesh, Model, Report, Vertex, codes};
@@ -40,6 +40,10 @@ pub struct Picture {
     pub mask: Option<GrayImage>,
     /// Where the camera was (`None` for a contact sheet).
     pub camera: Option<CameraPose>,
+    /// With joints to see ([`render_views_seeing`](crate::render_views_seeing),
+    /// [`OrbitFrames::seeing`](crate::OrbitFrames::seeing)): each joint as this picture
+    /// shows it, and where the model covers the picture.
+    pub joints: Option<SeenJoints>,
 }
 
 /// A depth picture: one `f32` distance a pixel.
@@ -221,7 +225,7 @@ impl<'a> Scene<'a> {
         frame: Option<[Vec3; 2]>,
         bands: usize,
     ) -> Result<Picture, RenderError> {
-        self.draw_posed(options, &self.pose(pose)?, frame, bands)
+        self.draw_posed(options, &self.pose(pose)?, frame, bands, None)
     }
 
     /// The model at `pose`, with what every camera of that pose shares: the triangles
@@ -258,13 +262,16 @@ impl<'a> Scene<'a> {
     }
 
     /// [`Scene::draw_framed`] of a model already posed ([`Scene::pose`]), for several
-    /// cameras of one pose.
+    /// cameras of one pose; with `joints` (the skeleton at that pose), each joint as the
+    /// picture shows it ([`Picture::joints`]), read from the samples before they are
+    /// resolved, whatever the passes.
     pub fn draw_posed(
         &self,
         options: &RenderOptions,
         posed: &Posed<'_>,
         frame: Option<[Vec3; 2]>,
         bands: usize,
+        joints: Option<&PosedJoints>,
     ) -> Result<Picture, RenderError> {
         let meshes = &posed.meshes;
         let report = posed.report.clone();
@@ -341,11 +348,33 @@ impl<'a> Scene<'a> {
                 }
             }
             let passes = options.passes;
+            let pose = camera.pose(SUPERSAMPLE);
+            let distance = |key: f32| camera.distance(key) as f32;
+            // The joints' pixels are read before the colour resolve empties the depths.
+            let keypoints = joints.map(|joints| {
+                joints.seen_in(&pose, options.width, options.height, |x, y| {
+                    target.depth_at(x, y, distance)
+                })
+            });
             // Depth and mask read the depths after the colour; the normal pass draws again.
-            let image = target.resolve(!(passes.depth || passes.mask));
-            let depth = passes
-                .depth
-                .then(|| target.resolve_depth(|key| camera.distance(key) as f32));
+            let clear = !(passes.depth || passes.mask);
+            let (image, joints) = match keypoints {
+                Some(keypoints) => {
+                    let shown = camera
+                        .is_perspective()
+                        .then(|| crate::raster::shown_from(distance))
+                        .flatten();
+                    let (image, cover) = target.resolve_covered(clear, &distance, shown);
+                    let seen = SeenJoints {
+                        keypoints,
+                        bbox: cover.bbox(),
+                        area: cover.area(),
+                    };
+                    (image, Some(seen))
+                }
+                None => (target.resolve(clear), None),
+            };
+            let depth = passes.depth.then(|| target.resolve_depth(distance));
             let mask = passes.mask.then(|| target.resolve_mask());
             let normal = passes.normal.then(|| {
                 crate::passes::draw_normals(&camera, meshes, &shown, &screens, target, bands)
@@ -356,7 +385,8 @@ impl<'a> Scene<'a> {
                 depth,
                 normal,
                 mask,
-                camera: Some(camera.pose(SUPERSAMPLE)),
+                camera: Some(pose),
+                joints,
             })
         })
     }

@@ -20,7 +20,8 @@
 //!   millimetre steps, or float32 `.npy`).
 //! * Keypoints ([`PosedJoints`]): each joint of the posed skeleton as a picture's camera
 //!   sees it (pixel, depth along the view), visible or occluded by the depth pass, or
-//!   outside the frame.
+//!   outside the frame; [`render_views_seeing`] finds them while drawing, from the
+//!   samples, without drawing the depth pass.
 //! * Drawing: z-buffer, both faces drawn (real files' winding is inconsistent; views,
 //!   sheets and animations skip the faces of closed surfaces turned away), Lambert
 //!   shading from a light at the camera plus ambient; the material's texture where its image
@@ -87,7 +88,10 @@ pub use depth_out::{DEPTH_STEP, DepthFormat, png16_step};
 pub use draw::{DepthImage, Picture, render};
 pub use encode::{encode_png, encode_png_gray8, encode_png_gray16, encode_png_rgb8};
 pub use error::RenderError;
-pub use keypoints::{Keypoint, PosedJoints, SILHOUETTE_SLACK, VISIBILITY_TOLERANCE, Visibility};
+pub use keypoints::{
+    JOINT_DOT_RADIUS, Keypoint, PosedJoints, SILHOUETTE_SLACK, SKELETON_OCCLUDED, SKELETON_VISIBLE,
+    SeenJoints, VISIBILITY_TOLERANCE, Visibility, draw_skeleton,
+};
 pub use options::{
     MAX_SHEET_PIXELS, MAX_SIDE, Orbit, Passes, PoseAt, RenderOptions, Rgb, View, parse_size,
 };
@@ -96,7 +100,7 @@ pub use orbit_random::{RANDOM_DISTANCE_SCALE, RANDOM_ELEVATION_DEGREES, SplitMix
 pub use raster::SUPERSAMPLE;
 pub use sheet::{render_sheet, sheet_grid, sheet_times};
 pub use texture::{BesideTextures, FolderTextures, NoTextures, TextureError, TextureSource};
-pub use views::{MAX_VIEWS_PIXELS, render_views, render_views_with};
+pub use views::{MAX_VIEWS_PIXELS, render_views, render_views_seeing, render_views_with};
 
 /// Re-export of the image crate used in the public API ([`image::RgbaImage`]).
 pub use image;

@@ -6,8 +6,8 @@ use crate::camera::Camera;
 use crate::draw::{Scene, bands_for};
 use crate::texture::TextureSource;
 use crate::{
-    MAX_ANIMATION_FRAMES, MAX_VIEWS_PIXELS, Orbit, Picture, PoseAt, RenderError, RenderOptions,
-    SUPERSAMPLE,
+    MAX_ANIMATION_FRAMES, MAX_VIEWS_PIXELS, Orbit, Picture, PoseAt, PosedJoints, RenderError,
+    RenderOptions, SUPERSAMPLE,
 };
 use glam::Vec3;
 use rayon::prelude::*;
@@ -23,6 +23,8 @@ pub struct OrbitFrames<'a> {
     orbits: Vec<Vec<Orbit>>,
     /// The box around the drawable model in every frame.
     frame: Option<[Vec3; 2]>,
+    /// The skeleton at each time, to be seen in every picture ([`OrbitFrames::seeing`]).
+    joints: Vec<PosedJoints>,
 }
 
 impl<'a> OrbitFrames<'a> {
@@ -84,7 +86,17 @@ impl<'a> OrbitFrames<'a> {
             times,
             orbits,
             frame,
+            joints: Vec::new(),
         })
+    }
+
+    /// These frames, each picture also showing the skeleton at its time ([`Picture::joints`],
+    /// as [`render_views_seeing`](crate::render_views_seeing) finds it): the joints at
+    /// each time of [`OrbitFrames::times`] ([`PosedJoints::of`] the animation at that time),
+    /// in that order. A frame without its joints is drawn without.
+    pub fn seeing(mut self, joints: Vec<PosedJoints>) -> Self {
+        self.joints = joints;
+        self
     }
 
     /// The times drawn, in seconds.
@@ -149,7 +161,13 @@ impl<'a> OrbitFrames<'a> {
                         orbit: Some(orbit),
                         ..self.options
                     };
-                    let mut picture = self.scene.draw_posed(&options, &posed, self.frame, bands)?;
+                    let mut picture = self.scene.draw_posed(
+                        &options,
+                        &posed,
+                        self.frame,
+                        bands,
+                        self.joints.get(f),
+                    )?;
                     if v > 0 {
                         picture.report = Default::default();
                     } else if f == 0 {

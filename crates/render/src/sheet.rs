@@ -122,6 +122,7 @@ pub fn render_sheet(
         normal: None,
         mask: None,
         camera: None,
+        joints: None,
     })
 }
 

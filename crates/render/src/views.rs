@@ -3,7 +3,7 @@
 
 use crate::draw::{Picture, Scene, bands_for};
 use crate::texture::TextureSource;
-use crate::{Orbit, RenderError, RenderOptions};
+use crate::{Orbit, PosedJoints, RenderError, RenderOptions};
 use rayon::prelude::*;
 use rigport_model_core::Model;
 
@@ -78,6 +78,59 @@ pub fn render_views_with<T: Send>(
     textures: &dyn TextureSource,
     each: impl Fn(usize, Picture) -> T + Sync,
 ) -> Result<Vec<T>, RenderError> {
+    draw_views(model, options, orbits, textures, None, each)
+}
+
+/// [`render_views_with`], each picture also showing `joints` (the skeleton at
+/// `options.pose`, [`PosedJoints::of`]) in [`Picture::joints`]: each joint's pixel, depth
+/// and visibility, and the pixels the model covers, read from the drawn samples before
+/// they are resolved (the same as [`PosedJoints::seen`] against the depth pass, which is
+/// drawn only when `options.passes` asks for it).
+///
+/// ```
+/// use rigport_model_core::{Joint, Mesh, Model, Vertex};
+/// use rigport_model_core::glam::Vec3;
+/// use rigport_render::{
+///     NoTextures, Orbit, PoseAt, PosedJoints, RenderOptions, Visibility, render_views_seeing,
+/// };
+///
+/// let mut mesh = Mesh::new("triangle");
+/// for p in [Vec3::ZERO, Vec3::X, Vec3::Y] {
+///     mesh.vertices.push(Vertex { position: p, normal: Vec3::Z, ..Vertex::default() });
+/// }
+/// mesh.triangles.push([0, 1, 2]);
+/// let mut model = Model { meshes: vec![mesh], ..Model::default() };
+/// model.skeleton.joints.push(Joint::new("root"));
+/// let options = RenderOptions { width: 32, height: 32, ..RenderOptions::default() };
+/// let joints = PosedJoints::of(&model, PoseAt::Auto)?;
+/// let seen = render_views_seeing(&model, &options, &Orbit::ring(2, 20.0), &NoTextures, &joints, |_, p| {
+///     p.joints.expect("joints seen")
+/// })?;
+/// assert_eq!(seen[0].keypoints.len(), 1);
+/// assert_eq!(seen[0].keypoints[0].visibility, Visibility::Visible);
+/// assert!(seen[0].area > 0);
+/// # Ok::<(), rigport_render::RenderError>(())
+/// ```
+pub fn render_views_seeing<T: Send>(
+    model: &Model,
+    options: &RenderOptions,
+    orbits: &[Orbit],
+    textures: &dyn TextureSource,
+    joints: &PosedJoints,
+    each: impl Fn(usize, Picture) -> T + Sync,
+) -> Result<Vec<T>, RenderError> {
+    draw_views(model, options, orbits, textures, Some(joints), each)
+}
+
+/// [`render_views_with`], seeing `joints` when given.
+fn draw_views<T: Send>(
+    model: &Model,
+    options: &RenderOptions,
+    orbits: &[Orbit],
+    textures: &dyn TextureSource,
+    joints: Option<&PosedJoints>,
+    each: impl Fn(usize, Picture) -> T + Sync,
+) -> Result<Vec<T>, RenderError> {
     options.check_size()?;
     let pixels = orbits.len() as u64 * u64::from(options.width) * u64::from(options.height);
     if pixels > MAX_VIEWS_PIXELS {
@@ -105,7 +158,7 @@ pub fn render_views_with<T: Send>(
                 orbit: Some(orbit),
                 ..*options
             };
-            let mut picture = scene.draw_posed(&options, &posed, None, bands)?;
+            let mut picture = scene.draw_posed(&options, &posed, None, bands, joints)?;
             if index == 0 {
                 let mut report = scene.report.clone();
                 report.notices.append(&mut picture.report.notices);

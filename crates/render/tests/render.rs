@@ -7,7 +7,8 @@ use rigport_model_core::{
     Animation, Joint, JointId, Key, Material, MaterialId, Mesh, Model, Skeleton, Track, Vertex,
 };
 use rigport_render::{
-    NoTextures, PoseAt, RenderError, RenderOptions, Rgb, View, render, render_sheet, sheet_grid,
+    NoTextures, Orbit, Passes, PoseAt, PosedJoints, RenderError, RenderOptions, Rgb, View,
+    Visibility, draw_skeleton, render, render_sheet, render_views, render_views_seeing, sheet_grid,
 };
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -534,4 +535,126 @@ fn an_animated_picture_keeps_one_camera_while_the_model_moves() {
         centres[0] < 0.3 && *centres.last().unwrap() > 0.7,
         "{centres:?}"
     );
+}
+
+/// The box and count of the pixels where `depth` is above 0.
+fn depth_coverage(depth: &rigport_render::DepthImage) -> (Option<[u32; 4]>, u64) {
+    let (mut lo, mut hi, mut area) = ([u32::MAX; 2], [0u32; 2], 0u64);
+    for (x, y, d) in depth.enumerate_pixels() {
+        if d.0[0] > 0.0 {
+            lo = [lo[0].min(x), lo[1].min(y)];
+            hi = [hi[0].max(x), hi[1].max(y)];
+            area += 1;
+        }
+    }
+    let bbox = (area > 0).then(|| [lo[0], lo[1], hi[0] - lo[0] + 1, hi[1] - lo[1] + 1]);
+    (bbox, area)
+}
+
+#[test]
+fn joints_seen_while_drawing_match_the_depth_pass() {
+    let model = rig();
+    let joints = PosedJoints::of(
+        &model,
+        PoseAt::Animation {
+            index: 0,
+            time: 0.4,
+        },
+    )
+    .unwrap();
+    let orbits = [Orbit::ring(6, 25.0), Orbit::random(6, 7)].concat();
+    for (wire, passes) in [
+        (false, Passes::default()),
+        (true, Passes::default()),
+        (
+            false,
+            Passes {
+                depth: true,
+                normal: true,
+                mask: true,
+            },
+        ),
+    ] {
+        let options = RenderOptions {
+            width: 97,
+            height: 61,
+            wire,
+            passes,
+            pose: PoseAt::Animation {
+                index: 0,
+                time: 0.4,
+            },
+            ..RenderOptions::default()
+        };
+        let seen =
+            render_views_seeing(&model, &options, &orbits, &NoTextures, &joints, |_, p| p).unwrap();
+        let with_depth = RenderOptions {
+            passes: Passes {
+                depth: true,
+                ..passes
+            },
+            ..options
+        };
+        let reference = render_views(&model, &with_depth, &orbits, &NoTextures).unwrap();
+        let plain = render_views(&model, &options, &orbits, &NoTextures).unwrap();
+        let mut kinds = [0; 3];
+        for ((picture, reference), plain) in seen.iter().zip(&reference).zip(&plain) {
+            // Seeing the joints changes no picture.
+            assert_eq!(picture.image, plain.image);
+            assert_eq!(picture.depth, plain.depth);
+            assert_eq!(picture.mask, plain.mask);
+            let found = picture.joints.as_ref().unwrap();
+            let depth = reference.depth.as_ref().unwrap();
+            let camera = reference.camera.as_ref().unwrap();
+            assert_eq!(found.keypoints, joints.seen(camera, depth));
+            assert_eq!((found.bbox, found.area), depth_coverage(depth));
+            assert!(found.area > 0);
+            for k in &found.keypoints {
+                kinds[match k.visibility {
+                    Visibility::Visible => 0,
+                    Visibility::Occluded => 1,
+                    Visibility::Outside => 2,
+                }] += 1;
+            }
+        }
+        assert!(kinds[0] > 0 && kinds[1] > 0, "{kinds:?}");
+        assert!(plain.iter().all(|p| p.joints.is_none()));
+    }
+}
+
+#[test]
+fn skeleton_overlay_marks_the_joint_pixels() {
+    let model = rig();
+    let joints = PosedJoints::of(&model, PoseAt::Bind).unwrap();
+    let options = RenderOptions {
+        width: 80,
+        height: 80,
+        pose: PoseAt::Bind,
+        ..RenderOptions::default()
+    };
+    let mut pictures = render_views_seeing(
+        &model,
+        &options,
+        &Orbit::ring(4, 10.0),
+        &NoTextures,
+        &joints,
+        |_, p| p,
+    )
+    .unwrap();
+    let parents = [None, Some(0)];
+    for picture in &mut pictures {
+        let before = picture.image.clone();
+        let seen = picture.joints.clone().unwrap();
+        draw_skeleton(&mut picture.image, &seen.keypoints, &parents);
+        assert_ne!(before, picture.image);
+        for k in seen
+            .keypoints
+            .iter()
+            .filter(|k| k.visibility == Visibility::Visible)
+        {
+            let [u, v] = k.pixel;
+            let pixel = picture.image.get_pixel(u as u32, v as u32).0;
+            assert_eq!(pixel[..3], rigport_render::SKELETON_VISIBLE);
+        }
+    }
 }

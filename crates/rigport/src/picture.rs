@@ -42,9 +42,9 @@ use std::sync::{Arc, Mutex};
 /// The renderer's options, views, colours and errors, re-exported so callers need not
 /// depend on it.
 pub use rigport_render::{
-    Animated, CameraConvention, CameraPose, DepthFormat, Keypoint, MAX_SIDE, Orbit, Passes,
-    RenderError, RenderOptions, Rgb, VISIBILITY_TOLERANCE, View, Visibility, encode_png,
-    parse_size,
+    Animated, CameraConvention, CameraPose, DepthFormat, JOINT_DOT_RADIUS, Keypoint, MAX_SIDE,
+    Orbit, Passes, RenderError, RenderOptions, Rgb, SKELETON_OCCLUDED, SKELETON_VISIBLE,
+    VISIBILITY_TOLERANCE, View, Visibility, draw_skeleton, encode_png, parse_size,
 };
 
 /// What to draw.
@@ -254,6 +254,12 @@ pub struct OrbitSet {
     /// Draw every sampled frame of an animation from the cameras, instead of one pose
     /// (see [`OrbitAnimation`]).
     pub animate: Option<OrbitAnimation>,
+    /// Draw the skeleton over each colour picture, as its keypoints see it
+    /// ([`rigport_render::draw_skeleton`]: joints as dots, bones as lines, visible and
+    /// occluded in two colours, those outside the frame left out); the other passes are
+    /// unchanged. Keypoints are found for it whether or not [`OrbitSet::keypoints`] asks
+    /// for them.
+    pub draw_skeleton: bool,
 }
 
 impl Prepared {
@@ -349,8 +355,8 @@ impl Prepared {
     /// (`keypoints`) seen from every view: world position (the `.glb`'s coordinates, the
     /// world of `transforms`), pixel `(u, v)` in the picture's camera (`(0, 0)` the top-left
     /// corner, pixel centres at `+0.5`, v down), depth along the view, and whether the
-    /// picture shows it, tested against the depth the renderer drew (drawn for this even
-    /// when the depth pass is not asked for; see [`Visibility`]).
+    /// picture shows it, tested against the depth the renderer drew (read at the joints'
+    /// pixels while drawing, the depth pass drawn only when asked for; see [`Visibility`]).
     pub fn orbit_with(
         &self,
         request: &PictureRequest,
@@ -394,53 +400,58 @@ impl Prepared {
         let options = self.options(&request.options, &request.pose)?;
         let orbits = &set.orbits;
         let views = orbits.len() as u32;
-        let keypoints = set.keypoints;
-        let joints = keypoints
+        let joints = (set.keypoints || set.draw_skeleton)
             .then(|| rigport_render::PosedJoints::of(&self.model, options.pose))
             .transpose()?;
+        let parents = self.parents();
         let write_depth = options.passes.depth || set.depth_format.is_some();
         let mut draw_options = options;
-        draw_options.passes.depth |= keypoints || write_depth;
+        draw_options.passes.depth |= write_depth;
         // Colour, normal and mask are encoded by the thread that drew the view, as soon
         // as it is drawn; depth waits for every view, as its scale is the farthest
         // distance of all of them.
-        let drawn = rigport_render::render_views_with(
-            &self.model,
-            &draw_options,
-            orbits,
-            &self.textures,
-            |_, mut picture| -> Result<Drawn, Error> {
-                let png = |encoded: Result<Vec<u8>, _>| encoded.map_err(Error::Png);
-                let keypoints = match (&joints, &picture.camera, &picture.depth) {
-                    (Some(joints), Some(camera), Some(depth)) => {
-                        let (bbox, area) = coverage(depth);
-                        Some((joints.seen(camera, depth), bbox, area))
-                    }
-                    _ => None,
-                };
-                if !write_depth {
-                    picture.depth = None;
-                }
-                Ok(Drawn {
-                    color: png(rigport_render::encode_png(&picture.image))?,
-                    normal: picture
-                        .normal
-                        .as_ref()
-                        .map(|n| png(rigport_render::encode_png_rgb8(n)))
-                        .transpose()?,
-                    mask: picture
-                        .mask
-                        .as_ref()
-                        .map(|m| png(rigport_render::encode_png_gray8(m)))
-                        .transpose()?,
-                    depth: picture.depth,
-                    encoded_depth: None,
-                    camera: picture.camera,
-                    notices: picture.report.notices,
-                    keypoints,
-                })
-            },
-        )?
+        let each = |_, mut picture: rigport_render::Picture| -> Result<Drawn, Error> {
+            let png = |encoded: Result<Vec<u8>, _>| encoded.map_err(Error::Png);
+            overlay(&mut picture, set.draw_skeleton, &parents);
+            let keypoints = picture
+                .joints
+                .map(|seen| (seen.keypoints, seen.bbox, seen.area));
+            Ok(Drawn {
+                color: png(rigport_render::encode_png(&picture.image))?,
+                normal: picture
+                    .normal
+                    .as_ref()
+                    .map(|n| png(rigport_render::encode_png_rgb8(n)))
+                    .transpose()?,
+                mask: picture
+                    .mask
+                    .as_ref()
+                    .map(|m| png(rigport_render::encode_png_gray8(m)))
+                    .transpose()?,
+                depth: picture.depth,
+                encoded_depth: None,
+                camera: picture.camera,
+                notices: picture.report.notices,
+                keypoints,
+            })
+        };
+        let drawn = match &joints {
+            Some(joints) => rigport_render::render_views_seeing(
+                &self.model,
+                &draw_options,
+                orbits,
+                &self.textures,
+                joints,
+                each,
+            ),
+            None => rigport_render::render_views_with(
+                &self.model,
+                &draw_options,
+                orbits,
+                &self.textures,
+                each,
+            ),
+        }?
         .into_iter()
         .collect::<Result<Vec<Drawn>, Error>>()?;
         let mut report = Report::default();
@@ -540,13 +551,19 @@ impl Prepared {
             frames,
         );
         let places: Vec<(usize, usize, f32)> = (0..seen.len()).map(|i| (i, 0, time)).collect();
-        let keypoints = joints.is_some().then(|| self.keypoints_json(seen, &places));
+        let keypoints = set.keypoints.then(|| self.keypoints_json(seen, &places));
         Ok(OrbitPictures {
             views: files,
             transforms,
             report,
             keypoints,
         })
+    }
+
+    /// Each joint's parent index, in joint order.
+    fn parents(&self) -> Vec<Option<usize>> {
+        let joints = &self.model.skeleton.joints;
+        joints.iter().map(|j| j.parent.map(|p| p.index())).collect()
     }
 
     /// `keypoints.json` of the views `seen`, each at its `(view, frame, time)` of `places`.
@@ -809,19 +826,12 @@ pub fn coco_keypoints(models: &[CocoModel<'_>]) -> Value {
     })
 }
 
-/// The box of the pixels `depth` covers (`[x, y, width, height]`; `None` when none) and
-/// how many it covers.
-fn coverage(depth: &rigport_render::DepthImage) -> (Option<[u32; 4]>, u64) {
-    let (mut lo, mut hi, mut area) = ([u32::MAX; 2], [0u32; 2], 0u64);
-    for (x, y, d) in depth.enumerate_pixels() {
-        if d.0[0] > 0.0 {
-            lo = [lo[0].min(x), lo[1].min(y)];
-            hi = [hi[0].max(x), hi[1].max(y)];
-            area += 1;
-        }
+/// With `draw`, the skeleton (`parents` in joint order) drawn over `picture`'s colour as
+/// its joints were seen.
+fn overlay(picture: &mut rigport_render::Picture, draw: bool, parents: &[Option<usize>]) {
+    if let (true, Some(seen)) = (draw, &picture.joints) {
+        rigport_render::draw_skeleton(&mut picture.image, &seen.keypoints, parents);
     }
-    let bbox = (area > 0).then(|| [lo[0], lo[1], hi[0] - lo[0] + 1, hi[1] - lo[1] + 1]);
-    (bbox, area)
 }
 
 /// `transforms.json` of views whose `frames` are given: the intrinsics of the first

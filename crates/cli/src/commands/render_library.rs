@@ -168,6 +168,7 @@ fn draw_model(
         let set = OrbitSet {
             orbits,
             keypoints: args.keypoints,
+            draw_skeleton: args.draw_skeleton,
             depth_format: args.depth_format,
             convention: args.camera_convention,
             animate: args.animate.then_some(OrbitAnimation {

@@ -5,7 +5,7 @@
 
 use super::{
     Drawn, OrbitKeypoints, OrbitPictures, OrbitSet, PictureRequest, Prepared, ViewFiles,
-    ViewKeypoints, coverage, transforms_json, view_digits,
+    ViewKeypoints, overlay, transforms_json, view_digits,
 };
 use crate::error::Error;
 use rigport_model_core::Report;
@@ -81,16 +81,9 @@ impl Prepared {
         };
         let write_depth = options.passes.depth || set.depth_format.is_some();
         let mut draw_options = options;
-        draw_options.passes.depth |= set.keypoints || write_depth;
-        let frames = OrbitFrames::new(
-            &self.model,
-            &draw_options,
-            index,
-            times.clone(),
-            orbits,
-            &self.textures,
-        )?;
-        let joints = if set.keypoints {
+        draw_options.passes.depth |= write_depth;
+        let parents = self.parents();
+        let joints = if set.keypoints || set.draw_skeleton {
             times
                 .iter()
                 .map(|&time| PosedJoints::of(&self.model, PoseAt::Animation { index, time }))
@@ -98,6 +91,15 @@ impl Prepared {
         } else {
             Vec::new()
         };
+        let frames = OrbitFrames::new(
+            &self.model,
+            &draw_options,
+            index,
+            times.clone(),
+            orbits,
+            &self.textures,
+        )?
+        .seeing(joints);
         // Each picture is encoded as soon as it is drawn, so the depth step comes from a
         // bound known beforehand: the far corner of the box around every frame.
         let far = frames.far_bound();
@@ -107,15 +109,13 @@ impl Prepared {
             None => 1.0,
         };
         let depth_format = set.depth_format.unwrap_or(DepthFormat::Png16);
-        let drawn = frames.draw_with(|f, _, mut picture| -> Result<Drawn, Error> {
+        let drawn = frames.draw_with(|_, _, mut picture| -> Result<Drawn, Error> {
             let png = |encoded: Result<Vec<u8>, _>| encoded.map_err(Error::Png);
-            let keypoints = match (joints.get(f), &picture.camera, &picture.depth) {
-                (Some(joints), Some(camera), Some(depth)) => {
-                    let (bbox, area) = coverage(depth);
-                    Some((joints.seen(camera, depth), bbox, area))
-                }
-                _ => None,
-            };
+            overlay(&mut picture, set.draw_skeleton, &parents);
+            let keypoints = picture
+                .joints
+                .take()
+                .map(|seen| (seen.keypoints, seen.bbox, seen.area));
             let depth = match (&picture.depth, write_depth) {
                 (Some(depth), true) => Some(png(depth_format.encode(depth, depth_scale))?),
                 _ => None,
