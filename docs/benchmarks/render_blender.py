@@ -1,8 +1,13 @@
 # Blender headless: N orbit views at 512x512 of every .glb in a folder (one Blender process).
-# usage: env PATH=/usr/bin:/bin blender -b --python folder.py -- GLB_DIR OUT_DIR ENGINE N
-import sys, os, math, time
+# usage: env PATH=/usr/bin:/bin blender -b --python folder.py -- GLB_DIR OUT_DIR ENGINE N [keypoints]
+# With `keypoints`, each view also projects every bone's head (posed, world space) into the
+# picture (pixel, depth along the view) and the folder's joints go to OUT_DIR/keypoints.json,
+# the work `rigport render --keypoints` does beside its pictures.
+import sys, os, math, time, json
 argv = sys.argv[sys.argv.index("--") + 1:]
 src, out, engine, n = argv[0], argv[1], argv[2], int(argv[3])
+keypoints = len(argv) > 4 and argv[4] == "keypoints"
+projected = {}
 import numpy
 if not hasattr(numpy, "bool"):
     numpy.bool = bool
@@ -50,4 +55,17 @@ for name in sorted(os.listdir(src)):
         scene.render.filepath = os.path.join(out, name[:-4], f"view_{i:02d}.png")
         bpy.ops.render.render(write_still=True)
         images += 1
+        if keypoints:
+            from bpy_extras.object_utils import world_to_camera_view
+            bpy.context.view_layer.update()
+            joints = []
+            for arm in (o for o in scene.objects if o.type == "ARMATURE"):
+                for bone in arm.pose.bones:
+                    world = arm.matrix_world @ bone.head
+                    p = world_to_camera_view(scene, cam, world)
+                    joints.append([p.x * 512, (1 - p.y) * 512, p.z])
+            projected[f"{name[:-4]}/view_{i:02d}"] = joints
+if keypoints:
+    with open(os.path.join(out, "keypoints.json"), "w") as f:
+        json.dump(projected, f)
 print(f"BENCH engine {engine} images {images} process_cpu {time.process_time()-t_start:.2f}s wall {time.perf_counter()-w_start:.2f}s")
