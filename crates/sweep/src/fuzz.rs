@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The check of the fuzz target named `target`: `pipeline`, `sniff`, or a format's key with
-/// `_` for `-` (`ms3d_ascii`), which runs [`format`]. Each target of `fuzz/` is this call
+/// `_` for `-` (`ms3d_ascii`), which runs [`format()`]. Each target of `fuzz/` is this call
 /// with its own name.
 ///
 /// # Panics
