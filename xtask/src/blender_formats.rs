@@ -33,11 +33,12 @@ pub fn table() -> String {
     format!("{{\n{}\n}}\n", entries.join(",\n"))
 }
 
-/// Writes the table into `target/` and returns its path, for a zip to take.
+/// Writes the table beside the add-on's modules (`integrations/blender/rigport_io/`, where
+/// `formats.py` reads it, git-ignored) and returns its path, for the zips to take: so the
+/// add-on run from the source tree (its tests in Blender 3.4, which has no `rigport` module)
+/// has the same table as the zips.
 pub fn write(root: &Path) -> Result<PathBuf, String> {
-    let dir = root.join("target");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let path = dir.join(format!("rigport_io-{NAME}"));
+    let path = root.join("integrations/blender/rigport_io").join(NAME);
     std::fs::write(&path, table()).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)
 }

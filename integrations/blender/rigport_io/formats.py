@@ -1,9 +1,10 @@
 """The formats the add-on offers: rigport's registry, as `rigport.formats()` gives it.
 
 The add-on names no format of its own. The zips carry the registry's table as
-`formats.json` beside this file (`cargo xtask blender-extension` and `blender-addon` write
-it); without it (the add-on run from the source tree) the table comes from the `rigport`
-module. No Blender imports, so the table can be checked with a plain Python (the tests do).
+`formats.json` beside this file; `cargo xtask blender-extension` and `blender-addon` write it
+there (git-ignored) before zipping, so the add-on run from the source tree reads it too.
+Without it the table comes from the `rigport` module. No Blender imports, so the table can be
+checked with a plain Python (the tests do).
 """
 
 from __future__ import annotations
