@@ -7,10 +7,10 @@ use crate::convert::{
 use crate::error::Error;
 use crate::file::{File, Kind};
 use rigport_model_core::codec::{
-    Codec, Companions, FormatError, FormatInfo, Keep, Kept, Location, NoCompanions, Opening,
-    WriteOptions, Written, WrittenFiles, animation_names_beside, model_of, stem_of,
+    Beside, Codec, Companions, FormatError, FormatInfo, Keep, Kept, Location, NoCompanions,
+    Opening, WriteOptions, Written, WrittenFiles, attach_animations_beside, model_of, stem_of,
 };
-use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis, codes};
+use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis};
 use std::any::Any;
 
 /// The `.md5mesh` codec. Reading with companions picks up every `.md5anim` beside the mesh
@@ -128,31 +128,25 @@ fn open_mesh(bytes: &[u8], options: &ReadOptions, companions: &dyn Companions) -
         .map(|j| rigport_model_core::text::decode_name(&j.name))
         .collect();
     let mesh_names: Vec<&str> = mesh_names.iter().map(String::as_str).collect();
-    let mut anims: Vec<(String, File)> = Vec::new();
-    for name in animation_names_beside(companions, options, "md5anim") {
-        let Some(content) = companions.get(&name) else {
-            continue;
-        };
-        match File::from_slice_with(&content, options) {
+    let anims = attach_animations_beside(
+        companions,
+        options,
+        "md5anim",
+        &mut report,
+        |name, content| match File::from_slice_with(content, options) {
             Ok((file, _)) if file.kind == Kind::Anim => {
-                let stem = stem_of(&name).to_owned();
+                let stem = stem_of(name).to_owned();
                 // Only animations that fit this mesh's joints.
                 if match_joints(&mesh_names, &file, &stem).is_ok() {
-                    anims.push((stem, file));
+                    Beside::Attach((stem, file), None)
                 } else {
-                    report.info(
-                        codes::ANIMATIONS_DROPPED,
-                        format!("`{name}` does not fit this mesh's joints and was not read"),
-                    );
+                    Beside::Unfit("does not fit this mesh's joints".to_owned())
                 }
             }
-            Ok(_) => {}
-            Err(error) => report.warn(
-                codes::ANIMATIONS_DROPPED,
-                format!("`{name}` could not be read: {}", error.render(&content)),
-            ),
-        }
-    }
+            Ok(_) => Beside::Skip,
+            Err(error) => Beside::Unreadable(error.render(content)),
+        },
+    );
     let files = Md5Files {
         info: &MESH_INFO,
         file: mesh,

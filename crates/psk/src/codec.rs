@@ -7,10 +7,10 @@ use crate::convert::{
 use crate::error::Error;
 use crate::file::{File, Kind};
 use rigport_model_core::codec::{
-    Codec, Companions, FormatError, FormatInfo, Keep, Kept, Location, NoCompanions, Opening,
-    WriteOptions, Written, WrittenFiles, animation_names_beside, model_of,
+    Beside, Codec, Companions, FormatError, FormatInfo, Keep, Kept, Location, NoCompanions,
+    Opening, WriteOptions, Written, WrittenFiles, attach_animations_beside, model_of,
 };
-use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis, codes};
+use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis};
 use std::any::Any;
 
 /// The `.psk`/`.pskx` codec. Reading with companions (when
@@ -130,40 +130,27 @@ fn open_anim(bytes: &[u8], options: &ReadOptions) -> Opening {
 /// [`Psk`]'s [`Codec::open`]).
 fn open_mesh(bytes: &[u8], options: &ReadOptions, companions: &dyn Companions) -> Opening {
     let (mesh, mut report) = read_kind(PSK_INFO.key, Kind::Mesh, bytes, options)?;
-    let mut psas: Vec<File> = Vec::new();
-    for name in animation_names_beside(companions, options, "psa") {
-        let Some(content) = companions.get(&name) else {
-            continue;
-        };
-        match File::from_slice_with(&content, options) {
+    let psas = attach_animations_beside(companions, options, "psa", &mut report, |_, content| {
+        match File::from_slice_with(content, options) {
             Ok((psa, _)) if psa.kind == Kind::Anim => {
                 let shared = shared_bones(&mesh, &psa);
                 let total = psa.bones().len();
                 if shared > 0 && shared * 2 >= total {
-                    report.info(
-                        "animations-attached",
-                        format!(
-                            "`{name}`: {} sequences attached ({shared} of its {total} bones are in the skeleton)",
-                            psa.sequences().len()
-                        ),
+                    let note = format!(
+                        "{} sequences attached ({shared} of its {total} bones are in the skeleton)",
+                        psa.sequences().len()
                     );
-                    psas.push(psa);
+                    Beside::Attach(psa, Some(note))
                 } else {
-                    report.info(
-                        codes::ANIMATIONS_DROPPED,
-                        format!(
-                            "`{name}` does not fit this skeleton ({shared} of its {total} bone names shared) and was not read"
-                        ),
-                    );
+                    Beside::Unfit(format!(
+                        "does not fit this skeleton ({shared} of its {total} bone names shared)"
+                    ))
                 }
             }
-            Ok(_) => {}
-            Err(error) => report.warn(
-                codes::ANIMATIONS_DROPPED,
-                format!("`{name}` could not be read: {error}"),
-            ),
+            Ok(_) => Beside::Skip,
+            Err(error) => Beside::Unreadable(error.to_string()),
         }
-    }
+    });
     let files = PskFiles {
         info: &PSK_INFO,
         file: mesh,

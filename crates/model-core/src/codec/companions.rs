@@ -72,6 +72,79 @@ pub fn animation_names_beside(
     names
 }
 
+/// What a read makes of one animation file beside a model ([`attach_animations_beside`]).
+#[derive(Debug)]
+pub enum Beside<T> {
+    /// It fits: attached, with a note for the report (`None`: attached silently).
+    Attach(T, Option<String>),
+    /// Not an animation file of this format: passed over silently.
+    Skip,
+    /// It does not fit the model: passed over, noted with why (`does not fit …`).
+    Unfit(String),
+    /// It could not be read: passed over, warned with the reader's message.
+    Unreadable(String),
+}
+
+/// The animation files beside a model that a read attaches, in the order of
+/// [`animation_names_beside`], each read by `read` from its name and content: one file held
+/// at a time, and one wording for the report (`animations-attached` notes; files that do not
+/// fit or do not read are `animations-dropped`).
+///
+/// ```
+/// use rigport_model_core::codec::{Beside, attach_animations_beside};
+/// use rigport_model_core::{ReadOptions, Report};
+/// use std::collections::BTreeMap;
+///
+/// let files = BTreeMap::from([
+///     ("a.anm".to_owned(), b"ok".to_vec()),
+///     ("b.anm".to_owned(), b"??".to_vec()),
+/// ]);
+/// let mut options = ReadOptions::default();
+/// options.animations_beside = true;
+/// let mut report = Report::default();
+/// let attached = attach_animations_beside(&files, &options, "anm", &mut report, |_, bytes| {
+///     if bytes == b"ok" {
+///         Beside::Attach(bytes.len(), None)
+///     } else {
+///         Beside::Unreadable("not an animation".to_owned())
+///     }
+/// });
+/// assert_eq!(attached, [2]);
+/// assert_eq!(report.notices.len(), 1);
+/// ```
+pub fn attach_animations_beside<T>(
+    companions: &dyn Companions,
+    options: &crate::ReadOptions,
+    extension: &str,
+    report: &mut crate::Report,
+    mut read: impl FnMut(&str, &[u8]) -> Beside<T>,
+) -> Vec<T> {
+    let mut attached = Vec::new();
+    for name in animation_names_beside(companions, options, extension) {
+        let Some(content) = companions.get(&name) else {
+            continue;
+        };
+        match read(&name, &content) {
+            Beside::Attach(file, note) => {
+                if let Some(note) = note {
+                    report.info("animations-attached", format!("`{name}`: {note}"));
+                }
+                attached.push(file);
+            }
+            Beside::Skip => {}
+            Beside::Unfit(why) => report.info(
+                crate::codes::ANIMATIONS_DROPPED,
+                format!("`{name}` {why} and was not read"),
+            ),
+            Beside::Unreadable(error) => report.warn(
+                crate::codes::ANIMATIONS_DROPPED,
+                format!("`{name}` could not be read: {error}"),
+            ),
+        }
+    }
+    attached
+}
+
 /// A borrowed source answers as the source does.
 impl<T: Companions + ?Sized> Companions for &T {
     fn get(&self, name: &str) -> Option<Cow<'_, [u8]>> {

@@ -60,7 +60,10 @@ mod faithful;
 mod kept;
 mod written;
 
-pub use companions::{Companions, Folder, NoCompanions, Overlay, animation_names_beside};
+pub use companions::{
+    Beside, Companions, Folder, NoCompanions, Overlay, animation_names_beside,
+    attach_animations_beside,
+};
 pub use error::{FormatError, Location};
 pub use faithful::{Faithful, FaithfulCodec};
 pub use kept::{Keep, Kept, model_of};
