@@ -79,33 +79,34 @@ def tree(folder: Path) -> dict[str, bytes]:
     }
 
 
-def png_pixels(data: bytes) -> tuple[int, int, int, bytes]:
-    """Width, height, channels and raw 8-bit rows of a non-interlaced PNG (grey, RGB or
-    RGBA, as rigport writes them), unfiltered."""
+def png_rows(data: bytes) -> tuple[int, int, int, int, bytes]:
+    """Width, height, channels, bytes per sample and raw rows (big-endian samples) of a
+    non-interlaced 8- or 16-bit PNG (grey, RGB or RGBA, as rigport writes them), unfiltered."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, width, height, channels = 8, b"", 0, 0, 0
+    pos, idat, width, height, channels, sample = 8, b"", 0, 0, 0, 0
     while pos < len(data):
         (length,) = struct.unpack(">I", data[pos : pos + 4])
         kind = data[pos + 4 : pos + 8]
         body = data[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             width, height, depth, colour = struct.unpack(">IIBB", body[:10])
-            assert depth == 8 and body[12] == 0, "8-bit, not interlaced"
-            channels = {0: 1, 2: 3, 6: 4}[colour]
+            assert depth in (8, 16) and body[12] == 0, "8- or 16-bit, not interlaced"
+            channels, sample = {0: 1, 2: 3, 6: 4}[colour], depth // 8
         elif kind == b"IDAT":
             idat += body
         pos += 12 + length
     raw = zlib.decompress(idat)
-    stride = width * channels
+    step = channels * sample
+    stride = width * step
     rows: list[bytearray] = []
     previous = bytearray(stride)
     for y in range(height):
         start = y * (stride + 1)
         filter_type, line = raw[start], bytearray(raw[start + 1 : start + 1 + stride])
         for i in range(stride):
-            left = line[i - channels] if i >= channels else 0
+            left = line[i - step] if i >= step else 0
             up = previous[i]
-            corner = previous[i - channels] if i >= channels else 0
+            corner = previous[i - step] if i >= step else 0
             if filter_type == 1:
                 line[i] = (line[i] + left) & 255
             elif filter_type == 2:
@@ -119,4 +120,12 @@ def png_pixels(data: bytes) -> tuple[int, int, int, bytes]:
                 line[i] = (line[i] + near) & 255
         rows.append(line)
         previous = line
-    return width, height, channels, b"".join(rows)
+    return width, height, channels, sample, b"".join(rows)
+
+
+def png_pixels(data: bytes) -> tuple[int, int, int, bytes]:
+    """Width, height, channels and raw 8-bit rows of a non-interlaced PNG (grey, RGB or
+    RGBA, as rigport writes them), unfiltered."""
+    width, height, channels, sample, rows = png_rows(data)
+    assert sample == 1, "8-bit, not interlaced"
+    return width, height, channels, rows

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import json
 import math
-import struct
-import zlib
 from pathlib import Path
 from typing import Any, Optional
 
 import numpy as np
 import pytest
 
-from conftest import FIXTURES, need_cli, png_pixels, run_cli
+from conftest import FIXTURES, need_cli, png_pixels, png_rows, run_cli
 
 # A Y-up model whose four joints move (Milkshape 3D) and a Z-up one turned into the Y-up world
 # (IQE), both animated.
@@ -52,43 +50,9 @@ FLIP_YZ = np.diag([1.0, -1.0, -1.0, 1.0])
 
 def png_grey16(data: bytes) -> np.ndarray[Any, np.dtype[np.float64]]:
     """A non-interlaced 16-bit grey PNG (as cv2.IMREAD_ANYDEPTH reads it), rows by columns."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, width, height = 8, b"", 0, 0
-    while pos < len(data):
-        (length,) = struct.unpack(">I", data[pos : pos + 4])
-        kind = data[pos + 4 : pos + 8]
-        body = data[pos + 8 : pos + 8 + length]
-        if kind == b"IHDR":
-            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
-            assert (depth, colour, body[12]) == (16, 0, 0), "16-bit grey, not interlaced"
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    raw = zlib.decompress(idat)
-    step, stride = 2, width * 2
-    previous = bytearray(stride)
-    rows: list[bytearray] = []
-    for y in range(height):
-        start = y * (stride + 1)
-        filter_type, line = raw[start], bytearray(raw[start + 1 : start + 1 + stride])
-        for i in range(stride):
-            left = line[i - step] if i >= step else 0
-            up = previous[i]
-            corner = previous[i - step] if i >= step else 0
-            if filter_type == 1:
-                line[i] = (line[i] + left) & 255
-            elif filter_type == 2:
-                line[i] = (line[i] + up) & 255
-            elif filter_type == 3:
-                line[i] = (line[i] + (left + up) // 2) & 255
-            elif filter_type == 4:
-                p = left + up - corner
-                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
-                near = left if pa <= pb and pa <= pc else up if pb <= pc else corner
-                line[i] = (line[i] + near) & 255
-        rows.append(line)
-        previous = line
-    values = np.frombuffer(b"".join(rows), dtype=">u2").reshape(height, width)
+    width, height, channels, sample, rows = png_rows(data)
+    assert (channels, sample) == (1, 2), "16-bit grey, not interlaced"
+    values = np.frombuffer(rows, dtype=">u2").reshape(height, width)
     return values.astype(np.float64)
 
 
