@@ -74,6 +74,36 @@ pub(crate) fn plan_batch(
     })
 }
 
+/// What a batch over `paths` passes over, for `rigport.distributed`: the files skipped as
+/// ``(path, reason)``, the summary line (``17 skipped: .fbx (17), not a format rigport
+/// reads``) or None, and, when nothing below `paths` can be worked on (`verb`: "convert",
+/// "render"), the message saying so, else None. Raises ``ValueError`` for a folder that
+/// cannot be listed.
+#[pyfunction]
+#[pyo3(signature = (paths, verb = String::from("convert")))]
+pub(crate) fn batch_skipped(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    verb: String,
+) -> PyResult<SkippedFiles> {
+    detached(py, move || {
+        let collected = rigport::batch::collect(&paths).map_err(Failure::Value)?;
+        let files = collected
+            .skipped
+            .iter()
+            .map(|s| (s.path.display().to_string(), s.reason.to_owned()))
+            .collect();
+        Ok((
+            files,
+            collected.skipped_summary(),
+            collected.nothing_to(&paths, &verb),
+        ))
+    })
+}
+
+/// What [`batch_skipped`] returns.
+pub(crate) type SkippedFiles = (Vec<(String, String)>, Option<String>, Option<String>);
+
 /// The formats this build knows, in the registry's order: key → (family, description, usual
 /// extension, every extension, reads, writes, animation only).
 #[pyfunction]

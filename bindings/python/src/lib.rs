@@ -60,6 +60,7 @@ fn _rigport(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(render::render, m)?)?;
     m.add_function(wrap_pyfunction!(info::formats, m)?)?;
     m.add_function(wrap_pyfunction!(info::plan_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(info::batch_skipped, m)?)?;
     m.add_class::<views::PyViews>()?;
     m.add_function(wrap_pyfunction!(views::render_views, m)?)?;
     m.add_function(wrap_pyfunction!(library::plan_library, m)?)?;

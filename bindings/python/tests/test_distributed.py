@@ -16,7 +16,7 @@ from conftest import FIXTURES, cli, run_cli, tree
 
 distributed = pytest.importorskip("distributed")
 
-from rigport.distributed import convert_all, main, render_all  # noqa: E402
+from rigport.distributed import SkippedFilesWarning, convert_all, main, render_all  # noqa: E402
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -89,6 +89,32 @@ def test_unknown_target_and_missing_input_raise(tmp_path: Path, client: Client) 
         convert_all([FIXTURES / "iqe"], tmp_path, to="fbx", client=client)
     with pytest.raises(FileNotFoundError):
         convert_all([tmp_path / "missing"], tmp_path, client=client)
+
+
+def test_a_batch_counts_what_it_skips_and_refuses_a_folder_with_nothing_to_do(
+    tmp_path: Path, client: Client
+) -> None:
+    folder = folder_with_a_truncated_file(tmp_path)
+    (folder / "hero.blend").write_bytes(b"BLENDER")
+    (folder / "hero_diffuse.png").write_bytes(b"")
+    with pytest.warns(SkippedFilesWarning) as caught:
+        results = convert_all([folder], tmp_path / "out", to="glb", client=client)
+    assert len(results) == 4
+    messages = [str(w.message) for w in caught]
+    assert messages == [
+        "2 skipped: .blend (1), .md (1), not a format rigport reads"
+    ], messages
+    unread = tmp_path / "unread"
+    unread.mkdir()
+    for n in range(3):
+        (unread / f"char{n}.blend").write_bytes(b"BLENDER")
+    for run in (
+        lambda: convert_all([unread], tmp_path / "out2", to="glb", client=client),
+        lambda: render_all([unread], tmp_path / "out3", client=client),
+        lambda: render_all([unread], tmp_path / "out4", orbit=2, client=client),
+    ):
+        with pytest.raises(ValueError, match=r"nothing to \w+ in .*: 3 skipped: \.blend \(3\)"):
+            run()
 
 
 def test_command_line_on_a_local_cluster(

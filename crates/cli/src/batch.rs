@@ -36,14 +36,14 @@ impl Work {
     }
 }
 
-/// Runs `job(input, output)` on every readable file below `paths` ([`collect_inputs`]), in
+/// Runs `job(input, output)` on every readable file below `paths` ([`collect`]), in
 /// parallel, each writing `dir/<input stem>.<extension>`
 /// ([`rigport::batch::output_path`]). Inputs that would write the same output are planned
 /// by [`rigport::batch::plan`]: a model before an animation-only file, another extension
 /// kept in the name (`x.md5anim.glb`), and a second input of the same name and extension
 /// (`a/x.iqe`, `b/x.iqe`) failing ("…; convert one of them separately") instead of racing.
 /// `quiet`: no progress lines. The outcomes come back in input order; the error is why the
-/// inputs could not be collected.
+/// inputs could not be collected, or that they hold nothing to work on ([`collect`]).
 pub fn run_into_dir<F>(
     paths: &[PathBuf],
     dir: &Path,
@@ -51,24 +51,68 @@ pub fn run_into_dir<F>(
     work: Work,
     quiet: bool,
     job: F,
-) -> Result<Vec<Outcome>, String>
+) -> Result<Batch, String>
 where
     F: Fn(&Path, &Path) -> Result<(Vec<PathBuf>, usize), String> + Sync,
 {
-    let inputs = collect_inputs(paths)?;
+    let Collected { inputs, skipped } = collect(paths, work)?;
     let planned = rigport::batch::plan(&inputs, dir, extension, work.verb());
     let outputs: HashMap<&Path, &Result<PathBuf, String>> = planned
         .iter()
         .map(|p| (p.input.as_path(), &p.output))
         .collect();
-    Ok(run_parallel(&inputs, work, quiet, |input| {
+    let outcomes = run_parallel(&inputs, work, quiet, |input| {
         // `run_parallel` hands back the inputs it was given, so each is planned.
         match outputs.get(input) {
             Some(Ok(output)) => job(input, output),
             Some(Err(clash)) => Err(clash.clone()),
             None => Err(format!("{} was not planned", input.display())),
         }
-    }))
+    });
+    Ok(Batch { outcomes, skipped })
+}
+
+/// The files below `paths` a batch works on, with those it passes over; the error names a
+/// path that cannot be listed, or says that nothing there can be worked on (and what was
+/// skipped), which fails the batch.
+pub fn collect(paths: &[PathBuf], work: Work) -> Result<Collected, String> {
+    let collected = rigport::batch::collect(paths)?;
+    match collected.nothing_to(paths, work.verb()) {
+        Some(message) => Err(message),
+        None => Ok(collected),
+    }
+}
+
+/// What a batch did: an outcome per input, and the files it passed over.
+pub struct Batch {
+    /// One outcome per input, in input order.
+    pub outcomes: Vec<Outcome>,
+    /// Files below the inputs that rigport does not read (companions aside).
+    pub skipped: Vec<Skipped>,
+}
+
+/// What a batch prints of the files it passed over, in one write before its summary: with
+/// `-v` a line per file on stderr, with `--json` a JSON line per file on stdout.
+pub fn report_skipped(skipped: &[Skipped], verbose: bool, json: bool) {
+    if json {
+        let lines: String = skipped
+            .iter()
+            .map(|s| {
+                let line = serde_json::json!({
+                    "input": s.path.display().to_string(),
+                    "skipped": s.reason,
+                });
+                format!("{line}\n")
+            })
+            .collect();
+        print!("{lines}");
+    } else if verbose {
+        let lines: String = skipped
+            .iter()
+            .map(|s| format!("skipped {}: {}\n", s.path.display(), s.reason))
+            .collect();
+        eprint!("{lines}");
+    }
 }
 
 /// Warnings and losses: what a person should look at (info notices are not counted).
@@ -85,7 +129,7 @@ pub fn any_failed(outcomes: &[Outcome]) -> bool {
     outcomes.iter().any(|o| o.result.is_err())
 }
 
-pub use rigport::batch::{collect_inputs, input_dir};
+pub use rigport::batch::{Collected, Skipped, input_dir};
 
 /// What happened to one input.
 pub struct Outcome {
@@ -144,8 +188,9 @@ where
     outcomes
 }
 
-/// The closing summary lines.
-pub fn summary(outcomes: &[Outcome], work: Work) -> String {
+/// The closing summary lines: the counts, what was skipped (by extension), then each
+/// failure.
+pub fn summary(outcomes: &[Outcome], skipped: &[Skipped], work: Work) -> String {
     let done = outcomes.iter().filter(|o| o.result.is_ok()).count();
     let warnings: usize = outcomes
         .iter()
@@ -161,6 +206,9 @@ pub fn summary(outcomes: &[Outcome], work: Work) -> String {
             .count(),
         failed.len()
     );
+    if let Some(line) = rigport::batch::skipped_summary(skipped) {
+        out.push_str(&format!("{line}\n"));
+    }
     for outcome in failed {
         if let Err(message) = &outcome.result {
             let first_line = message.lines().next().unwrap_or_default();
@@ -196,6 +244,7 @@ mod tests {
         )
         .unwrap();
         let results: Vec<Result<PathBuf, String>> = outcomes
+            .outcomes
             .into_iter()
             .map(|o| o.result.map(|r| r.0[0].clone()))
             .collect();
@@ -205,30 +254,5 @@ mod tests {
         assert_eq!(results[2], Ok(out.join("y.png")));
         assert_eq!(input_dir(Path::new("m.iqe")), PathBuf::from("."));
         assert_eq!(input_dir(Path::new("d/m.iqe")), PathBuf::from("d"));
-    }
-
-    #[test]
-    fn collects_readable_files_recursively_in_order() {
-        let dir = tempfile::tempdir().unwrap();
-        let sub = dir.path().join("sub");
-        std::fs::create_dir(&sub).unwrap();
-        for name in [
-            "b.ms3d",
-            "a.iqe",
-            "notes.md",
-            "sub/c.txt",
-            "sub/d.glb",
-            "sub/e.obj",
-        ] {
-            std::fs::write(dir.path().join(name), b"").unwrap();
-        }
-        let files = collect_inputs(&[dir.path().to_path_buf()]).unwrap();
-        let names: Vec<String> = files
-            .iter()
-            .map(|p| p.strip_prefix(dir.path()).unwrap().display().to_string())
-            .collect();
-        // glTF is read too; OBJ is export-only.
-        assert_eq!(names, ["a.iqe", "b.ms3d", "sub/c.txt", "sub/d.glb"]);
-        assert!(collect_inputs(&[dir.path().join("missing")]).is_err());
     }
 }

@@ -6,6 +6,12 @@ from typing import Any, Optional
 
 from rigport import ReportEntry, StrPath
 
+def batch_skipped(
+    paths: Sequence[StrPath], verb: str = "convert"
+) -> tuple[list[tuple[str, str]], Optional[str], Optional[str]]:
+    """The files a batch passes over as (path, reason), their summary line, and the message
+    when nothing below `paths` can be worked on."""
+
 def plan_library(
     paths: Sequence[StrPath], out_dir: StrPath, resume: bool = False
 ) -> list[tuple[str, str, Optional[str], bool]]:

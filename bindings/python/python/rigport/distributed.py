@@ -28,6 +28,7 @@ import os
 import sys
 import time
 import uuid
+import warnings
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
@@ -37,7 +38,7 @@ from rigport import _rigport
 if TYPE_CHECKING:
     from distributed import Client, Future
 
-__all__ = ["Result", "convert_all", "main", "render_all"]
+__all__ = ["Result", "SkippedFilesWarning", "convert_all", "main", "render_all"]
 
 StrPath = Union[str, "os.PathLike[str]"]
 
@@ -138,6 +139,22 @@ def model_task(input: str, out_dir: str, name: str, options: dict[str, Any]) -> 
     return line, result
 
 
+def _passed_over(paths: Sequence[StrPath], verb: str) -> None:
+    """Says what a batch skips, as ``rigport convert|render DIR`` does: a warning counting the
+    files below `paths` that rigport does not read (companions such as images aside), and
+    ``ValueError`` when nothing there can be worked on."""
+    _files, summary, nothing = _rigport.batch_skipped([os.fspath(p) for p in paths], verb)
+    if nothing is not None:
+        raise ValueError(nothing)
+    if summary is not None:
+        warnings.warn(summary, SkippedFilesWarning, stacklevel=3)
+
+
+class SkippedFilesWarning(UserWarning):
+    """A batch found files below its inputs that rigport does not read (the message counts
+    them by extension: ``17 skipped: .fbx (17), not a format rigport reads``)."""
+
+
 def _local_client(workers: Optional[int], processes: bool) -> Client:
     from distributed import Client, LocalCluster
 
@@ -173,6 +190,7 @@ def _run(
     progress: bool,
 ) -> list[Result]:
     planned = rigport.plan_batch([os.fspath(p) for p in paths], os.fspath(out_dir), extension, verb)
+    _passed_over(paths, verb)
     results: list[Optional[Result]] = [None] * len(planned)
     own = client is None
     active = _local_client(workers, processes) if client is None else client
@@ -231,7 +249,9 @@ def convert_all(
     ``fps``…). `client` is a ``distributed.Client``; None starts a ``LocalCluster`` of
     `workers` single-threaded workers (``processes=False``: threads of this process) and
     closes it afterwards. `progress` draws a bar on stderr. Returns one :class:`Result` per
-    input, in input order.
+    input, in input order. Files below `paths` that rigport does not read are counted in a
+    :class:`SkippedFilesWarning` (images, ``.bin`` and ``.mtl`` companions aside); when
+    nothing there can be converted, ``ValueError`` says so.
     """
     known = rigport.formats()
     if to not in known or not known[to]["writes"]:
@@ -286,7 +306,9 @@ def render_all(
     ``views_per_frame``, ``background``, ``wire``, ``force``, ``strict``, ``anims_beside``.
     `resume` skips the inputs whose last manifest line says ok and whose listed files are
     all there whole (``--resume``'s rule); the others are drawn again, replacing what an
-    interrupted run left. A skipped input's result has ``skipped`` True.
+    interrupted run left. A skipped input's result has ``skipped`` True. Files rigport does
+    not read are counted in a :class:`SkippedFilesWarning`, and a folder with nothing to
+    draw raises ``ValueError``, as in :func:`convert_all`.
     """
     if orbit is not None or animate or metadata:
         return _render_library(
@@ -336,6 +358,7 @@ def _render_library(
 ) -> list[Result]:
     out = os.fspath(out_dir)
     planned = _rigport.plan_library([os.fspath(p) for p in paths], out, resume)
+    _passed_over(paths, "render")
     os.makedirs(out, exist_ok=True)
     size = _size(options.pop("size", 512))
     options = {**options, "size": size, "force": bool(options.get("force")) or resume}

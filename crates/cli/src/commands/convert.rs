@@ -199,21 +199,23 @@ pub fn batch_outcome(
     }
 }
 
-/// Ends a batch: a failure to start it is an error line; otherwise the summary (only its
-/// failure lines with `-q`), and failure when any input failed.
+/// Ends a batch: a failure to start it (nothing to work on among the inputs included) is an
+/// error line; otherwise the files skipped (`-v`, `--json`), the summary (only its failure
+/// lines with `-q`), and failure when any input failed.
 pub fn batch_status(
-    outcomes: Result<Vec<batch::Outcome>, String>,
+    batch: Result<batch::Batch, String>,
     work: batch::Work,
     detail: Detail,
 ) -> Status {
-    let outcomes = match outcomes {
-        Ok(outcomes) => outcomes,
+    let batch::Batch { outcomes, skipped } = match batch {
+        Ok(batch) => batch,
         Err(message) => {
             eprintln!("error: {message}");
             return Status::Failure;
         }
     };
-    let summary = batch::summary(&outcomes, work);
+    batch::report_skipped(&skipped, detail == Detail::Verbose, detail == Detail::Json);
+    let summary = batch::summary(&outcomes, &skipped, work);
     match detail {
         // Errors only: the failure lines, not the counts.
         Detail::Quiet => summary.lines().skip(1).for_each(|line| eprintln!("{line}")),

@@ -21,8 +21,8 @@ use std::sync::Mutex;
 
 /// Runs the library layout.
 pub fn run(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status {
-    let inputs = match batch::collect_inputs(&args.paths) {
-        Ok(inputs) => inputs,
+    let (inputs, passed_over) = match batch::collect(&args.paths, batch::Work::Render) {
+        Ok(collected) => (collected.inputs, collected.skipped),
         Err(message) => {
             eprintln!("error: {message}");
             return Status::Failure;
@@ -134,7 +134,16 @@ pub fn run(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status {
             failed = true;
         }
     }
-    eprint!("{}", batch::summary(&outcomes, batch::Work::Render));
+    let detail = args.output.detail();
+    batch::report_skipped(
+        &passed_over,
+        detail == crate::args::Detail::Verbose,
+        detail == crate::args::Detail::Json,
+    );
+    eprint!(
+        "{}",
+        batch::summary(&outcomes, &passed_over, batch::Work::Render)
+    );
     if failed || batch::any_failed(&outcomes) {
         Status::Failure
     } else {

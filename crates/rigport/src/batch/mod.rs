@@ -15,6 +15,12 @@
 //! assert!(planned[1].output.as_ref().unwrap_err().contains("also the output of a/x.iqe"));
 //! ```
 
+mod collect;
+
+pub use collect::{
+    Collected, NOT_READ, ONLY_WRITTEN, Skipped, collect, collect_inputs, skipped_summary,
+};
+
 use crate::Format;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -26,44 +32,6 @@ pub fn input_dir(input: &Path) -> PathBuf {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
     }
-}
-
-/// Files below `paths` (directories are recursed) whose extension rigport reads, sorted so
-/// runs are reproducible. Explicitly named files are kept whatever their extension. The
-/// error names a path that does not exist or a folder that cannot be listed.
-pub fn collect_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            walk(path, &mut files).map_err(|e| format!("{}: {e}", path.display()))?;
-        } else if path.exists() {
-            files.push(path.clone());
-        } else {
-            return Err(format!("{}: no such file or directory", path.display()));
-        }
-    }
-    Ok(files)
-}
-
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    // `file_type` does not follow symbolic links: a link to a parent folder must not make
-    // the walk loop (or collect every file many times).
-    let mut entries: Vec<(PathBuf, std::fs::FileType)> = std::fs::read_dir(dir)?
-        .map(|entry| entry.and_then(|e| Ok((e.path(), e.file_type()?))))
-        .collect::<Result<_, _>>()?;
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
-    for (path, kind) in entries {
-        if kind.is_dir() {
-            walk(&path, files)?;
-        } else if (!kind.is_symlink() || path.is_file()) && has_readable_extension(&path) {
-            files.push(path);
-        }
-    }
-    Ok(())
-}
-
-fn has_readable_extension(path: &Path) -> bool {
-    Format::from_extension(path).is_some_and(|f| f.can_read())
 }
 
 /// `DIR/<input stem>.<extension>`.
