@@ -2,35 +2,15 @@
 //! menus, file filters and importer need them (`integrations/blender/rigport_io/formats.py`
 //! reads it), so the add-on names no format of its own.
 
-use rigport::Format;
-use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 /// Name of the table inside the add-on's folder.
 pub const NAME: &str = "formats.json";
 
-/// The table: key → `family`, `description`, `extension`, `extensions`, `reads`, `writes`,
-/// `animation_only`, the shape `rigport.formats()` gives, as JSON text whose keys keep the
-/// registry's order.
+/// The table: the registry's formats as `rigport formats --json` prints them
+/// ([`rigport::info::formats_json`]).
 pub fn table() -> String {
-    let entries: Vec<String> = Format::ALL
-        .into_iter()
-        .filter(|f| f.is_enabled())
-        .map(|format| {
-            let extensions = format.info().map_or(&[][..], |info| info.extensions);
-            let entry = json!({
-                "family": format.family(),
-                "description": format.description(),
-                "extension": format.extension(),
-                "extensions": extensions,
-                "reads": format.can_read(),
-                "writes": format.can_write(),
-                "animation_only": format.is_animation_only(),
-            });
-            format!("  {}: {entry}", Value::from(format.key()))
-        })
-        .collect();
-    format!("{{\n{}\n}}\n", entries.join(",\n"))
+    rigport::info::formats_json()
 }
 
 /// Writes the table beside the add-on's modules (`integrations/blender/rigport_io/`, where
@@ -46,6 +26,8 @@ pub fn write(root: &Path) -> Result<PathBuf, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rigport::Format;
+    use serde_json::Value;
 
     #[test]
     fn every_format_of_the_registry_is_in_the_table_in_order() {

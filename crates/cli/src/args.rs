@@ -176,6 +176,18 @@ pub enum Command {
     /// without animations, else the first frame of the first animation.
     #[command(long_about)]
     Render(RenderArgs),
+    /// List the formats this build reads and writes (`--json`: the table the Blender
+    /// add-ons and the Python package use).
+    Formats(FormatsArgs),
+}
+
+/// `rigport formats`.
+#[derive(Debug, Args)]
+pub struct FormatsArgs {
+    /// One JSON object, key → family, description, extension, extensions, reads, writes,
+    /// animation_only, in the registry's order.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Options shared by commands that read models.

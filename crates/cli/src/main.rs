@@ -34,6 +34,7 @@ fn main() -> ExitCode {
         args::Command::Convert(a) => commands::convert::run(a),
         args::Command::Validate(a) => commands::validate::run(a),
         args::Command::Render(a) => commands::render::run(a),
+        args::Command::Formats(a) => commands::formats::run(a),
     };
     status.into()
 }

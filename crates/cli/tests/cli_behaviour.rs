@@ -285,3 +285,34 @@ fn a_mapped_input_converts_exactly_as_a_copied_one() {
         "the mapped and copied inputs gave different files"
     );
 }
+
+/// What a user reads: every subcommand that reads models names, in `-h` and `--help`, exactly
+/// the formats `rigport formats --json` says this build reads.
+#[test]
+fn every_reading_subcommand_help_names_every_readable_format() {
+    let table: serde_json::Value =
+        serde_json::from_slice(&rigport(&["formats", "--json"]).stdout).unwrap();
+    let mut readable: Vec<String> = table
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, f)| f["reads"] == true)
+        .map(|(key, _)| key.clone())
+        .collect();
+    readable.sort();
+    assert!(readable.len() >= 9, "{readable:?}");
+    for command in ["info", "convert", "validate", "render"] {
+        for flag in ["-h", "--help"] {
+            let out = rigport(&[command, flag]);
+            let help = text(&out.stdout);
+            let line = help
+                .lines()
+                .find_map(|l| l.split("Formats read: ").nth(1))
+                .unwrap_or_else(|| panic!("rigport {command} {flag} names no formats:\n{help}"));
+            let list = line.split(". ").next().unwrap_or(line).trim_end_matches('.');
+            let mut named: Vec<String> = list.split(", ").map(str::to_owned).collect();
+            named.sort();
+            assert_eq!(named, readable, "rigport {command} {flag}");
+        }
+    }
+}

@@ -147,3 +147,34 @@ pub fn to_json(file: &str, s: &FileSummary) -> serde_json::Value {
 pub fn error_json(file: &str, message: &str) -> serde_json::Value {
     json!({ "file": file, "error": message })
 }
+
+/// Every format this build includes, as a JSON object whose keys keep the registry's order:
+/// key → `family`, `description`, `extension` (the usual one), `extensions`, `reads`,
+/// `writes`, `animation_only`, the shape `rigport.formats()` gives. `rigport formats
+/// --json` prints it, and the Blender add-ons read it as `formats.json`.
+///
+/// ```
+/// let table: serde_json::Value = serde_json::from_str(&rigport::info::formats_json()).unwrap();
+/// assert_eq!(table["ms3d-ascii"]["extension"], "txt");
+/// assert_eq!(table["obj"]["reads"], false);
+/// ```
+pub fn formats_json() -> String {
+    let entries: Vec<String> = crate::Format::ALL
+        .into_iter()
+        .filter(|f| f.is_enabled())
+        .map(|format| {
+            let extensions = format.info().map_or(&[][..], |info| info.extensions);
+            let entry = json!({
+                "family": format.family(),
+                "description": format.description(),
+                "extension": format.extension(),
+                "extensions": extensions,
+                "reads": format.can_read(),
+                "writes": format.can_write(),
+                "animation_only": format.is_animation_only(),
+            });
+            format!("  {}: {entry}", serde_json::Value::from(format.key()))
+        })
+        .collect();
+    format!("{{\n{}\n}}\n", entries.join(",\n"))
+}

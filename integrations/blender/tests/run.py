@@ -3,6 +3,10 @@
 
 Usage: python3 integrations/blender/tests/run.py [FILE...]
 
+First, with a plain Python, where the add-on's format table comes from (formats_table.py:
+formats.json, the `rigport` module, `rigport formats --json`, else a message saying what to
+run); these run also where Blender is not installed.
+
 Environment: RIGPORT_BIN (else target/release/rigport, else target/debug/rigport),
 RIGPORT_CORPUS (else ../shared/corpus beside the repository), BLENDER (else `blender`
 on PATH), RIGPORT_BLENDER_JOBS (parallel Blender processes, default 2).
@@ -18,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+
+import formats_table
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -66,9 +72,7 @@ def corpus_files(corpus: str) -> list[str]:
 def export_mode(rigport: str, work: str) -> str:
     """`run` when this rigport reads glTF (the export round trip needs it), else `skip:<why>`."""
     probe = os.path.join(work, "probe.glb")
-    made = subprocess.run(
-        [rigport, "convert", PROBE_FIXTURE, probe, "--force"], capture_output=True, text=True, check=False
-    )
+    made = subprocess.run([rigport, "convert", PROBE_FIXTURE, probe, "--force"], capture_output=True, text=True, check=False)
     if made.returncode != 0:
         return "skip:could not make the glTF probe: " + made.stderr.strip()[:100]
     read = subprocess.run([rigport, "info", "--json", probe], capture_output=True, text=True, check=False)
@@ -174,40 +178,50 @@ def print_table(results: list[dict], corpus: str | None) -> None:
 
 
 def main() -> int:
-    """Finds the tools, runs every file, prints the table and the closing line."""
+    """Runs the format-table checks, finds the tools, runs every file, prints the table and
+    the closing line."""
+    counts = {"pass": 0, "fail": 0, "skip": 0}
+    rigport = find_rigport()
+    for item in formats_table.checks(rigport):
+        counts[item["status"]] += 1
+        print(f"{item['status']:<4} formats {item['check']}: {item['detail']}")
+    blender_checks(rigport, counts)
+    print(f"\n{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped")
+    return 1 if counts["fail"] else 0
+
+
+def blender_checks(rigport: str | None, counts: dict[str, int]) -> None:
+    """Finds Blender and the corpus, runs every file and the add-on's own checks in Blender,
+    prints the table and adds each check's status to `counts`."""
     blender = os.environ.get("BLENDER") or shutil.which("blender")
     if not blender:
         print("blender is not installed: the Blender add-on tests skipped")
-        print("0 passed, 0 failed, 1 skipped")
-        return 0
-    rigport = find_rigport()
+        counts["skip"] += 1
+        return
     if rigport is None:
         print("no rigport binary: set RIGPORT_BIN or build target/release/rigport (cargo build --release)")
-        print("0 passed, 1 failed, 0 skipped")
-        return 1
+        counts["fail"] += 1
+        return
     corpus = find_corpus()
     files = sys.argv[1:] or (corpus_files(corpus) if corpus else [])
     if not files:
         print("no corpus (set RIGPORT_CORPUS): the Blender add-on tests skipped")
-        print("0 passed, 0 failed, 1 skipped")
-        return 0
+        counts["skip"] += 1
+        return
     env = blender_environment(blender, rigport)
     jobs = max(1, int(os.environ.get("RIGPORT_BLENDER_JOBS", "2")))
     print(f"blender: {blender}\nrigport: {rigport}\nfiles: {len(files)}, {jobs} at a time")
     with tempfile.TemporaryDirectory(prefix="rigport-blender-tests-") as work:
         mode = export_mode(rigport, work)
         if mode != "run":
-            print(f"export round trip: {mode[len('skip:'):]}")
+            print(f"export round trip: {mode[len('skip:') :]}")
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             results = list(pool.map(lambda f: run_file(blender, f, work, mode, env), files))
         results.append(addon_checks(blender, work, env))
-    counts = {"pass": 0, "fail": 0, "skip": 0}
     print_table(results, corpus)
     for result in results:
         for item in result["checks"]:
             counts[item["status"]] += 1
-    print(f"\n{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped")
-    return 1 if counts["fail"] else 0
 
 
 def addon_checks(blender: str, work: str, env: dict) -> dict:

@@ -1,6 +1,7 @@
 //! One module per subcommand. Each returns the process exit status.
 
 pub mod convert;
+pub mod formats;
 pub mod info;
 pub mod render;
 pub mod render_library;
