@@ -2,9 +2,9 @@
 """Checks the artifacts `cargo xtask dist` wrote into target/dist/, as a user would meet them.
 
 * every artifact's `.sha256` matches it;
-* the CLI archive holds the executable, README.md, CHANGELOG.md and both licences; the
-  executable is static (`file`, `ldd`), prints the workspace version and converts a fixture
-  in an empty folder with an empty environment;
+* the CLI archive holds the executable, README.md, CHANGELOG.md, both licences and the
+  third-party notices; the executable is static (`file`, `ldd`), prints the workspace
+  version and converts a fixture in an empty folder with an empty environment;
 * the wheel is manylinux (2_17 up to 2_28) by `auditwheel show`, installs into a fresh venv
   whose PATH has no cargo or rustc, and `import rigport` there reads, poses and converts;
 * the sdist holds pyproject.toml, the workspace's Cargo.toml and Cargo.lock, and every
@@ -93,7 +93,14 @@ def check_cli(dist: Path, version: str) -> None:
     with tempfile.TemporaryDirectory() as unpacked, tempfile.TemporaryDirectory() as empty:
         with tarfile.open(archive) as tar:
             names = set(tar.getnames())
-            for name in ["rigport", "README.md", "CHANGELOG.md", "LICENSE-MIT", "LICENSE-APACHE"]:
+            for name in [
+                "rigport",
+                "README.md",
+                "CHANGELOG.md",
+                "LICENSE-MIT",
+                "LICENSE-APACHE",
+                "THIRD-PARTY-NOTICES.md",
+            ]:
                 check(f"{folder}/{name}" in names, f"CLI archive holds {folder}/{name}")
             unsafe = [n for n in names if n.startswith("/") or ".." in n.split("/")]
             check(not unsafe, f"CLI archive entries stay in its folder {unsafe}")

@@ -28,7 +28,7 @@ pub fn corpus_root() -> Option<PathBuf> {
 
 /// The corpus folders of every format rigport reads (IQM has a corpus folder but no
 /// fixture folder: its fixtures are made byte by byte in its tests).
-pub const CORPUS_FORMATS: [&str; 6] = ["ms3d", "ms3d-ascii", "iqe", "iqm", "psk", "b3d"];
+pub const CORPUS_FORMATS: [&str; 7] = ["ms3d", "ms3d-ascii", "iqe", "iqm", "psk", "b3d", "fbx"];
 
 /// Every file of `$RIGPORT_CORPUS/<format>` for each of `formats`, sorted, or `None` (after
 /// saying so) when `RIGPORT_CORPUS` is not set.

@@ -1,7 +1,7 @@
 //! `cargo xtask blender-addon`: the installable zip of the Blender add-on.
 //!
 //! Blender's "Install add-on" takes a zip whose top folder is the Python package, so the zip
-//! holds `rigport_io/*.py` plus the add-on README and both licence texts inside that folder.
+//! holds `rigport_io/*.py` plus the add-on README, both licence texts and the third-party notices inside that folder.
 //! The archive is written by Python's `zipfile` (Python is already needed to run the add-on
 //! tests), which keeps a compression crate out of xtask's build.
 
@@ -30,7 +30,7 @@ pub fn run(root: &Path) -> Result<(), String> {
         crate::blender_formats::write(root)?,
         format!("rigport_io/{}", crate::blender_formats::NAME),
     ));
-    for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
+    for licence in ["LICENSE-MIT", "LICENSE-APACHE", "THIRD-PARTY-NOTICES.md"] {
         entries.push((root.join(licence), format!("rigport_io/{licence}")));
     }
     for (source, _) in &entries {

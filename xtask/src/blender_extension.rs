@@ -6,7 +6,7 @@
 //! lists those wheels (`wheels = ["./wheels/…whl"]`) and Blender installs the one made for
 //! the machine it runs on. The zip takes `integrations/blender/rigport_io/` (its `.py`
 //! files and the manifest, whose `wheels = []` line is replaced by the wheels given), the
-//! add-on README and both licence texts. Without `--wheel`, the `rigport` wheel for this
+//! add-on README, both licence texts and the third-party notices. Without `--wheel`, the `rigport` wheel for this
 //! machine is built with `maturin build --release` into `target/dist/wheels/`. Every wheel
 //! must be a `rigport` wheel of the workspace's version. The archive is written by Python's
 //! `zipfile`, as the legacy add-on's zip is.
@@ -83,7 +83,7 @@ pub fn build(root: &Path, wheels: &[PathBuf]) -> Result<PathBuf, String> {
         crate::blender_formats::write(root)?,
         crate::blender_formats::NAME.to_owned(),
     ));
-    for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
+    for licence in ["LICENSE-MIT", "LICENSE-APACHE", "THIRD-PARTY-NOTICES.md"] {
         entries.push((root.join(licence), licence.to_owned()));
     }
     for (wheel, name) in wheels.iter().zip(&wheel_names) {

@@ -43,6 +43,6 @@ mod tests {
                 Ok(FormatArg(format))
             );
         }
-        assert!(FormatArg::from_str("fbx", false).is_err());
+        assert!(FormatArg::from_str("dae", false).is_err());
     }
 }

@@ -340,6 +340,14 @@ pub const NODE_ANIMATION: &str = "node-animation";
 /// Loss: Cameras are not carried.
 pub const CAMERAS: &str = "cameras";
 
+/// Info: FBX animation curves were sampled at the file's frame rate (cubic or Euler
+/// curves that no track holds as they are), through ufbx's baking.
+pub const FBX_RESAMPLED: &str = "fbx-resampled";
+
+/// Loss: Scene elements the neutral model has no place for (lights, NURBS and line
+/// curves, FBX skinning other than linear) are not carried.
+pub const SCENE_ELEMENTS: &str = "scene-elements";
+
 /// Warning: A GLB container's layout is off (bytes after its declared length, chunks not
 /// padded to 4 bytes); read anyway.
 pub const GLB_LAYOUT: &str = "glb-layout";
@@ -501,6 +509,8 @@ pub const ALL: &[&str] = &[
     FRAMERATE,
     UNSKINNED_VERTICES,
     FILES_WRITTEN,
+    FBX_RESAMPLED,
+    SCENE_ELEMENTS,
 ];
 
 #[cfg(test)]

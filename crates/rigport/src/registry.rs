@@ -91,20 +91,25 @@ registry! {
     Psa = "psa", feature "psk", rigport_psk::PSA_CODEC;
     /// Blitz3D (`.b3d`), as Luanti mods and Blitz3D games ship it: one animation timeline.
     B3d = "b3d", feature "b3d", rigport_b3d::CODEC;
+    /// Autodesk FBX, binary or ASCII (`.fbx`), read through ufbx; not written.
+    Fbx = "fbx", feature "fbx", rigport_fbx::CODEC;
     /// Wavefront OBJ with an `.mtl` beside it (`.obj`), posed; written, not read.
     Obj = "obj", feature "obj", rigport_obj::CODEC;
 }
 
 /// The readable formats, in the order their content is sniffed: the binary magics (PSK's and
-/// PSA's first section id, B3D's `BB3D` among them) are the most specific; glTF's (the GLB magic, or JSON whose top object has "asset") and MD5's
+/// PSA's first section id, B3D's `BB3D`, FBX's `Kaydara FBX Binary` among them) are the most
+/// specific; an ASCII FBX file's `; FBX` header comment or `FBXHeaderExtension:` record comes
+/// next; glTF's (the GLB magic, or JSON whose top object has "asset") and MD5's
 /// and SMD's opening keywords start no other format's file; IQE's header line is checked
 /// before the MilkShape ASCII format's looser first-line rules.
-pub(crate) const SNIFF_ORDER: [Format; 12] = [
+pub(crate) const SNIFF_ORDER: [Format; 13] = [
     Format::Ms3d,
     Format::Iqm,
     Format::Psk,
     Format::Psa,
     Format::B3d,
+    Format::Fbx,
     Format::Glb,
     Format::Gltf,
     Format::Md5Mesh,
@@ -270,7 +275,7 @@ mod tests {
             assert_eq!(format.can_read(), SNIFF_ORDER.contains(&format), "{format}");
         }
         assert!(enabled > 0 || cfg!(not(feature = "ms3d")));
-        assert_eq!(Format::from_extension(Path::new("model.fbx")), None);
+        assert_eq!(Format::from_extension(Path::new("model.dae")), None);
         assert_eq!(Format::from_extension(Path::new("noext")), None);
         assert_eq!(Format::from_key("MS3D"), None, "keys are exact");
     }

@@ -80,9 +80,10 @@ fn every_corpus_file_converts_to_every_format() {
                         Format::Md5Mesh | Format::Md5Anim | Format::Psk | Format::Psa
                     ) && converted.report.with_code("joint-added").next().is_some(),
                 );
-                // SMD and PSK bind every vertex to a bone: a model without joints gets one.
+                // SMD and PSK bind every vertex to a bone, and a PSA animates at least one: a
+                // model without joints (an FBX whose animation moves no mesh) gets one.
                 let joints = match target {
-                    Format::Smd | Format::Psk => model.skeleton.joints.len().max(1),
+                    Format::Smd | Format::Psk | Format::Psa => model.skeleton.joints.len().max(1),
                     _ => model.skeleton.joints.len(),
                 };
                 assert_eq!(

@@ -53,6 +53,9 @@ pub fn plan(files: &MemoryFiles) -> Result<Plan, String> {
     match readable.as_slice() {
         [] => {
             let names: Vec<&str> = files.iter().map(|(n, _)| n).collect();
+            if let Some(left_out) = names.iter().find_map(|name| left_out_by_this_build(name)) {
+                return Err(left_out);
+            }
             let read: Vec<&str> = Format::ALL
                 .into_iter()
                 .filter(|f| f.can_read())
@@ -237,6 +240,20 @@ fn percent_decode(uri: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// For a file named like a format this build leaves out (FBX: its reader is C, not built
+/// for WebAssembly here), what to use instead.
+fn left_out_by_this_build(name: &str) -> Option<String> {
+    let extension = std::path::Path::new(name).extension()?.to_str()?;
+    let format = Format::ALL
+        .into_iter()
+        .find(|f| !f.is_enabled() && f.key().eq_ignore_ascii_case(extension))?;
+    Some(format!(
+        "{name}: this page does not read {} files; the rigport command and its Python package do \
+         (`rigport convert {name} model.glb`, then open the .glb here)",
+        format.key().to_uppercase()
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,6 +282,17 @@ mod tests {
         assert_eq!(plan.animations, ["a_wave.iqe"]);
         assert_eq!(plan.unused.len(), 1, "{:?}", plan.unused);
         assert_eq!(plan.unused[0].0, "notes.txt");
+    }
+
+    #[test]
+    fn an_fbx_file_is_sent_to_the_command() {
+        let given = files(&[("hero.fbx", b"Kaydara FBX Binary  \0\x1a\0")]);
+        let error = plan(&given).err().unwrap();
+        assert!(
+            error.contains("this page does not read FBX files")
+                && error.contains("rigport convert hero.fbx"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The CLI archive: `rigport-<version>-<target>.tar.gz` (`.zip` for a Windows target) holding
-//! `rigport-<version>-<target>/` with the executable, README.md, CHANGELOG.md and both
-//! licence texts.
+//! `rigport-<version>-<target>/` with the executable, README.md, CHANGELOG.md, both licence
+//! texts and the third-party notices.
 //!
 //! The default target, `x86_64-unknown-linux-musl`, links the C runtime statically: the
 //! executable runs on any x86-64 Linux with nothing installed. (The CLI's glibc allocator
@@ -36,7 +36,13 @@ pub fn build(cx: &Context, made: &mut Made) -> Result<(), String> {
         .join(exe_name);
     let folder = format!("rigport-{}-{}", cx.version, cx.target);
     let mut entries = vec![(exe, format!("{folder}/{exe_name}"))];
-    for file in ["README.md", "CHANGELOG.md", "LICENSE-MIT", "LICENSE-APACHE"] {
+    for file in [
+        "README.md",
+        "CHANGELOG.md",
+        "LICENSE-MIT",
+        "LICENSE-APACHE",
+        "THIRD-PARTY-NOTICES.md",
+    ] {
         entries.push((cx.root.join(file), format!("{folder}/{file}")));
     }
     let archive = cx.out.join(format!(

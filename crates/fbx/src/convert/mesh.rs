@@ -1,0 +1,370 @@
+//! Meshes: one per node instance and material part, triangulated as ufbx does, their
+//! corners unified into vertices (position, normal, UV, colour), placed on the rig:
+//!
+//! - skinned: in bind space (the skin cluster's bind matrix of the geometry), with the four
+//!   strongest influences renormalized;
+//! - rigid under a joint: bound whole to that joint, placed where its bind pose puts it;
+//! - otherwise static, in world space.
+//!
+//! Blend shapes are applied at their default weights (what a viewer shows at rest).
+
+use super::skeleton::Rig;
+use crate::math::{dvec3, inverse, mat};
+use glam::{DMat3, DMat4, DVec3, Vec2, Vec3, Vec4};
+use rigport_model_core::{JointId, MaterialId, Mesh, Report, Vertex, codes};
+use std::collections::HashMap;
+
+/// How a mesh instance sits on the rig.
+enum Placement {
+    /// Skinned: geometry → bind space for a vertex bound wholly by each cluster (its joint's
+    /// bind world times the cluster's inverse bind matrix), and for a vertex bound by none.
+    Skinned(Vec<DMat4>, DMat4),
+    /// Bound whole to a joint: geometry → bind space.
+    Rigid(JointId, DMat4),
+    /// In world space.
+    Static(DMat4),
+}
+
+impl Placement {
+    fn matrix(&self) -> &DMat4 {
+        match self {
+            Placement::Skinned(_, m) | Placement::Rigid(_, m) | Placement::Static(m) => m,
+        }
+    }
+}
+
+/// Counts for the report.
+#[derive(Default)]
+struct Dropped {
+    influences: usize,
+    unweighted: usize,
+}
+
+/// Every mesh instance of `scene`.
+pub(crate) fn convert(
+    scene: &ufbx::Scene,
+    rig: &Rig,
+    material_ids: &HashMap<u32, MaterialId>,
+    report: &mut Report,
+) -> Vec<Mesh> {
+    let mut meshes = Vec::new();
+    let mut dropped = Dropped::default();
+    for node in scene.nodes.iter() {
+        let Some(mesh) = node.mesh.as_deref() else {
+            continue;
+        };
+        let skin = mesh.skin_deformers.first().map(|s| &**s);
+        let placement = match skin.filter(|s| !s.clusters.is_empty()) {
+            Some(skin) => Placement::Skinned(
+                skin.clusters
+                    .iter()
+                    .map(|cluster| {
+                        let joint = cluster
+                            .bone_node
+                            .as_deref()
+                            .and_then(|bone| rig.joint_of_node.get(&bone.element.typed_id));
+                        match joint {
+                            Some(joint) => {
+                                rig.bind_world[joint.index()] * mat(&cluster.geometry_to_bone)
+                            }
+                            None => mat(&node.geometry_to_world),
+                        }
+                    })
+                    .collect(),
+                mat(&node.geometry_to_world),
+            ),
+            None => match rig.joint_above(node) {
+                Some(joint) => Placement::Rigid(
+                    joint,
+                    rig.bind_world[joint.index()]
+                        * inverse(&rig.rest_world[joint.index()])
+                        * mat(&node.geometry_to_world),
+                ),
+                None => Placement::Static(mat(&node.geometry_to_world)),
+            },
+        };
+        let offsets = blend_offsets(mesh);
+        let parts: Vec<&ufbx::MeshPart> = mesh
+            .material_parts
+            .iter()
+            .filter(|p| p.num_triangles > 0)
+            .collect();
+        for part in &parts {
+            let material = node
+                .materials
+                .get(part.index as usize)
+                .or_else(|| mesh.materials.get(part.index as usize))
+                .and_then(|m| material_ids.get(&m.element.typed_id).copied());
+            let mut name = node.element.name.to_string();
+            if parts.len() > 1 {
+                if let Some(m) = material {
+                    let material_name = &scene.materials[m.index()].element.name;
+                    name = format!("{name}_{material_name}");
+                }
+            }
+            let built = build_part(mesh, part, skin, rig, &placement, &offsets, &mut dropped);
+            let mut built = built;
+            built.name = name;
+            built.material = material;
+            meshes.push(built);
+        }
+    }
+    if dropped.influences > 0 {
+        report.loss(
+            codes::WEIGHTS_TRUNCATED,
+            format!(
+                "{} vertices had more than 4 joint influences; the 4 strongest are kept and renormalized",
+                dropped.influences
+            ),
+        );
+    }
+    if dropped.unweighted > 0 {
+        report.warn(
+            codes::UNSKINNED_VERTICES,
+            format!(
+                "{} vertices of skinned meshes have no joint weights; they stay at their bind position",
+                dropped.unweighted
+            ),
+        );
+    }
+    meshes
+}
+
+/// Each vertex's offset from the blend shapes at their default (saved) weights, or empty.
+fn blend_offsets(mesh: &ufbx::Mesh) -> Vec<DVec3> {
+    let mut offsets: Vec<DVec3> = Vec::new();
+    for deformer in mesh.blend_deformers.iter() {
+        for channel in deformer.channels.iter() {
+            for keyframe in channel.keyframes.iter() {
+                let weight = keyframe.effective_weight;
+                if weight == 0.0 || !weight.is_finite() {
+                    continue;
+                }
+                let shape = &keyframe.shape;
+                if offsets.is_empty() {
+                    offsets = vec![DVec3::ZERO; mesh.num_vertices];
+                }
+                for (vertex, offset) in shape
+                    .offset_vertices
+                    .iter()
+                    .zip(shape.position_offsets.iter())
+                {
+                    if let Some(slot) = offsets.get_mut(*vertex as usize) {
+                        *slot += dvec3(*offset) * weight;
+                    }
+                }
+            }
+        }
+    }
+    offsets
+}
+
+/// One material part of one instance.
+fn build_part(
+    mesh: &ufbx::Mesh,
+    part: &ufbx::MeshPart,
+    skin: Option<&ufbx::SkinDeformer>,
+    rig: &Rig,
+    placement: &Placement,
+    offsets: &[DVec3],
+    dropped: &mut Dropped,
+) -> Mesh {
+    let matrix = *placement.matrix();
+    let normal_matrix = DMat3::from_mat4(inverse(&matrix)).transpose();
+    let flip = matrix.determinant() < 0.0;
+    let mut out = Mesh::new("");
+    out.has_uvs = mesh.vertex_uv.exists;
+    out.has_colors = mesh.vertex_color.exists;
+    let mut corners = vec![0u32; mesh.max_face_triangles.max(1) * 3];
+    let mut unified: HashMap<[u32; 4], u32> = HashMap::new();
+    let index_of = |attribute_indices: &ufbx::List<u32>, exists: bool, corner: usize| -> u32 {
+        if exists {
+            attribute_indices.get(corner).copied().unwrap_or(0)
+        } else {
+            0
+        }
+    };
+    for &face_index in part.face_indices.iter() {
+        let Some(face) = mesh.faces.get(face_index as usize).copied() else {
+            continue;
+        };
+        if face.num_indices < 3 {
+            continue;
+        }
+        let needed = (face.num_indices as usize - 2) * 3;
+        if corners.len() < needed {
+            corners.resize(needed, 0);
+        }
+        let triangles = ufbx::triangulate_face(&mut corners, mesh, face) as usize;
+        for triangle in corners[..triangles * 3].chunks_exact(3) {
+            let mut ids = [0u32; 3];
+            for (slot, &corner) in ids.iter_mut().zip(triangle) {
+                let corner = corner as usize;
+                let key = [
+                    mesh.vertex_indices.get(corner).copied().unwrap_or(0),
+                    index_of(
+                        &mesh.vertex_normal.indices,
+                        mesh.vertex_normal.exists,
+                        corner,
+                    ),
+                    index_of(&mesh.vertex_uv.indices, mesh.vertex_uv.exists, corner),
+                    index_of(&mesh.vertex_color.indices, mesh.vertex_color.exists, corner),
+                ];
+                let next = out.vertices.len() as u32;
+                *slot = *unified.entry(key).or_insert_with(|| {
+                    out.vertices.push(vertex(
+                        mesh,
+                        corner,
+                        key[0],
+                        skin,
+                        rig,
+                        placement,
+                        &matrix,
+                        &normal_matrix,
+                        offsets,
+                        dropped,
+                    ));
+                    next
+                });
+            }
+            if flip {
+                ids.swap(1, 2);
+            }
+            out.triangles.push(ids);
+        }
+    }
+    out
+}
+
+/// The unified vertex of one face corner.
+#[allow(clippy::too_many_arguments)]
+fn vertex(
+    mesh: &ufbx::Mesh,
+    corner: usize,
+    vertex_index: u32,
+    skin: Option<&ufbx::SkinDeformer>,
+    rig: &Rig,
+    placement: &Placement,
+    matrix: &DMat4,
+    normal_matrix: &DMat3,
+    offsets: &[DVec3],
+    dropped: &mut Dropped,
+) -> Vertex {
+    let mut v = Vertex::default();
+    let position = mesh
+        .vertices
+        .get(vertex_index as usize)
+        .map_or(DVec3::ZERO, |p| dvec3(*p))
+        + offsets
+            .get(vertex_index as usize)
+            .copied()
+            .unwrap_or(DVec3::ZERO);
+    let normal = mesh
+        .vertex_normal
+        .exists
+        .then(|| attribute3(&mesh.vertex_normal, corner));
+    // A skinned vertex is placed by each of its clusters, blended by weight (they agree
+    // where the file's clusters agree on where the mesh was bound).
+    let mut placed = None;
+    if let (Placement::Skinned(by_cluster, _), Some(skin)) = (placement, skin) {
+        let bound = influences(&mut v, skin, vertex_index, rig, dropped);
+        if !bound.is_empty() {
+            let mut p = DVec3::ZERO;
+            let mut n = DVec3::ZERO;
+            for (cluster, weight) in bound {
+                let m = by_cluster.get(cluster).unwrap_or(matrix);
+                p += m.transform_point3(position) * weight;
+                if let Some(normal) = normal {
+                    let normals = DMat3::from_mat4(inverse(m)).transpose();
+                    n += normals * normal * weight;
+                }
+            }
+            placed = Some((p, n.normalize_or_zero()));
+        }
+    }
+    let (position, normal) = placed.unwrap_or_else(|| {
+        (
+            matrix.transform_point3(position),
+            normal.map_or(DVec3::ZERO, |n| (*normal_matrix * n).normalize_or_zero()),
+        )
+    });
+    v.position = position.as_vec3();
+    v.normal = normal.as_vec3();
+    if mesh.vertex_uv.exists {
+        let index = mesh.vertex_uv.indices.get(corner).copied().unwrap_or(0) as usize;
+        if let Some(uv) = mesh.vertex_uv.values.get(index) {
+            // FBX's V runs up from the bottom; the model's from the top.
+            v.uv = Vec2::new(uv.x as f32, 1.0 - uv.y as f32);
+        }
+    }
+    if mesh.vertex_color.exists {
+        let index = mesh.vertex_color.indices.get(corner).copied().unwrap_or(0) as usize;
+        if let Some(c) = mesh.vertex_color.values.get(index) {
+            v.color = Vec4::new(c.x as f32, c.y as f32, c.z as f32, c.w as f32);
+        }
+    }
+    match placement {
+        Placement::Rigid(joint, _) => {
+            v.joints[0] = *joint;
+            v.weights[0] = 1.0;
+        }
+        Placement::Skinned(..) | Placement::Static(_) => {}
+    }
+    if !v.normal.is_finite() {
+        v.normal = Vec3::ZERO;
+    }
+    v
+}
+
+fn attribute3(attribute: &ufbx::VertexVec3, corner: usize) -> DVec3 {
+    let index = attribute.indices.get(corner).copied().unwrap_or(0) as usize;
+    attribute
+        .values
+        .get(index)
+        .map_or(DVec3::ZERO, |v| dvec3(*v))
+}
+
+/// The four strongest joint influences of a skinned vertex, renormalized, set on `v`; returns
+/// each one's cluster and weight (empty for a vertex no joint binds).
+fn influences(
+    v: &mut Vertex,
+    skin: &ufbx::SkinDeformer,
+    vertex_index: u32,
+    rig: &Rig,
+    dropped: &mut Dropped,
+) -> Vec<(usize, f64)> {
+    let Some(range) = skin.vertices.get(vertex_index as usize) else {
+        dropped.unweighted += 1;
+        return Vec::new();
+    };
+    let begin = range.weight_begin as usize;
+    let end = begin.saturating_add(range.num_weights as usize);
+    let weights = skin.weights.get(begin..end).unwrap_or(&[]);
+    let mut found: Vec<(JointId, f64, usize)> = weights
+        .iter()
+        .filter(|w| w.weight.is_finite() && w.weight > 0.0)
+        .filter_map(|w| {
+            let cluster = skin.clusters.get(w.cluster_index as usize)?;
+            let bone = cluster.bone_node.as_deref()?;
+            let joint = rig.joint_of_node.get(&bone.element.typed_id)?;
+            Some((*joint, w.weight, w.cluster_index as usize))
+        })
+        .collect();
+    found.sort_by(|a, b| b.1.total_cmp(&a.1));
+    if found.len() > 4 {
+        dropped.influences += 1;
+        found.truncate(4);
+    }
+    let total: f64 = found.iter().map(|(_, w, _)| w).sum();
+    if found.is_empty() || total <= 0.0 {
+        dropped.unweighted += 1;
+        return Vec::new();
+    }
+    let mut bound = Vec::with_capacity(found.len());
+    for (slot, (joint, weight, cluster)) in found.into_iter().enumerate() {
+        v.joints[slot] = joint;
+        v.weights[slot] = (weight / total) as f32;
+        bound.push((cluster, weight / total));
+    }
+    bound
+}
