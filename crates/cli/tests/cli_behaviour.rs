@@ -309,7 +309,11 @@ fn every_reading_subcommand_help_names_every_readable_format() {
                 .lines()
                 .find_map(|l| l.split("Formats read: ").nth(1))
                 .unwrap_or_else(|| panic!("rigport {command} {flag} names no formats:\n{help}"));
-            let list = line.split(". ").next().unwrap_or(line).trim_end_matches('.');
+            let list = line
+                .split(". ")
+                .next()
+                .unwrap_or(line)
+                .trim_end_matches('.');
             let mut named: Vec<String> = list.split(", ").map(str::to_owned).collect();
             named.sort();
             assert_eq!(named, readable, "rigport {command} {flag}");
