@@ -121,7 +121,9 @@ pub(crate) fn bake(
                     |k| vec3(k.value),
                 ),
             };
-            baked.animated.insert(node.typed_id);
+            if moves(scene, node) {
+                baked.animated.insert(node.typed_id);
+            }
             nodes.insert(node.typed_id, keys);
         }
         if sampled {
@@ -158,6 +160,37 @@ fn range(stack: &ufbx::AnimStack, bake: &ufbx::BakedAnim) -> (f64, f64) {
     } else {
         (0.0, 0.0)
     }
+}
+
+/// Whether a baked node moves away from its saved transform: a channel that changes, or a
+/// constant one that holds another value (a stack that only animates a blend shape's
+/// weight bakes its mesh's node unmoved, which needs no joint).
+fn moves(scene: &ufbx::Scene, node: &ufbx::BakedNode) -> bool {
+    if !(node.constant_translation && node.constant_rotation && node.constant_scale) {
+        return true;
+    }
+    let Some(source) = scene.nodes.get(node.typed_id as usize) else {
+        return true;
+    };
+    let rest = &source.local_transform;
+    let near = |a: ufbx::Vec3, b: ufbx::Vec3| {
+        (a.x - b.x).abs() + (a.y - b.y).abs() + (a.z - b.z).abs()
+            <= 1e-6 * (1.0 + b.x.abs() + b.y.abs() + b.z.abs())
+    };
+    let same_t = node
+        .translation_keys
+        .first()
+        .is_none_or(|k| near(k.value, rest.translation));
+    let same_s = node
+        .scale_keys
+        .first()
+        .is_none_or(|k| near(k.value, rest.scale));
+    let same_r = node.rotation_keys.first().is_none_or(|k| {
+        let q = k.value;
+        let r = rest.rotation;
+        (q.x * r.x + q.y * r.y + q.z * r.z + q.w * r.w).abs() >= 1.0 - 1e-9
+    });
+    !(same_t && same_s && same_r)
 }
 
 /// Whether every key is one of the file's own (none sampled between them).
