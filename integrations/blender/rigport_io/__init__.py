@@ -16,7 +16,10 @@ bl_info = {
     "version": (0, 2, 0),
     "blender": (3, 4, 0),
     "location": "File > Import / Export > MilkShape 3D / IQE / IQM / glTF / MD5 / SMD / PSK / B3D (rigport)",
-    "description": "Import and export MilkShape 3D, IQE, IQM, MD5, SMD, Unreal PSK, Blitz3D B3D and glTF models, and import FBX, via rigport",
+    "description": (
+        "Import and export MilkShape 3D, IQE, IQM, MD5, SMD, Unreal PSK, Blitz3D B3D and glTF models, "
+        "and import FBX, via rigport"
+    ),
     "category": "Import-Export",
 }
 

@@ -38,7 +38,9 @@ KNOWN = {
     "ufbx_motionbuilder_sausage_rrss_7700_binary.fbx": "Blender ignores InheritType (componentwise scale)",
     "ufbx_maya_slime_7500_binary.fbx": "Blender leaves the hidden high mesh unscaled (100x the low one)",
     "ufbx_maya_game_sausage_7500_binary_combined.fbx": "Blender's 'deform' action poses differently from ufbx's evaluation",
-    "ufbx_max_geometry_transform_7700_binary.fbx": "Blender moves the child box by its parent's geometric transform (assimp agrees with ufbx)",
+    "ufbx_max_geometry_transform_7700_binary.fbx": (
+        "Blender moves the child box by its parent's geometric transform (assimp agrees with ufbx)"
+    ),
 }
 
 
@@ -126,10 +128,10 @@ def main() -> int:
         info = rigport_json(rigport, path)
         fps = bpy.context.scene.render.fps / bpy.context.scene.render.fps_base
         cases: list[tuple[str, int | None, float]] = []
-        for index, anim in enumerate(info.get("anim_details", [])):
+        for number, anim in enumerate(info.get("anim_details", [])):
             frames = int(anim["duration"] * anim["fps"] + 1e-3)
             for frame in sorted({0, frames // 2, frames}):
-                cases.append((anim["name"], index, frame / anim["fps"]))
+                cases.append((anim["name"], number, frame / anim["fps"]))
         if not cases:
             cases.append(("rest", None, 0.0))
         for stack, index, time in cases:
