@@ -7,15 +7,12 @@ each size, with a model loaded, is saved to look at: under $RIGPORT_SCREENSHOTS 
 set, else in pytest's tmp dir.
 """
 
-import functools
-import http.server
 import os
-import threading
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
-from test_web import ARGS, CHROMIUM, FIXTURES, SITE, QuietHandler, open_files
+
+from test_web import FIXTURES, open_files
 
 READY = "document.getElementById('export-format').options.length"
 SIZES = [(1280, 800), (1920, 1080), (390, 844)]
@@ -55,24 +52,6 @@ OVERFLOWS = """() => {
     return found;
 }"""
 
-
-@pytest.fixture(scope="module")
-def server():
-    assert (SITE / "index.html").is_file(), f"{SITE} is not built: cargo xtask web"
-    handler = functools.partial(QuietHandler, directory=str(SITE))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture()

@@ -7,38 +7,22 @@ Files come from the repository's fixtures and, when $RIGPORT_CORPUS is set, the 
 corpus (a standing, animated IQM character and a Red Eclipse mesh with a separate animation file).
 """
 
-import functools
-import http.server
 import io
 import json
 import os
 import shutil
 import subprocess
-import threading
 import zipfile
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
-SITE = ROOT / "target" / "web"
 FIXTURES = ROOT / "fixtures"
 CORPUS = Path(os.environ["RIGPORT_CORPUS"]) if os.environ.get("RIGPORT_CORPUS") else None
 RIGPORT = os.environ.get("RIGPORT_BIN", "rigport")
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SCREENSHOT = ROOT / "docs" / "images" / "web.png"
 BACKGROUND = (0x2A, 0x2D, 0x33)
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--use-angle=swiftshader",
-    "--enable-unsafe-swiftshader",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 EXPORTS = ["glb", "gltf", "ms3d", "ms3d-ascii", "iqe", "iqm", "obj", "md5mesh", "smd"]
 EXTENSION = {"ms3d-ascii": "txt"}
 
@@ -57,32 +41,6 @@ def corpus(*names):
 def character():
     """A standing character with a separate animation file (raylib's guy, IQM)."""
     return corpus("iqm/raylib_guy.iqm", "iqm/raylib_guyanim.iqm")
-
-
-@pytest.fixture(scope="module")
-def server():
-    assert (SITE / "index.html").is_file(), f"{SITE} is not built: run `cargo xtask web`"
-    handler = functools.partial(QuietHandler, directory=str(SITE))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm", ".js": "text/javascript"}
-
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture()

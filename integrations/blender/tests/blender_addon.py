@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import sys
 import traceback
 from typing import Callable
@@ -20,19 +19,12 @@ import bpy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
 
 import rigport_io  # noqa: E402
+from fake_rigport import fake_binary  # noqa: E402
 from rigport_io import cli, compat, rotations  # noqa: E402
 
-
-def fake_binary(folder: str, name: str, body: str) -> str:
-    """Writes an executable shell script standing in for rigport."""
-    os.makedirs(folder, exist_ok=True)
-    path = os.path.join(folder, name)
-    with open(path, "w", encoding="utf-8") as out:
-        out.write("#!/bin/sh\n" + body + "\n")
-    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    return path
 
 
 def lookup_order(work: str) -> str:

@@ -20,13 +20,16 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
 from typing import Any, Callable, Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from fake_rigport import fake_binary  # noqa: E402
+
 ADDON = os.path.join(os.path.dirname(HERE), "rigport_io")
 FORMATS_PY = os.path.join(ADDON, "formats.py")
 #: The table `cargo xtask blender-addon` writes beside the add-on (git-ignored).
@@ -132,13 +135,7 @@ class Sandbox:
     def command(self, folder: str, name: str, body: str) -> str:
         """An executable shell script standing in for rigport (shell builtins only: PATH may
         be empty)."""
-        folder = os.path.join(self.root, folder)
-        os.makedirs(folder, exist_ok=True)
-        path = os.path.join(folder, name)
-        with open(path, "w", encoding="utf-8") as out:
-            out.write("#!/bin/sh\n" + body + "\n")
-        os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-        return path
+        return fake_binary(os.path.join(self.root, folder), name, body)
 
     def printing(self, folder: str, name: str, table: dict) -> str:
         """A stand-in rigport that prints `table` for `formats --json` and refuses anything else."""

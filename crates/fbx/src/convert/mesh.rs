@@ -17,8 +17,9 @@ use std::collections::HashMap;
 /// How a mesh instance sits on the rig.
 enum Placement {
     /// Skinned: geometry → bind space for a vertex bound wholly by each cluster (its joint's
-    /// bind world times the cluster's inverse bind matrix), and for a vertex bound by none.
-    Skinned(Vec<DMat4>, DMat4),
+    /// bind world times the cluster's inverse bind matrix, with its normal matrix), and for
+    /// a vertex bound by none.
+    Skinned(Vec<(DMat4, DMat3)>, DMat4),
     /// Bound whole to a joint: geometry → bind space.
     Rigid(JointId, DMat4),
     /// In world space.
@@ -63,12 +64,13 @@ pub(crate) fn convert(
                             .bone_node
                             .as_deref()
                             .and_then(|bone| rig.joint_of_node.get(&bone.element.typed_id));
-                        match joint {
+                        let m = match joint {
                             Some(joint) => {
                                 rig.bind_world[joint.index()] * mat(&cluster.geometry_to_bone)
                             }
                             None => mat(&node.geometry_to_world),
-                        }
+                        };
+                        (m, normal_matrix(&m))
                     })
                     .collect(),
                 mat(&node.geometry_to_world),
@@ -170,7 +172,7 @@ fn build_part(
     dropped: &mut Dropped,
 ) -> Mesh {
     let matrix = *placement.matrix();
-    let normal_matrix = DMat3::from_mat4(inverse(&matrix)).transpose();
+    let normal_matrix = normal_matrix(&matrix);
     let flip = matrix.determinant() < 0.0;
     let mut out = Mesh::new("");
     out.has_uvs = mesh.vertex_uv.exists;
@@ -272,11 +274,12 @@ fn vertex(
             let mut p = DVec3::ZERO;
             let mut n = DVec3::ZERO;
             for (cluster, weight) in bound {
-                let m = by_cluster.get(cluster).unwrap_or(matrix);
+                let (m, normals) = by_cluster
+                    .get(cluster)
+                    .map_or((matrix, normal_matrix), |(m, n)| (m, n));
                 p += m.transform_point3(position) * weight;
                 if let Some(normal) = normal {
-                    let normals = DMat3::from_mat4(inverse(m)).transpose();
-                    n += normals * normal * weight;
+                    n += *normals * normal * weight;
                 }
             }
             placed = Some((p, n.normalize_or_zero()));
@@ -314,6 +317,11 @@ fn vertex(
         v.normal = Vec3::ZERO;
     }
     v
+}
+
+/// The matrix that carries normals along with `m`: its inverse transpose.
+fn normal_matrix(m: &DMat4) -> DMat3 {
+    DMat3::from_mat4(inverse(m)).transpose()
 }
 
 fn attribute3(attribute: &ufbx::VertexVec3, corner: usize) -> DVec3 {
