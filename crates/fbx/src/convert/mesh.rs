@@ -178,14 +178,15 @@ fn build_part(
     out.has_uvs = mesh.vertex_uv.exists;
     out.has_colors = mesh.vertex_color.exists;
     let mut corners = vec![0u32; mesh.max_face_triangles.max(1) * 3];
-    let mut unified: HashMap<[u32; 4], u32> = HashMap::new();
-    let index_of = |attribute_indices: &ufbx::List<u32>, exists: bool, corner: usize| -> u32 {
-        if exists {
-            attribute_indices.get(corner).copied().unwrap_or(0)
-        } else {
-            0
-        }
-    };
+    // Corners are one vertex when their FBX vertex and attribute values are the same (files
+    // that store normals per corner repeat them). Most corners of a vertex share its values:
+    // the first unified vertex of each FBX vertex is looked up by index, and only corners
+    // that differ from it go through the map (random probes of a large map were half of a
+    // large file's conversion).
+    let mut first: Vec<u32> = vec![u32::MAX; mesh.num_vertices];
+    let mut keys: Vec<Corner> = Vec::new();
+    let mut unified: HashMap<Corner, u32, foldhash::fast::FixedState> =
+        HashMap::with_hasher(foldhash::fast::FixedState::default());
     for &face_index in part.face_indices.iter() {
         let Some(face) = mesh.faces.get(face_index as usize).copied() else {
             continue;
@@ -202,22 +203,18 @@ fn build_part(
             let mut ids = [0u32; 3];
             for (slot, &corner) in ids.iter_mut().zip(triangle) {
                 let corner = corner as usize;
-                let key = [
-                    mesh.vertex_indices.get(corner).copied().unwrap_or(0),
-                    index_of(
-                        &mesh.vertex_normal.indices,
-                        mesh.vertex_normal.exists,
-                        corner,
-                    ),
-                    index_of(&mesh.vertex_uv.indices, mesh.vertex_uv.exists, corner),
-                    index_of(&mesh.vertex_color.indices, mesh.vertex_color.exists, corner),
-                ];
+                let key = corner_key(mesh, corner);
+                let seen = first.get(key.vertex as usize).copied().unwrap_or(u32::MAX);
+                if seen != u32::MAX && keys[seen as usize] == key {
+                    *slot = seen;
+                    continue;
+                }
                 let next = out.vertices.len() as u32;
                 *slot = *unified.entry(key).or_insert_with(|| {
                     out.vertices.push(vertex(
                         mesh,
                         corner,
-                        key[0],
+                        key.vertex,
                         skin,
                         rig,
                         placement,
@@ -226,8 +223,14 @@ fn build_part(
                         offsets,
                         dropped,
                     ));
+                    keys.push(key);
                     next
                 });
+                if seen == u32::MAX {
+                    if let Some(first) = first.get_mut(key.vertex as usize) {
+                        *first = *slot;
+                    }
+                }
             }
             if flip {
                 ids.swap(1, 2);
@@ -236,6 +239,51 @@ fn build_part(
         }
     }
     out
+}
+
+/// What makes two face corners one vertex: the FBX vertex and the bits of the corner's
+/// normal, UV and colour.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Corner {
+    vertex: u32,
+    attributes: [u64; 9],
+}
+
+fn corner_key(mesh: &ufbx::Mesh, corner: usize) -> Corner {
+    let mut attributes = [0u64; 9];
+    let value = |indices: &ufbx::List<u32>| indices.get(corner).copied().unwrap_or(0) as usize;
+    if mesh.vertex_normal.exists {
+        if let Some(n) = mesh
+            .vertex_normal
+            .values
+            .get(value(&mesh.vertex_normal.indices))
+        {
+            attributes[..3].copy_from_slice(&[n.x.to_bits(), n.y.to_bits(), n.z.to_bits()]);
+        }
+    }
+    if mesh.vertex_uv.exists {
+        if let Some(uv) = mesh.vertex_uv.values.get(value(&mesh.vertex_uv.indices)) {
+            attributes[3..5].copy_from_slice(&[uv.x.to_bits(), uv.y.to_bits()]);
+        }
+    }
+    if mesh.vertex_color.exists {
+        if let Some(c) = mesh
+            .vertex_color
+            .values
+            .get(value(&mesh.vertex_color.indices))
+        {
+            attributes[5..].copy_from_slice(&[
+                c.x.to_bits(),
+                c.y.to_bits(),
+                c.z.to_bits(),
+                c.w.to_bits(),
+            ]);
+        }
+    }
+    Corner {
+        vertex: mesh.vertex_indices.get(corner).copied().unwrap_or(0),
+        attributes,
+    }
 }
 
 /// The unified vertex of one face corner.
@@ -273,7 +321,7 @@ fn vertex(
         if !bound.is_empty() {
             let mut p = DVec3::ZERO;
             let mut n = DVec3::ZERO;
-            for (cluster, weight) in bound {
+            for (cluster, weight) in bound.iter() {
                 let (m, normals) = by_cluster
                     .get(cluster)
                     .map_or((matrix, normal_matrix), |(m, n)| (m, n));
@@ -340,39 +388,71 @@ fn influences(
     vertex_index: u32,
     rig: &Rig,
     dropped: &mut Dropped,
-) -> Vec<(usize, f64)> {
+) -> Bound {
     let Some(range) = skin.vertices.get(vertex_index as usize) else {
         dropped.unweighted += 1;
-        return Vec::new();
+        return Bound::default();
     };
     let begin = range.weight_begin as usize;
     let end = begin.saturating_add(range.num_weights as usize);
     let weights = skin.weights.get(begin..end).unwrap_or(&[]);
-    let mut found: Vec<(JointId, f64, usize)> = weights
-        .iter()
-        .filter(|w| w.weight.is_finite() && w.weight > 0.0)
-        .filter_map(|w| {
-            let cluster = skin.clusters.get(w.cluster_index as usize)?;
-            let bone = cluster.bone_node.as_deref()?;
-            let joint = rig.joint_of_node.get(&bone.element.typed_id)?;
-            Some((*joint, w.weight, w.cluster_index as usize))
-        })
-        .collect();
-    found.sort_by(|a, b| b.1.total_cmp(&a.1));
-    if found.len() > 4 {
-        dropped.influences += 1;
-        found.truncate(4);
+    // The four strongest, kept in order as they come (no allocation per vertex).
+    let mut found: [(JointId, f64, usize); 4] = [(JointId(0), 0.0, 0); 4];
+    let (mut kept, mut seen) = (0usize, 0usize);
+    for w in weights {
+        if !(w.weight.is_finite() && w.weight > 0.0) {
+            continue;
+        }
+        let joint = skin
+            .clusters
+            .get(w.cluster_index as usize)
+            .and_then(|cluster| cluster.bone_node.as_deref())
+            .and_then(|bone| rig.joint_of_node.get(&bone.element.typed_id));
+        let Some(&joint) = joint else {
+            continue;
+        };
+        seen += 1;
+        let entry = (joint, w.weight, w.cluster_index as usize);
+        let mut at = kept.min(3);
+        if kept == 4 && found[3].1 >= w.weight {
+            continue;
+        }
+        while at > 0 && found[at - 1].1 < w.weight {
+            found[at] = found[at - 1];
+            at -= 1;
+        }
+        found[at] = entry;
+        kept = (kept + 1).min(4);
     }
+    if seen > 4 {
+        dropped.influences += 1;
+    }
+    let found = &found[..kept];
     let total: f64 = found.iter().map(|(_, w, _)| w).sum();
     if found.is_empty() || total <= 0.0 {
         dropped.unweighted += 1;
-        return Vec::new();
+        return Bound::default();
     }
-    let mut bound = Vec::with_capacity(found.len());
-    for (slot, (joint, weight, cluster)) in found.into_iter().enumerate() {
+    let mut bound = Bound::default();
+    for (slot, &(joint, weight, cluster)) in found.iter().enumerate() {
         v.joints[slot] = joint;
         v.weights[slot] = (weight / total) as f32;
-        bound.push((cluster, weight / total));
+        bound.0[slot] = (cluster, weight / total);
+        bound.1 = slot + 1;
     }
     bound
+}
+
+/// The clusters binding a vertex and their weights (at most four, the count second).
+#[derive(Clone, Copy, Default)]
+struct Bound([(usize, f64); 4], usize);
+
+impl Bound {
+    fn is_empty(&self) -> bool {
+        self.1 == 0
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (usize, f64)> + '_ {
+        self.0[..self.1].iter().copied()
+    }
 }
