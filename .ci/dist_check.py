@@ -5,7 +5,8 @@
 * the CLI archive holds the executable, README.md, CHANGELOG.md, both licences and the
   third-party notices; the executable is static (`file`, `ldd`), prints the workspace
   version and converts a fixture in an empty folder with an empty environment;
-* the wheel is manylinux (2_17 up to 2_28) by `auditwheel show`, installs into a fresh venv
+* the wheel holds the third-party notices, is manylinux (2_17 up to 2_28) by `auditwheel
+  show`, installs into a fresh venv
   whose PATH has no cargo or rustc, and `import rigport` there reads, poses and converts;
 * the sdist holds pyproject.toml, the workspace's Cargo.toml and Cargo.lock, and every
   crate the extension builds from (`cargo tree`); with --build-sdist, pip builds and
@@ -204,6 +205,9 @@ def check_wheel(dist: Path, version: str, python: str) -> None:
     if not check(len(wheels) == 1, f"one manylinux abi3 wheel ({[w.name for w in wheels]})"):
         return
     wheel = wheels[0]
+    with zipfile.ZipFile(wheel) as archive:
+        notices = "rigport/THIRD-PARTY-NOTICES.md"
+        check(notices in archive.namelist(), f"the wheel holds {notices}")
     shown = run(["auditwheel", "show", str(wheel)])
     said = " ".join(shown.stdout.split())
     tag = re.search(r'consistent with the following platform tag: "manylinux_2_(\d+)_', said)

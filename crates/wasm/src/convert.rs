@@ -213,8 +213,8 @@ mod tests {
         assert_eq!(target_format("ms3d-ascii"), Ok(Format::Ms3dAscii));
         assert_eq!(target_format(".TXT"), Ok(Format::Ms3dAscii));
         assert_eq!(target_format("glb"), Ok(Format::Glb));
-        let error = target_format("fbx").unwrap_err();
-        assert!(error.contains("fbx") && error.contains("glb"), "{error}");
+        let error = target_format("dae").unwrap_err();
+        assert!(error.contains("dae") && error.contains("glb"), "{error}");
         assert_eq!(
             output_name(r"C:\a\hero.model.iqe", Format::Iqm),
             "hero.model.iqm"

@@ -7,6 +7,8 @@
 //!   workspace's `Cargo.toml` and `Cargo.lock`, and every path crate the extension depends
 //!   on, so `pip install` builds it on a machine with Rust.
 //!
+//! Both carry `THIRD-PARTY-NOTICES.md`, copied into the package's folder first.
+//!
 //! maturin is `$MATURIN`, else `maturin` on `PATH`, else `python -m maturin`; with `--zig`
 //! it finds zig on `PATH` or the `ziglang` package (`pip install maturin ziglang`).
 
@@ -33,9 +35,33 @@ fn maturin() -> Command {
     command
 }
 
+/// The third-party notices (`THIRD-PARTY-NOTICES.md`, ufbx's licence among them), which the
+/// wheel and the sdist carry in the package's folder.
+pub const NOTICES: &str = "THIRD-PARTY-NOTICES.md";
+
+/// The notices copied into the Python package's folder while it lives, removed after (not
+/// git-ignored: maturin leaves git-ignored files out of a wheel).
+struct Notices(std::path::PathBuf);
+
+impl Notices {
+    fn copy(cx: &Context) -> Result<Notices, String> {
+        let to = cx.root.join("bindings/python/python/rigport").join(NOTICES);
+        std::fs::copy(cx.root.join(NOTICES), &to)
+            .map(|_| Notices(to.clone()))
+            .map_err(|e| format!("{}: {e}", to.display()))
+    }
+}
+
+impl Drop for Notices {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
 /// Builds the wheel for this machine: manylinux2014 through zig on Linux, the platform's
 /// own wheel elsewhere.
 pub fn wheel(cx: &Context, made: &mut Made) -> Result<(), String> {
+    let _notices = Notices::copy(cx)?;
     let scratch = super::scratch(cx, "wheel-build")?;
     let mut command = maturin();
     command
@@ -64,6 +90,7 @@ pub fn wheel(cx: &Context, made: &mut Made) -> Result<(), String> {
 
 /// Builds the source distribution.
 pub fn sdist(cx: &Context, made: &mut Made) -> Result<(), String> {
+    let _notices = Notices::copy(cx)?;
     let scratch = super::scratch(cx, "sdist-build")?;
     let mut command = maturin();
     command
