@@ -3,8 +3,8 @@
 //! the place in the file ([`crate::damage`] finds it, since ufbx names none).
 
 use crate::codec::INFO;
-use rigport_model_core::ReadOptions;
 use rigport_model_core::codec::FormatError;
+use rigport_model_core::{ReadOptions, Report, codes};
 
 /// What ufbx may allocate for a file, before [`rigport_model_core::Limits`] caps it: a base
 /// for small files plus a multiple of the input (binary FBX arrays are deflated, and a
@@ -21,6 +21,9 @@ pub struct Loaded {
     pub scene: ufbx::SceneRoot,
     /// What ufbx may allocate for work on the scene (baking an animation stack).
     pub memory_limit: usize,
+    /// What the read warned about: ufbx's warnings, and a text file that ends inside a
+    /// record (ufbx reads what came before).
+    pub report: Report,
 }
 
 impl std::fmt::Debug for Loaded {
@@ -72,13 +75,39 @@ pub fn load(bytes: &[u8], options: &ReadOptions) -> Result<Loaded, FormatError> 
         inherit_mode_handling: ufbx::InheritModeHandling::Compensate,
         ..Default::default()
     };
-    match ufbx::load_memory(bytes, opts) {
-        Ok(scene) => Ok(Loaded {
-            scene,
-            memory_limit: limit,
-        }),
-        Err(error) => Err(load_error(bytes, &error)),
+    let scene = ufbx::load_memory(bytes, opts).map_err(|error| load_error(bytes, &error))?;
+    let mut report = Report::default();
+    for warning in scene.metadata.warnings.iter() {
+        if warning.type_ == ufbx::WarningType::MissingExternalFile {
+            continue;
+        }
+        let times = if warning.count > 1 {
+            format!(" ({} times)", warning.count)
+        } else {
+            String::new()
+        };
+        report.warn(
+            codes::FBX_REPAIRED,
+            format!("{}{times}; read past it", warning.description),
+        );
     }
+    // ufbx reads a text file cut short as far as it goes; say where it was cut.
+    if scene.metadata.ascii {
+        if let (location, Some(what)) = crate::damage::locate(bytes) {
+            if options.strict {
+                return Err(FormatError::new(INFO.key, location, what));
+            }
+            report.warn(
+                codes::DAMAGED_TAIL,
+                format!("{location}: {what}; what came before was read"),
+            );
+        }
+    }
+    Ok(Loaded {
+        scene,
+        memory_limit: limit,
+        report,
+    })
 }
 
 /// ufbx's error as a [`FormatError`]: its description and details, at the place

@@ -344,6 +344,10 @@ pub const CAMERAS: &str = "cameras";
 /// curves that no track holds as they are), through ufbx's baking.
 pub const FBX_RESAMPLED: &str = "fbx-resampled";
 
+/// Warning: ufbx read past something damaged or inconsistent in an FBX file (an array
+/// shorter than its count, an index out of range, a duplicate connection); its words.
+pub const FBX_REPAIRED: &str = "fbx-repaired";
+
 /// Loss: Scene elements the neutral model has no place for (lights, NURBS and line
 /// curves, FBX skinning other than linear) are not carried.
 pub const SCENE_ELEMENTS: &str = "scene-elements";
@@ -510,6 +514,7 @@ pub const ALL: &[&str] = &[
     UNSKINNED_VERTICES,
     FILES_WRITTEN,
     FBX_RESAMPLED,
+    FBX_REPAIRED,
     SCENE_ELEMENTS,
 ];
 

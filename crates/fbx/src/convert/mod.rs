@@ -12,7 +12,7 @@ mod skeleton;
 use crate::codec::INFO;
 use crate::load::Loaded;
 use rigport_model_core::codec::{FormatError, Location, Modelled};
-use rigport_model_core::{Model, Report, UpAxis};
+use rigport_model_core::{Model, UpAxis};
 
 /// The neutral model of a loaded scene, with the images the file holds and what could not
 /// be carried. A scene loaded without geometry gives its skeleton and animations only.
@@ -29,7 +29,7 @@ pub fn to_model(loaded: &Loaded) -> Result<Modelled, FormatError> {
 
 fn convert(loaded: &Loaded) -> Result<Modelled, FormatError> {
     let scene: &ufbx::Scene = &loaded.scene;
-    let mut report = Report::default();
+    let mut report = loaded.report.clone();
     let baked = animation::bake(scene, loaded.memory_limit, &mut report)?;
     let rig = skeleton::build(scene, &baked.animated);
     let (materials, images, material_ids) = material::convert(scene);
