@@ -101,9 +101,7 @@ def test_a_batch_counts_what_it_skips_and_refuses_a_folder_with_nothing_to_do(
         results = convert_all([folder], tmp_path / "out", to="glb", client=client)
     assert len(results) == 4
     messages = [str(w.message) for w in caught]
-    assert messages == [
-        "2 skipped: .blend (1), .md (1), not a format rigport reads"
-    ], messages
+    assert messages == ["2 skipped: .blend (1), .md (1), not a format rigport reads"], messages
     unread = tmp_path / "unread"
     unread.mkdir()
     for n in range(3):
