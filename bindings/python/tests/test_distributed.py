@@ -48,7 +48,8 @@ def test_convert_all_converts_a_folder_and_fails_only_the_damaged_file(
     tmp_path: Path, client: Client
 ) -> None:
     folder = folder_with_a_truncated_file(tmp_path)
-    results = convert_all([folder], tmp_path / "out", to="glb", client=client, strict=True)
+    with pytest.warns(SkippedFilesWarning, match=r"1 skipped: \.md \(1\)"):
+        results = convert_all([folder], tmp_path / "out", to="glb", client=client, strict=True)
     assert [Path(r["input"]).name for r in results] == [
         "rig_full.ms3d",
         "crlf.iqe",
@@ -68,7 +69,8 @@ def test_convert_all_converts_a_folder_and_fails_only_the_damaged_file(
         rigport.convert(result["input"], expected, strict=True)
         assert output.read_bytes() == expected.read_bytes(), name
     # A second run without force fails every file (outputs exist), still without raising.
-    again = convert_all([folder], tmp_path / "out", to="glb", client=client)
+    with pytest.warns(SkippedFilesWarning):
+        again = convert_all([folder], tmp_path / "out", to="glb", client=client)
     assert [r["ok"] for r in again] == [False] * 4
 
 
@@ -119,7 +121,8 @@ def test_command_line_on_a_local_cluster(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder = folder_with_a_truncated_file(tmp_path)
-    status = main([str(folder), "-o", str(tmp_path / "out"), "--to", "iqm", "--workers", "2"])
+    with pytest.warns(SkippedFilesWarning):
+        status = main([str(folder), "-o", str(tmp_path / "out"), "--to", "iqm", "--workers", "2"])
     assert status == 1
     err = capsys.readouterr().err
     assert "3 written, 1 failed" in err and "truncated.ms3d" in err
