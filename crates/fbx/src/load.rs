@@ -75,7 +75,7 @@ pub fn load(bytes: &[u8], options: &ReadOptions) -> Result<Loaded, FormatError> 
         inherit_mode_handling: ufbx::InheritModeHandling::Compensate,
         ..Default::default()
     };
-    let scene = ufbx::load_memory(bytes, opts).map_err(|error| load_error(bytes, &error))?;
+    let scene = ufbx::load_memory(bytes, opts).map_err(|error| load_error(bytes, &error, limit))?;
     let mut report = Report::default();
     for warning in scene.metadata.warnings.iter() {
         if warning.type_ == ufbx::WarningType::MissingExternalFile {
@@ -112,7 +112,7 @@ pub fn load(bytes: &[u8], options: &ReadOptions) -> Result<Loaded, FormatError> 
 
 /// ufbx's error as a [`FormatError`]: its description and details, at the place
 /// [`crate::damage::locate`] finds in the file.
-fn load_error(bytes: &[u8], error: &ufbx::Error) -> FormatError {
+fn load_error(bytes: &[u8], error: &ufbx::Error, limit: usize) -> FormatError {
     let mut text = vec![0u8; 1024];
     let written = ufbx::format_error(&mut text, error).min(text.len());
     let full = String::from_utf8_lossy(&text[..written]).into_owned();
@@ -127,8 +127,7 @@ fn load_error(bytes: &[u8], error: &ufbx::Error) -> FormatError {
     let message = match found {
         Some(found) if error.type_ != ufbx::ErrorType::MemoryLimit => format!("{found} ({detail})"),
         _ if error.type_ == ufbx::ErrorType::MemoryLimit => format!(
-            "{detail}: the file needs more memory than its size justifies (limit {} bytes)",
-            memory_limit(bytes.len(), &ReadOptions::default())
+            "{detail}: the file needs more memory than its size justifies (limit {limit} bytes)"
         ),
         _ => detail,
     };

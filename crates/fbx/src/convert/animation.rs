@@ -89,37 +89,13 @@ pub(crate) fn bake(
         let mut nodes = HashMap::new();
         let mut sampled = false;
         for node in bake.nodes.iter() {
-            sampled |= !node.constant_translation
-                && !all_keyframes(node.translation_keys.iter().map(|k| k.flags));
-            sampled |= !node.constant_rotation
-                && !all_keyframes(node.rotation_keys.iter().map(|k| k.flags));
-            sampled |=
-                !node.constant_scale && !all_keyframes(node.scale_keys.iter().map(|k| k.flags));
+            sampled |= sampled_channel(node.constant_translation, &node.translation_keys)
+                || sampled_channel(node.constant_rotation, &node.rotation_keys)
+                || sampled_channel(node.constant_scale, &node.scale_keys);
             let keys = NodeKeys {
-                translations: clip(
-                    &node.translation_keys,
-                    begin,
-                    end,
-                    |k| k.time,
-                    |t| vec3(ufbx::evaluate_baked_vec3(&node.translation_keys, t)),
-                    |k| vec3(k.value),
-                ),
-                rotations: clip(
-                    &node.rotation_keys,
-                    begin,
-                    end,
-                    |k| k.time,
-                    |t| quat(ufbx::evaluate_baked_quat(&node.rotation_keys, t)),
-                    |k| quat(k.value),
-                ),
-                scales: clip(
-                    &node.scale_keys,
-                    begin,
-                    end,
-                    |k| k.time,
-                    |t| vec3(ufbx::evaluate_baked_vec3(&node.scale_keys, t)),
-                    |k| vec3(k.value),
-                ),
+                translations: clip(&node.translation_keys, begin, end),
+                rotations: clip(&node.rotation_keys, begin, end),
+                scales: clip(&node.scale_keys, begin, end),
             };
             if moves(scene, node) {
                 baked.animated.insert(node.typed_id);
@@ -193,39 +169,72 @@ fn moves(scene: &ufbx::Scene, node: &ufbx::BakedNode) -> bool {
     !(same_t && same_s && same_r)
 }
 
-/// Whether every key is one of the file's own (none sampled between them).
-fn all_keyframes(mut flags: impl Iterator<Item = ufbx::BakedKeyFlags>) -> bool {
-    flags.all(|f| f.has_any(ufbx::BakedKeyFlags::KEYFRAME))
+/// A key of a curve ufbx baked (translation and scale, or rotation).
+trait BakedKey: Sized {
+    type Value;
+    fn time(&self) -> f64;
+    fn flags(&self) -> ufbx::BakedKeyFlags;
+    fn value(&self) -> Self::Value;
+    /// The curve of `keys` at `time`, as ufbx evaluates it.
+    fn at(keys: &[Self], time: f64) -> Self::Value;
+}
+
+impl BakedKey for ufbx::BakedVec3 {
+    type Value = glam::Vec3;
+    fn time(&self) -> f64 {
+        self.time
+    }
+    fn flags(&self) -> ufbx::BakedKeyFlags {
+        self.flags
+    }
+    fn value(&self) -> glam::Vec3 {
+        vec3(self.value)
+    }
+    fn at(keys: &[Self], time: f64) -> glam::Vec3 {
+        vec3(ufbx::evaluate_baked_vec3(keys, time))
+    }
+}
+
+impl BakedKey for ufbx::BakedQuat {
+    type Value = glam::Quat;
+    fn time(&self) -> f64 {
+        self.time
+    }
+    fn flags(&self) -> ufbx::BakedKeyFlags {
+        self.flags
+    }
+    fn value(&self) -> glam::Quat {
+        quat(self.value)
+    }
+    fn at(keys: &[Self], time: f64) -> glam::Quat {
+        quat(ufbx::evaluate_baked_quat(keys, time))
+    }
+}
+
+/// Whether a channel that changes holds keys ufbx sampled between the file's own.
+fn sampled_channel<K: BakedKey>(constant: bool, keys: &[K]) -> bool {
+    !constant
+        && !keys
+            .iter()
+            .all(|k| k.flags().has_any(ufbx::BakedKeyFlags::KEYFRAME))
 }
 
 /// The keys from `begin` to `end`, shifted to start at 0: a key of the curve's own value at
-/// each end of the range (`at`) where no key falls on it, and the keys strictly between.
-fn clip<K, T>(
-    keys: &[K],
-    begin: f64,
-    end: f64,
-    time: impl Fn(&K) -> f64,
-    at: impl Fn(f64) -> T,
-    value: impl Fn(&K) -> T,
-) -> Vec<Key<T>> {
+/// each end of the range where no key falls on it, and the keys strictly between.
+fn clip<K: BakedKey>(keys: &[K], begin: f64, end: f64) -> Vec<Key<K::Value>> {
     const EPSILON: f64 = 1e-9;
-    let Some(first) = keys.first() else {
-        return Vec::new();
-    };
-    if keys.len() == 1 {
-        return vec![Key::new(0.0, value(first))];
+    match keys {
+        [] => return Vec::new(),
+        [only] => return vec![Key::new(0.0, only.value())],
+        _ => {}
     }
-    let mut out = Vec::new();
-    let inside: Vec<&K> = keys
+    let mut out = vec![Key::new(0.0, K::at(keys, begin))];
+    let inside = keys
         .iter()
-        .filter(|k| time(k) > begin + EPSILON && time(k) < end - EPSILON)
-        .collect();
-    out.push(Key::new(0.0, at(begin)));
-    for key in inside {
-        out.push(Key::new((time(key) - begin) as f32, value(key)));
-    }
+        .filter(|k| k.time() > begin + EPSILON && k.time() < end - EPSILON);
+    out.extend(inside.map(|k| Key::new((k.time() - begin) as f32, k.value())));
     if end > begin + EPSILON {
-        out.push(Key::new((end - begin) as f32, at(end)));
+        out.push(Key::new((end - begin) as f32, K::at(keys, end)));
     }
     out
 }
