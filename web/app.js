@@ -306,9 +306,11 @@ function describe(d) {
   box.append(el('h3', d.main));
   const table = el('table');
   const info = d.info;
-  for (const key of ['format', 'meshes', 'vertices', 'triangles', 'materials', 'joints', 'animations', 'frames']) {
+  const keys = ['format', 'meshes', 'vertices', 'triangles', 'materials', 'joints', 'animations', 'frames'];
+  if (info.morph_targets || info.weight_tracks) keys.push('morph_targets', 'weight_tracks');
+  for (const key of keys) {
     const row = el('tr');
-    row.append(el('td', key), el('td', String(info[key])));
+    row.append(el('td', key.replace('_', ' ')), el('td', String(info[key])));
     table.append(row);
   }
   box.append(table);

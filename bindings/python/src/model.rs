@@ -8,7 +8,7 @@ use crate::values::{matrix, py_option, report_list, vector};
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyDict, PyList};
 use rigport::batch::input_dir;
 use rigport::pipeline::PoseRequest;
 use rigport::{Document, Format, ReadOptions};
@@ -37,6 +37,13 @@ pub(crate) struct PyMesh {
     /// Triangles as indices into the vertex rows, uint32 (m, 3), counter-clockwise seen from
     /// the front.
     triangles: Py<PyArray2<u32>>,
+    /// Morph targets by name: position offsets, float32 (n, 3), one row per vertex (zero
+    /// where the target moves nothing). An unnamed target is `target<i>`; a repeated name
+    /// gets `.<i>`. Empty for a mesh without targets.
+    morph_targets: Py<PyDict>,
+    /// The weight of each of `morph_targets`, in its order, float32 (t,): what the mesh
+    /// shows when no animation drives it.
+    default_weights: Py<PyArray1<f32>>,
 }
 
 #[pymethods]
@@ -174,6 +181,9 @@ struct MeshData {
     joints: Vec<u16>,
     weights: Vec<f32>,
     triangles: Vec<u32>,
+    /// Morph targets as (key, dense offsets n × 3).
+    morph_targets: Vec<(String, Vec<f32>)>,
+    default_weights: Vec<f32>,
 }
 
 impl MeshData {
@@ -188,7 +198,23 @@ impl MeshData {
             joints: Vec::with_capacity(n * 4),
             weights: Vec::with_capacity(n * 4),
             triangles: mesh.triangles.iter().flatten().copied().collect(),
+            morph_targets: Vec::with_capacity(mesh.morph_targets.len()),
+            default_weights: mesh.default_weights(),
         };
+        for (i, target) in mesh.morph_targets.iter().enumerate() {
+            let mut key = match target.name.as_str() {
+                "" => format!("target{i}"),
+                name => name.to_owned(),
+            };
+            if data.morph_targets.iter().any(|(k, _)| *k == key) {
+                key = format!("{key}.{i}");
+            }
+            let mut offsets = vec![0.0; n * 3];
+            for (v, p, _) in target.offsets(n) {
+                offsets[v * 3..v * 3 + 3].copy_from_slice(&p.to_array());
+            }
+            data.morph_targets.push((key, offsets));
+        }
         for v in &mesh.vertices {
             data.positions.extend_from_slice(&v.position.to_array());
             data.normals.extend_from_slice(&v.normal.to_array());
@@ -213,6 +239,14 @@ impl MeshData {
             joints: matrix(py, self.joints, 4)?,
             weights: matrix(py, self.weights, 4)?,
             triangles: matrix(py, self.triangles, 3)?,
+            morph_targets: {
+                let targets = PyDict::new(py);
+                for (key, offsets) in self.morph_targets {
+                    targets.set_item(key, matrix(py, offsets, 3)?)?;
+                }
+                targets.unbind()
+            },
+            default_weights: vector(py, &self.default_weights),
         })
     }
 }
@@ -374,9 +408,10 @@ impl PyModel {
         }
     }
 
-    /// Skinned vertex positions of every mesh in `animation` (index or name) at `time`
-    /// seconds (wrapped if the animation loops), as float32 (n, 3) arrays in the meshes'
-    /// vertex order: the pose `rigport convert --anim A --time T` writes to OBJ.
+    /// Vertex positions of every mesh in `animation` (index or name) at `time` seconds
+    /// (wrapped if the animation loops), moved by the morph targets' weights at that time and
+    /// then skinned, as float32 (n, 3) arrays in the meshes' vertex order: the pose
+    /// `rigport convert --anim A --time T` writes to OBJ.
     #[pyo3(signature = (animation = Which::Index(0), time = 0.0), text_signature = "(self, /, animation=0, time=0.0)")]
     fn pose(
         &self,

@@ -218,3 +218,34 @@ def test_md5_animations_beside_a_mesh_are_attached_when_asked() -> None:
         "unv_blaster_view_idle",
         "unv_blaster_view_raise",
     ]
+
+
+def test_morph_targets_come_as_offsets_and_pose_moves_by_their_weights(tmp_path: Path) -> None:
+    path = FIXTURES / "gltf" / "morph.glb"
+    model = rigport.read(path)
+    (mesh,) = [m for m in model.meshes if m.morph_targets]
+    assert list(mesh.morph_targets) == ["target0"]
+    offsets = mesh.morph_targets["target0"]
+    assert offsets.shape == mesh.positions.shape and offsets.dtype == np.float32
+    np.testing.assert_allclose(np.abs(offsets).max(), 0.5, rtol=1e-6)
+    np.testing.assert_array_equal(mesh.default_weights, np.array([0.0], dtype=np.float32))
+    others = [m for m in model.meshes if m is not mesh]
+    assert all(not m.morph_targets and m.default_weights.shape == (0,) for m in others)
+
+    summary = rigport.info(path)
+    assert summary["morph_targets"] == 1 and summary["weight_tracks"] == 1
+    assert summary["morph"]["weight_tracks"][0]["animation"] == "puff"
+
+    # The weight reaches 1 at t = 1 s: the posed mesh is the CLI's posed OBJ, which is
+    # checked against glTF's own math in the Rust tests.
+    posed = model.pose("puff", 1.0)
+    out = tmp_path / "posed.obj"
+    done = run_cli("convert", str(path), str(out), "--anim", "puff", "--time", "1")
+    assert done.returncode == 0, done.stderr
+    lines = out.read_text().splitlines()
+    rows = [[float(x) for x in line.split()[1:4]] for line in lines if line.startswith("v ")]
+    np.testing.assert_allclose(np.array(rows, dtype=np.float32), np.concatenate(posed), atol=1e-5)
+    # At 0 s the weight is 0 and the bar has not turned: the bind positions.
+    rest = model.pose("puff", 0.0)
+    for p, m in zip(rest, model.meshes):
+        np.testing.assert_allclose(p, m.positions, atol=1e-5)

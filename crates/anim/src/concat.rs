@@ -139,6 +139,7 @@ pub fn concat_animations(
         interpolation: mode,
         duration: (last_frame as f64 / f64::from(fps)) as f32,
         tracks,
+        morph_tracks: Vec::new(),
     };
     Some(Concatenated {
         animation,

@@ -22,7 +22,9 @@
 //! others as a loss, code `track-joint-duplicate`).
 //! * [`Pose`]: local → world → skinning matrices `G(t)·Gb⁻¹`, reused between samples.
 //! * [`skin`]: linear blend skinning of positions and normals, up to four weights.
-//! * [`pose_model`] / [`posed_meshes`]: the whole model at (animation, time).
+//! * [`morph`]: morph-target weights at a time; meshes moved by them before skinning.
+//! * [`pose_model`] / [`posed_meshes`]: the whole model at (animation, time), morphed then
+//!   skinned.
 //! * [`weights::keep_largest_four`]: more than four influences cut to the four largest,
 //!   renormalized.
 //!
@@ -64,6 +66,7 @@
 pub mod concat;
 pub mod euler;
 pub mod milkshape;
+pub mod morph;
 mod normalize;
 mod pose;
 mod posed;

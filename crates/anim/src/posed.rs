@@ -3,7 +3,7 @@
 use crate::normalize::normalize_animation;
 use crate::pose::Pose;
 use crate::skeleton::HierarchyError;
-use rigport_model_core::{Mesh, Model, Report};
+use rigport_model_core::{Animation, Mesh, MeshId, Model, Report};
 
 /// Why a model cannot be posed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -42,8 +42,8 @@ pub fn sample_model(
     Ok((pose, report))
 }
 
-/// Every mesh of `model` skinned to animation `animation` at `time` seconds (wrapped if it
-/// loops), in mesh order. The report lists the animation fixes and vertices weighted to
+/// Every mesh of `model` moved by its morph targets' weights, then skinned, in animation
+/// `animation` at `time` seconds (wrapped if it loops), in mesh order. The report lists the animation fixes and vertices weighted to
 /// joints that do not exist (those influences are ignored).
 pub fn posed_meshes(
     model: &Model,
@@ -51,11 +51,24 @@ pub fn posed_meshes(
     time: f32,
 ) -> Result<(Vec<Mesh>, Report), PoseError> {
     let (pose, report) = sample_for_skinning(model, animation, time)?;
-    let meshes = model.meshes.iter().map(|m| pose.skin_mesh(m)).collect();
+    let source = model.animations.get(animation);
+    let meshes = model
+        .meshes
+        .iter()
+        .enumerate()
+        .map(|(i, mesh)| match morphed(source, i, mesh, time) {
+            Some(mut moved) => {
+                crate::skin::skin_vertices(pose.skinning_matrices(), &mut moved.vertices);
+                moved
+            }
+            None => pose.skin_mesh(mesh),
+        })
+        .collect();
     Ok((meshes, report))
 }
 
-/// A copy of `model` posed at animation `animation`, `time` seconds: meshes skinned to the
+/// A copy of `model` posed at animation `animation`, `time` seconds: meshes morphed by the
+/// weights at that time (the copy keeps no morph targets or weight tracks) and skinned to the
 /// pose, and the skeleton re-bound so its bind transforms are the sampled pose (skinning
 /// the copy at its own bind pose leaves the posed meshes where they are).
 ///
@@ -71,8 +84,17 @@ pub fn pose_model(
 ) -> Result<(Model, Report), PoseError> {
     let (pose, report) = sample_for_skinning(model, animation, time)?;
     let mut posed = model.clone();
-    for mesh in &mut posed.meshes {
+    let source = model.animations.get(animation);
+    for (i, mesh) in posed.meshes.iter_mut().enumerate() {
+        if let Some(moved) = morphed(source, i, mesh, time) {
+            *mesh = moved;
+        }
+        // The weights are in the vertices now: the copy keeps no targets to apply again.
+        mesh.morph_targets.clear();
         crate::skin::skin_vertices(pose.skinning_matrices(), &mut mesh.vertices);
+    }
+    for animation in &mut posed.animations {
+        animation.morph_tracks.clear();
     }
     for (joint, local) in posed
         .skeleton
@@ -85,6 +107,16 @@ pub fn pose_model(
         joint.scale = local.scale;
     }
     Ok((posed, report))
+}
+
+/// Mesh `index` moved by its morph targets' weights in `animation` at `time`, or `None`
+/// when none moves it.
+fn morphed(animation: Option<&Animation>, index: usize, mesh: &Mesh, time: f32) -> Option<Mesh> {
+    if mesh.morph_targets.is_empty() {
+        return None;
+    }
+    let weights = crate::morph::mesh_weights(animation, MeshId(index as u32), mesh, time);
+    crate::morph::morph_mesh(mesh, &weights)
 }
 
 /// [`sample_model`], plus a warning about weighted slots naming joints past the end of the

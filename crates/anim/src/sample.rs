@@ -200,7 +200,7 @@ fn hermite<T: Interpolate>(
 }
 
 /// `h00·pa + h10·ma + h01·pb + h11·mb` at `s` (tangents already scaled by the segment).
-fn hermite_basis(pa: Vec4, ma: Vec4, pb: Vec4, mb: Vec4, s: f32) -> Vec4 {
+pub(crate) fn hermite_basis(pa: Vec4, ma: Vec4, pb: Vec4, mb: Vec4, s: f32) -> Vec4 {
     let (s2, s3) = (s * s, s * s * s);
     let h00 = 2.0 * s3 - 3.0 * s2 + 1.0;
     let h10 = s3 - 2.0 * s2 + s;
@@ -210,7 +210,7 @@ fn hermite_basis(pa: Vec4, ma: Vec4, pb: Vec4, mb: Vec4, s: f32) -> Vec4 {
 }
 
 /// How far `time` is from `start` to `end`, clamped to `0..=1` (0 for an empty segment).
-fn fraction(start: f32, end: f32, time: f32) -> f32 {
+pub(crate) fn fraction(start: f32, end: f32, time: f32) -> f32 {
     let s = (time - start) / (end - start);
     if s.is_finite() {
         s.clamp(0.0, 1.0)
@@ -429,6 +429,12 @@ pub fn period(animation: &Animation) -> f32 {
                 t.scales.last().map(|k| k.time),
             ])
         })
+        .chain(
+            animation
+                .morph_tracks
+                .iter()
+                .map(|t| t.times.last().copied().unwrap_or(0.0)),
+        )
         .fold(animation.duration, f32::max)
 }
 
@@ -543,7 +549,7 @@ pub fn animation_time(animation: &Animation, time: f32) -> f32 {
 }
 
 /// [`animation_time`] with the period already known.
-fn wrap_time(animation: &Animation, period: f32, time: f32) -> f32 {
+pub(crate) fn wrap_time(animation: &Animation, period: f32, time: f32) -> f32 {
     if !time.is_finite() {
         return 0.0;
     }

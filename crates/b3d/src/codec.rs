@@ -25,6 +25,7 @@ pub static INFO: FormatInfo = FormatInfo {
     // One timeline: several animations are laid end to end by `from_model`.
     one_timeline: true,
     animation_only: false,
+    morph_targets: false,
 };
 
 rigport_model_core::faithful_codec!(B3d, INFO, |error, _bytes| {

@@ -74,5 +74,7 @@ pub(crate) fn summarize(file: &File) -> FileSummary {
         frames: frames.max(0) as u64,
         warnings: Vec::new(),
         details,
+        morph_targets: Vec::new(),
+        weight_tracks: Vec::new(),
     }
 }

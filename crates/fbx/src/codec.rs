@@ -22,6 +22,7 @@ pub static INFO: FormatInfo = FormatInfo {
     reads: true,
     one_timeline: false,
     animation_only: false,
+    morph_targets: false,
 };
 
 /// The FBX codec.

@@ -16,10 +16,11 @@
 //! - animations: one per animation stack, its layers evaluated and baked by ufbx at the
 //!   file's frame rate;
 //! - materials: the diffuse (base) colour and texture, embedded images (`Video.Content`)
-//!   handed back as files beside the output.
+//!   handed back as files beside the output;
+//! - blend shapes: morph targets (in-between shapes each their own), their animated
+//!   weights a weight track per mesh.
 //!
-//! What the model cannot carry (blend shapes, lights, cameras, curves) is a loss in the
-//! report.
+//! What the model cannot carry (lights, cameras, curves) is a loss in the report.
 //!
 //! ```no_run
 //! use rigport_model_core::codec::Codec;

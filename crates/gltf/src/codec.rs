@@ -57,6 +57,7 @@ static GLB_INFO: FormatInfo = FormatInfo {
     reads: true,
     one_timeline: false,
     animation_only: false,
+    morph_targets: true,
 };
 
 static GLTF_INFO: FormatInfo = FormatInfo {
@@ -69,6 +70,7 @@ static GLTF_INFO: FormatInfo = FormatInfo {
     reads: true,
     one_timeline: false,
     animation_only: false,
+    morph_targets: true,
 };
 
 /// The flavour `bytes` are, whatever codec reads them.

@@ -23,6 +23,7 @@ static INFO: FormatInfo = FormatInfo {
     reads: true,
     one_timeline: false,
     animation_only: false,
+    morph_targets: false,
 };
 
 rigport_model_core::faithful_codec!(

@@ -106,5 +106,7 @@ pub(crate) fn summarize(file: &File) -> FileSummary {
         frames: h.num_frames.into(),
         warnings: Vec::new(),
         details,
+        morph_targets: Vec::new(),
+        weight_tracks: Vec::new(),
     }
 }

@@ -33,6 +33,7 @@ static MESH_INFO: FormatInfo = FormatInfo {
     reads: true,
     one_timeline: false,
     animation_only: false,
+    morph_targets: false,
 };
 
 static ANIM_INFO: FormatInfo = FormatInfo {
@@ -45,6 +46,7 @@ static ANIM_INFO: FormatInfo = FormatInfo {
     reads: true,
     one_timeline: false,
     animation_only: true,
+    morph_targets: false,
 };
 
 fn format_error(key: &'static str, bytes: &[u8], error: Error) -> FormatError {

@@ -1,6 +1,6 @@
 //! Animations: per-joint tracks of absolute local transforms keyed in seconds.
 
-use crate::JointId;
+use crate::{JointId, MorphTrack};
 use glam::{Quat, Vec3, Vec4};
 
 /// How values between two keys are found.
@@ -146,6 +146,8 @@ pub struct Animation {
     pub duration: f32,
     /// One track per animated joint, at most one per joint.
     pub tracks: Vec<Track>,
+    /// Animated morph-target weights, at most one track per mesh (empty for most models).
+    pub morph_tracks: Vec<MorphTrack>,
 }
 
 impl Default for Animation {
@@ -157,6 +159,7 @@ impl Default for Animation {
             interpolation: Interpolation::Linear,
             duration: 0.0,
             tracks: Vec::new(),
+            morph_tracks: Vec::new(),
         }
     }
 }
@@ -182,11 +185,17 @@ impl Animation {
         (self.end_time() * self.fps).round().max(0.0) as u64 + 1
     }
 
-    /// The later of the declared duration and the last key time.
+    /// The later of the declared duration and the last key time (joint or morph weight).
     pub fn end_time(&self) -> f32 {
         self.tracks
             .iter()
             .map(Track::end_time)
+            .chain(self.morph_tracks.iter().map(MorphTrack::end_time))
             .fold(self.duration, f32::max)
+    }
+
+    /// The weight track of a mesh, if it has one.
+    pub fn morph_track(&self, mesh: crate::MeshId) -> Option<&MorphTrack> {
+        self.morph_tracks.iter().find(|t| t.mesh == mesh)
     }
 }

@@ -105,6 +105,10 @@ impl Model {
                 vertex.position = turn(vertex.position);
                 vertex.normal = turn(vertex.normal);
             }
+            for target in &mut mesh.morph_targets {
+                target.positions.iter_mut().for_each(|p| *p = turn(*p));
+                target.normals.iter_mut().for_each(|n| *n = turn(*n));
+            }
         }
         let roots: Vec<bool> = self
             .skeleton

@@ -1,6 +1,6 @@
 //! Meshes of unified vertices.
 
-use crate::{JointId, MaterialId};
+use crate::{JointId, MaterialId, MorphTarget};
 use glam::{Vec2, Vec3, Vec4};
 
 /// One unified vertex: every attribute a triangle corner needs, selected by one index.
@@ -68,6 +68,8 @@ pub struct Mesh {
     pub has_uvs: bool,
     /// Whether the source carried vertex colours (otherwise every `color` is one).
     pub has_colors: bool,
+    /// Morph targets (empty for most meshes): offsets blended in by weight before skinning.
+    pub morph_targets: Vec<MorphTarget>,
 }
 
 impl Mesh {
@@ -82,5 +84,34 @@ impl Mesh {
     /// Whether any vertex is influenced by a joint.
     pub fn is_skinned(&self) -> bool {
         self.vertices.iter().any(Vertex::is_skinned)
+    }
+
+    /// The default weight of every morph target, in target order.
+    pub fn default_weights(&self) -> Vec<f32> {
+        self.morph_targets
+            .iter()
+            .map(|t| t.default_weight)
+            .collect()
+    }
+
+    /// Moves the vertices by the targets' default weights (normals renormalized where they
+    /// moved) and drops the targets: the mesh a viewer shows at rest, for a format that
+    /// holds no morph targets. Returns whether a vertex moved.
+    pub fn bake_default_weights(&mut self) -> bool {
+        let targets = std::mem::take(&mut self.morph_targets);
+        let weights: Vec<f32> = targets.iter().map(|t| t.default_weight).collect();
+        if weights.iter().all(|&w| w == 0.0 || !w.is_finite()) {
+            return false;
+        }
+        let mut positions: Vec<_> = self.vertices.iter().map(|v| v.position).collect();
+        let mut normals: Vec<_> = self.vertices.iter().map(|v| v.normal).collect();
+        crate::morph::add_offsets(&targets, &weights, &mut positions, &mut normals);
+        for ((vertex, p), n) in self.vertices.iter_mut().zip(positions).zip(normals) {
+            vertex.position = p;
+            if n != vertex.normal {
+                vertex.normal = n.normalize_or_zero();
+            }
+        }
+        true
     }
 }

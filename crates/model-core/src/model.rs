@@ -36,6 +36,16 @@ impl Model {
             .sum()
     }
 
+    /// Total morph targets over all meshes.
+    pub fn morph_target_count(&self) -> usize {
+        self.meshes.iter().map(|m| m.morph_targets.len()).sum()
+    }
+
+    /// Total morph-weight tracks over all animations.
+    pub fn morph_track_count(&self) -> usize {
+        self.animations.iter().map(|a| a.morph_tracks.len()).sum()
+    }
+
     /// Total triangles over all meshes.
     pub fn triangle_count(&self) -> usize {
         self.meshes.iter().map(|m| m.triangles.len()).sum()

@@ -74,6 +74,7 @@ fn mesh(index: usize, joints: usize, materials: usize) -> impl Strategy<Value = 
                 triangles,
                 has_uvs: true,
                 has_colors: false,
+                morph_targets: Vec::new(),
             }
         })
 }

@@ -21,6 +21,10 @@ pub struct FileSummary {
     pub animations: u64,
     /// The file's frame count (MilkShape total frames; IQE frames over all animations).
     pub frames: u64,
+    /// Morph targets of the model the file reads as, as `(mesh, target)` names.
+    pub morph_targets: Vec<(String, String)>,
+    /// Animated morph-target weight tracks of that model, as `(animation, mesh)` names.
+    pub weight_tracks: Vec<(String, String)>,
     /// Warnings the reader raised.
     pub warnings: Vec<String>,
     /// Further human-readable facts, in display order (`("version", "4")`, names, blocks…).
@@ -56,8 +60,39 @@ impl FileSummary {
             } else {
                 frames
             },
+            morph_targets: Vec::new(),
+            weight_tracks: Vec::new(),
             warnings: report.notices.iter().map(|n| n.message.clone()).collect(),
             details: Vec::new(),
         }
+        .with_morphs_of(model)
+    }
+
+    /// These counts with the morph targets and weight tracks of `model` (the model the
+    /// file reads as) named.
+    pub fn with_morphs_of(mut self, model: &crate::Model) -> Self {
+        self.morph_targets = model
+            .meshes
+            .iter()
+            .flat_map(|m| {
+                m.morph_targets
+                    .iter()
+                    .map(|t| (m.name.clone(), t.name.clone()))
+            })
+            .collect();
+        self.weight_tracks = model
+            .animations
+            .iter()
+            .flat_map(|a| {
+                a.morph_tracks.iter().map(|t| {
+                    let mesh = model
+                        .meshes
+                        .get(t.mesh.index())
+                        .map_or("", |m| m.name.as_str());
+                    (a.name.clone(), mesh.to_owned())
+                })
+            })
+            .collect();
+        self
     }
 }

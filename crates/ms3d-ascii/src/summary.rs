@@ -68,5 +68,7 @@ pub(crate) fn summary(file: &File) -> FileSummary {
         frames: file.frames().map_or(0, |f| u64::try_from(f).unwrap_or(0)),
         warnings: Vec::new(),
         details,
+        morph_targets: Vec::new(),
+        weight_tracks: Vec::new(),
     }
 }

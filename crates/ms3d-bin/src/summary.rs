@@ -107,5 +107,7 @@ pub(crate) fn summarize(file: &File) -> FileSummary {
         frames: u64::try_from(file.keyframer.total_frames).unwrap_or(0),
         warnings: Vec::new(),
         details,
+        morph_targets: Vec::new(),
+        weight_tracks: Vec::new(),
     }
 }

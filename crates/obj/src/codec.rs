@@ -39,6 +39,7 @@ static INFO: FormatInfo = FormatInfo {
     reads: false,
     one_timeline: false,
     animation_only: false,
+    morph_targets: false,
 };
 
 impl Codec for Obj {

@@ -36,6 +36,7 @@ pub static PSK_INFO: FormatInfo = FormatInfo {
     reads: true,
     one_timeline: false,
     animation_only: false,
+    morph_targets: false,
 };
 
 /// What the `.psa` codec is.
@@ -49,6 +50,7 @@ pub static PSA_INFO: FormatInfo = FormatInfo {
     reads: true,
     one_timeline: false,
     animation_only: true,
+    morph_targets: false,
 };
 
 /// The `.psk` codec as a value (for a registry's `static` list).

@@ -98,8 +98,10 @@
 //! * **Binding** a `.psa` to a `.psk` is by bone name (trailing spaces ignored, exact
 //!   match first, then ASCII case-insensitive): skeleton bones the PSA does not name keep
 //!   their bind pose, PSA bones the skeleton lacks are reported and dropped.
-//! * **Not carried**, and reported: extra UV sets, morph targets (the model holds none),
-//!   material flags, the PSA's own reference pose when bound to a mesh.
+//! * **Morph targets** (PSKX `MRPHINFO`/`MRPHDATA`) become the meshes' morph targets:
+//!   each delta moves every vertex of its point, position and normal, default weight 0.
+//! * **Not carried**, and reported: extra UV sets, material flags, the PSA's own reference
+//!   pose when bound to a mesh.
 //!
 //! # Writing
 //!

@@ -35,5 +35,7 @@ pub(crate) fn summary(file: &File) -> FileSummary {
             ("points".to_owned(), file.points().len().to_string()),
             ("sections".to_owned(), names.join(" ")),
         ],
+        morph_targets: Vec::new(),
+        weight_tracks: Vec::new(),
     }
 }

@@ -198,7 +198,10 @@ impl<'a> Scene<'a> {
                 let (meshes, report) = rigport_anim::posed_meshes(self.model, index, time)?;
                 Ok((Cow::Owned(meshes), report))
             }
-            _ => Ok((Cow::Borrowed(&self.model.meshes), Report::default())),
+            _ => Ok((
+                rigport_anim::morph::at_default_weights(&self.model.meshes),
+                Report::default(),
+            )),
         }
     }
 

@@ -98,6 +98,24 @@ pub fn attach(target: &mut Model, source: &AnimationSource) -> Result<usize, Str
             };
             track.joint = *joint;
         }
+        // Weight tracks follow the mesh of the same name and target count, if the model has
+        // one; the others have nothing to drive.
+        animation.morph_tracks.retain_mut(|track| {
+            let Some(source_mesh) = model.meshes.get(track.mesh.index()) else {
+                return false;
+            };
+            let found = target.meshes.iter().position(|m| {
+                m.name == source_mesh.name
+                    && m.morph_targets.len() == source_mesh.morph_targets.len()
+            });
+            match found.and_then(rigport_model_core::MeshId::from_index) {
+                Some(mesh) => {
+                    track.mesh = mesh;
+                    true
+                }
+                None => false,
+            }
+        });
         attached.push(animation);
     }
     let count = attached.len();

@@ -100,9 +100,11 @@ pub fn inspect(
 /// `joints` is the model's skeleton (an animation-only IQM counts the joints its poses
 /// animate), `animations` every animation the model carries, those attached from files
 /// beside it included (`--anims-beside`), and `frames` adds each attached animation's frames
-/// (its length at its rate, first and last frame included) to the file's own.
+/// (its length at its rate, first and last frame included) to the file's own. The morph
+/// targets and weight tracks are named from the model too.
 pub fn count_model(summary: &mut FileSummary, model: &Model) {
     summary.joints = model.skeleton.len() as u64;
+    *summary = std::mem::take(summary).with_morphs_of(model);
     let own = usize::try_from(summary.animations).unwrap_or(usize::MAX);
     for attached in model.animations.iter().skip(own) {
         let frames = (attached.end_time() * attached.fps).round();
@@ -139,6 +141,12 @@ pub fn to_json(file: &str, s: &FileSummary) -> serde_json::Value {
         "joints": s.joints,
         "animations": s.animations,
         "frames": s.frames,
+        "morph_targets": s.morph_targets.len(),
+        "weight_tracks": s.weight_tracks.len(),
+        "morph": {
+            "targets": s.morph_targets.iter().map(|(mesh, name)| json!({ "mesh": mesh, "name": name })).collect::<Vec<_>>(),
+            "weight_tracks": s.weight_tracks.iter().map(|(animation, mesh)| json!({ "animation": animation, "mesh": mesh })).collect::<Vec<_>>(),
+        },
         "warnings": s.warnings,
     })
 }

@@ -274,6 +274,10 @@ fn convert_model(
     if !settings.keep_axes {
         model.turn_to_reported(target.up_axis(), &mut report);
     }
+    // A posed export (OBJ) applies the weights of its pose itself.
+    if !target.keeps_morph_targets() && settings.pose.is_bind_pose() {
+        rigport_model_core::morph::drop_morphs(&mut model, target.description(), &mut report);
+    }
     let gltf_target = matches!(target, Format::Glb | Format::Gltf);
     let mut beside = Vec::new();
     if !gltf_target {

@@ -183,6 +183,12 @@ impl Format {
         self.info().map_or(UpAxis::Y, |info| info.up)
     }
 
+    /// Whether a model written in the format keeps its morph targets (see
+    /// [`FormatInfo::morph_targets`]).
+    pub fn keeps_morph_targets(self) -> bool {
+        self.info().is_some_and(|info| info.morph_targets)
+    }
+
     /// Whether this build includes the format's feature.
     pub fn is_enabled(self) -> bool {
         codec(self).is_some()

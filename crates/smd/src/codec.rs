@@ -21,6 +21,7 @@ static INFO: FormatInfo = FormatInfo {
     reads: true,
     one_timeline: false,
     animation_only: false,
+    morph_targets: false,
 };
 
 /// Valve SMD as a [`Codec`]: reads a reference or animation SMD with the default

@@ -76,5 +76,7 @@ pub(crate) fn summary(file: &File) -> FileSummary {
         frames,
         warnings: Vec::new(),
         details,
+        morph_targets: Vec::new(),
+        weight_tracks: Vec::new(),
     }
 }

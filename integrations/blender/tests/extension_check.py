@@ -10,7 +10,8 @@ no `rigport`, `cargo` or `rustc` is on PATH, then per FILE, from an empty scene:
   (one vertex used twice, a face repeating another's vertices), one bone per joint, one
   action per animation (an `.md5mesh` with the `.md5anim` files beside it that fit);
 * fps: the scene's frame rate is the first animation's;
-* pose: the evaluated meshes at the first, second, middle and last frame of the first
+* shape keys: one per morph target, with animated values where the file animates weights;
+* pose: the evaluated meshes (shape keys applied) at the first, second, middle and last frame of the first
   animation (the bind pose without one) equal rigport's posed vertices (`Model.pose`,
   what `rigport convert --time T --anim 0` writes to OBJ), Y-up turned to Z-up, within
   1e-3 of the model's size;
@@ -155,7 +156,7 @@ def blender_points() -> numpy.ndarray:
 
 def rigport_points(model: Any, time: Optional[float]) -> numpy.ndarray:
     """rigport's posed vertices that a non-degenerate triangle uses, in Blender's Z-up."""
-    posed = model.pose(0, time) if time is not None else [m.positions for m in model.meshes]
+    posed = model.pose(0, time) if time is not None else [at_rest(m) for m in model.meshes]
     points = []
     for mesh, positions in zip(model.meshes, posed):
         used = sorted({i for t in mesh.triangles.tolist() if len(set(t)) == 3 for i in t})
@@ -164,6 +165,45 @@ def rigport_points(model: Any, time: Optional[float]) -> numpy.ndarray:
     if model.up_axis == "y":
         array = numpy.stack([array[:, 0], -array[:, 2], array[:, 1]], axis=1)
     return array
+
+
+def at_rest(mesh: Any) -> numpy.ndarray:
+    """A mesh's positions moved by its morph targets' default weights (what a viewer shows)."""
+    positions = numpy.asarray(mesh.positions, dtype=numpy.float64).copy()
+    for offsets, weight in zip(mesh.morph_targets.values(), mesh.default_weights):
+        positions += float(weight) * numpy.asarray(offsets, dtype=numpy.float64)
+    return positions
+
+
+def shape_key_check(model: Any, info: dict) -> dict:
+    """One shape key per morph target, animated where a weight track drives it."""
+    targets = sum(len(m.morph_targets) for m in model.meshes)
+    if targets == 0:
+        return skip("shape keys", "no morph targets")
+    keys, animated = 0, 0
+    for obj in mesh_objects():
+        shape_keys = obj.data.shape_keys
+        if shape_keys is None:
+            continue
+        keys += len(shape_keys.key_blocks) - 1  # less the basis
+        action = shape_keys.animation_data.action if shape_keys.animation_data else None
+        if action is not None:
+            animated += len({f.data_path for f in fcurves_of(action) if f.data_path.startswith("key_blocks")})
+    tracks = int(info.get("weight_tracks", 0))
+    ok = keys == targets and (animated > 0) == (tracks > 0)
+    return check("shape keys", ok, f"{keys} shape keys for {targets} morph targets; {animated} animated, {tracks} weight tracks")
+
+
+def fcurves_of(action: Any) -> list:
+    """An action's F-curves: its own (Blender 4.x), or those of its layered channelbags (5.x)."""
+    if hasattr(action, "fcurves") and len(action.fcurves):
+        return list(action.fcurves)
+    out = []
+    for layer in getattr(action, "layers", []):
+        for strip in layer.strips:
+            for bag in getattr(strip, "channelbags", []):
+                out += list(bag.fcurves)
+    return out
 
 
 def farthest_nearest(a: numpy.ndarray, b: numpy.ndarray) -> float:
@@ -292,6 +332,7 @@ def run_file(rigport: Any, source: str) -> dict:
         got = render.fps / render.fps_base
         want = model.animations[0].fps
         result["checks"].append(check("fps", abs(got - want) <= 1e-4 * want, f"scene {got:g}, file {want:g}"))
+    result["checks"].append(shape_key_check(model, info))
     result["checks"].append(pose_check(model))
     result["checks"].append(texture_check())
     bpy.context.scene.frame_set(bpy.context.scene.frame_start)

@@ -35,6 +35,7 @@ CORPUS = {
     "psk": (".psk", ".pskx", ".psa"),
     "b3d": (".b3d",),
     "gltf": (".glb", ".gltf"),
+    "gltf-morph": (".glb", ".gltf"),
 }
 #: Longest one batch may run (seconds).
 TIMEOUT = 900

@@ -31,9 +31,6 @@ TOLERANCE = 1e-3
 #: skinning in crates/fbx/tests/against_ufbx.rs) disagree, and why. Their comparisons are
 #: printed, not counted.
 KNOWN = {
-    "ufbx_blender440_shape_weight_anim_7400_binary.fbx": "animated shape keys (morph targets are not carried)",
-    "ufbx_blender_279_shape_weights_7400_binary.fbx": "animated shape keys (morph targets are not carried)",
-    "ufbx_blender_293_barbarian_7400_binary.fbx": "animated shape keys (morph targets are not carried)",
     "ufbx_maya_anim_layers_over_acc_orders_7500_binary.fbx": "Blender makes an action per layer and does not blend them",
     "ufbx_motionbuilder_sausage_rrss_7700_binary.fbx": "Blender ignores InheritType (componentwise scale)",
     "ufbx_maya_slime_7500_binary.fbx": "Blender leaves the hidden high mesh unscaled (100x the low one)",

@@ -64,6 +64,7 @@ mod tests {
         let all = Oracle::read(&bytes, None).unwrap();
         let four = all.clone().with_options(OracleOptions {
             max_influences: Some(4),
+            ..OracleOptions::default()
         });
         let a = all.triangles(Some((0, 1.0))).unwrap();
         let b = four.triangles(Some((0, 1.0))).unwrap();

@@ -10,7 +10,10 @@
 //! * an unskinned mesh is placed by its node's world matrix; a skinned one ignores its node
 //!   and uses `Σ wᵢ · world(jointᵢ) · inverseBindMatrixᵢ`, over every JOINTS_n/WEIGHTS_n set;
 //! * triangle lists, strips and fans become triangles as the spec orders them; points and
-//!   lines have no triangles; morph targets are left out (rigport reports them as a loss).
+//!   lines have no triangles;
+//! * morph targets move the vertices first (`POSITION` + Σ wᵢ · targetᵢ, sparse accessors
+//!   as [`super::read`] reads them), by the node's `weights`, else the mesh's, replaced by a
+//!   `weights` channel's sampled value in an animation (§3.7.2.2).
 
 use super::read::{Source, array, uint};
 use rigport_model_core::glam::{Mat4, Quat, Vec3};
@@ -26,6 +29,9 @@ pub struct OracleOptions {
     /// Keep only this many largest influences per vertex, renormalized (rigport's neutral
     /// model holds 4); `None`: every influence, as a viewer would.
     pub max_influences: Option<usize>,
+    /// Keep every mesh at its default morph weights, ignoring `weights` channels (what a
+    /// format without morph targets keeps: the mesh at rest, baked).
+    pub default_weights: bool,
 }
 
 /// An animation of the file: its name and the span of its key times.
@@ -96,11 +102,26 @@ impl Oracle {
         let json = &self.source.json;
         let nodes = array(json, "nodes");
         let mut locals: Vec<Local> = nodes.iter().map(Local::of_node).collect::<Result<_, _>>()?;
+        let mut weights: Vec<Vec<f32>> = nodes
+            .iter()
+            .map(|node| {
+                let mesh = uint(&node["mesh"]).map(|m| &json["meshes"][m]);
+                let listed = node["weights"]
+                    .as_array()
+                    .or_else(|| mesh.and_then(|m| m["weights"].as_array()));
+                listed.map_or_else(Vec::new, |w| {
+                    w.iter().map(|v| v.as_f64().unwrap_or(0.0) as f32).collect()
+                })
+            })
+            .collect();
         if let Some((index, time)) = pose {
             let animation = &array(json, "animations")
                 .get(index)
                 .ok_or(format!("animation {index} does not exist"))?;
             self.apply_animation(animation, time, &mut locals)?;
+            if !self.options.default_weights {
+                self.apply_weights(animation, time, &mut weights)?;
+            }
         }
         let worlds = world_matrices(nodes, &locals)?;
         let mut triangles = Vec::new();
@@ -112,7 +133,8 @@ impl Oracle {
                 .map(|s| self.skin_matrices(s, &worlds))
                 .transpose()?;
             for primitive in array(&json["meshes"][mesh], "primitives") {
-                self.primitive_triangles(primitive, worlds[node], skin.as_deref(), &mut triangles)?;
+                let pose = (worlds[node], skin.as_deref(), &weights[node][..]);
+                self.primitive_triangles(primitive, pose, &mut triangles)?;
             }
         }
         Ok(triangles)
@@ -147,11 +169,11 @@ impl Oracle {
             .collect()
     }
 
+    /// The triangles of a primitive posed by `(world, skin matrices, morph weights)`.
     fn primitive_triangles(
         &self,
         primitive: &Value,
-        world: Mat4,
-        skin: Option<&[Mat4]>,
+        (world, skin, weights): (Mat4, Option<&[Mat4]>, &[f32]),
         out: &mut Vec<Triangle>,
     ) -> Result<(), String> {
         let mode = uint(&primitive["mode"]).unwrap_or(4);
@@ -166,6 +188,17 @@ impl Oracle {
             .iter()
             .map(|p| Vec3::new(p[0], p[1], p[2]))
             .collect();
+        for (target, &weight) in array(primitive, "targets").iter().zip(weights) {
+            let Some(accessor) = uint(&target["POSITION"]) else {
+                continue;
+            };
+            if weight == 0.0 {
+                continue;
+            }
+            for (p, d) in placed.iter_mut().zip(self.source.accessor(accessor)?) {
+                *p += Vec3::new(d[0], d[1], d[2]) * weight;
+            }
+        }
         match skin {
             None => placed
                 .iter_mut()
@@ -254,6 +287,54 @@ impl Oracle {
         list.iter().map(|&(j, w)| (j, w / sum)).collect()
     }
 
+    /// Replaces the weights of every node a `weights` channel of `animation` drives by the
+    /// channel's value at `time`.
+    fn apply_weights(
+        &self,
+        animation: &Value,
+        time: f32,
+        weights: &mut [Vec<f32>],
+    ) -> Result<(), String> {
+        for channel in array(animation, "channels") {
+            let target = &channel["target"];
+            if target["path"].as_str() != Some("weights") {
+                continue;
+            }
+            let node = uint(&target["node"]).ok_or("weights channel without node")?;
+            let (times, rows, mode) = self.keys(animation, channel)?;
+            let flat: Vec<f32> = rows.into_iter().map(|v| v[0]).collect();
+            let per_key = if mode == "CUBICSPLINE" { 3 } else { 1 };
+            let targets = flat.len() / (times.len() * per_key).max(1);
+            let values: Vec<Vec<f32>> = flat.chunks(targets.max(1)).map(<[f32]>::to_vec).collect();
+            let value = sample(&times, &values, mode, false, time)?;
+            *weights
+                .get_mut(node)
+                .ok_or(format!("weights channel node {node} out of range"))? = value;
+        }
+        Ok(())
+    }
+
+    /// A channel's key times, output rows and interpolation.
+    fn keys<'a>(
+        &self,
+        animation: &'a Value,
+        channel: &Value,
+    ) -> Result<Keys<'a>, String> {
+        let sampler =
+            &animation["samplers"][uint(&channel["sampler"]).ok_or("channel without sampler")?];
+        let times: Vec<f32> = self
+            .source
+            .accessor(uint(&sampler["input"]).ok_or("sampler without input")?)?
+            .into_iter()
+            .map(|t| t[0])
+            .collect();
+        let values = self
+            .source
+            .accessor(uint(&sampler["output"]).ok_or("sampler without output")?)?;
+        let mode = sampler["interpolation"].as_str().unwrap_or("LINEAR");
+        Ok((times, values, mode))
+    }
+
     fn apply_animation(
         &self,
         animation: &Value,
@@ -268,18 +349,7 @@ impl Oracle {
             if path == "weights" {
                 continue;
             }
-            let sampler = &animation["samplers"]
-                [uint(&channel["sampler"]).ok_or("channel without sampler")?];
-            let times: Vec<f32> = self
-                .source
-                .accessor(uint(&sampler["input"]).ok_or("sampler without input")?)?
-                .into_iter()
-                .map(|t| t[0])
-                .collect();
-            let values = self
-                .source
-                .accessor(uint(&sampler["output"]).ok_or("sampler without output")?)?;
-            let mode = sampler["interpolation"].as_str().unwrap_or("LINEAR");
+            let (times, values, mode) = self.keys(animation, channel)?;
             let value = sample(&times, &values, mode, path == "rotation", time)?;
             let local = locals
                 .get_mut(node)
@@ -298,6 +368,9 @@ impl Oracle {
         Ok(())
     }
 }
+
+/// A channel's key times, output rows (one per accessor element) and interpolation.
+type Keys<'a> = (Vec<f32>, Vec<Vec<f32>>, &'a str);
 
 /// A node's local transform: its matrix, or TRS.
 #[derive(Clone, Copy, Debug)]

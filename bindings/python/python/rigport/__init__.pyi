@@ -56,6 +56,12 @@ class Mesh:
     @property
     def triangles(self) -> npt.NDArray[np.uint32]:
         """uint32 (m, 3): vertex indices, counter-clockwise from the front."""
+    @property
+    def morph_targets(self) -> dict[str, npt.NDArray[np.float32]]:
+        """Morph targets by name: float32 (n, 3) position offsets, one row per vertex."""
+    @property
+    def default_weights(self) -> npt.NDArray[np.float32]:
+        """float32 (t,): the weight of each morph target at rest, in ``morph_targets`` order."""
 
 class Material:
     """A material and the texture it names."""
@@ -125,7 +131,7 @@ class Model:
     def pose(
         self, animation: Union[int, str] = 0, time: float = 0.0
     ) -> list[npt.NDArray[np.float32]]:
-        """Skinned positions per mesh, float32 (n, 3), at `time` seconds of `animation`."""
+        """Positions per mesh, float32 (n, 3), at `time` s of `animation`: morphed, then skinned."""
     def save(
         self,
         path: StrPath,

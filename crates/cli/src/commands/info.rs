@@ -89,6 +89,10 @@ pub fn to_text(path: &Path, info: &Info, verbose: bool) -> String {
     for (name, value) in counts {
         let _ = writeln!(out, "  {name:<16} {value}");
     }
+    if !(s.morph_targets.is_empty() && s.weight_tracks.is_empty()) {
+        let _ = writeln!(out, "  {:<16} {}", "morph targets", s.morph_targets.len());
+        let _ = writeln!(out, "  {:<16} {}", "weight tracks", s.weight_tracks.len());
+    }
     for (key, value) in &s.details {
         let _ = writeln!(out, "  {key:<16} {value}");
     }

@@ -28,6 +28,8 @@ struct Stack {
     fps: f32,
     duration: f32,
     nodes: HashMap<u32, NodeKeys>,
+    /// Blend channels' weights (`DeformPercent` / 100), by channel element.
+    weights: HashMap<u32, Vec<Key<f32>>>,
 }
 
 /// Every stack baked, and the nodes (`typed_id`) any of them moves.
@@ -105,11 +107,26 @@ pub(crate) fn bake(
         if sampled {
             resampled.push(name.clone());
         }
+        let mut weights = HashMap::new();
+        for element in bake.elements.iter() {
+            for prop in element
+                .props
+                .iter()
+                .filter(|p| p.name.as_ref() == "DeformPercent")
+            {
+                let keys = clip(&prop.keys, begin, end)
+                    .into_iter()
+                    .map(|k| Key::new(k.time, k.value.x / 100.0))
+                    .collect();
+                weights.insert(element.element_id, keys);
+            }
+        }
         baked.stacks.push(Stack {
             name,
             fps: fps as f32,
             duration: (end - begin) as f32,
             nodes,
+            weights,
         });
     }
     if !resampled.is_empty() {
@@ -239,8 +256,14 @@ fn clip<K: BakedKey>(keys: &[K], begin: f64, end: f64) -> Vec<Key<K::Value>> {
     out
 }
 
-/// The animations of the baked stacks, on the rig's joints.
-pub(crate) fn tracks(scene: &ufbx::Scene, rig: &Rig, baked: Baked) -> Vec<Animation> {
+/// The animations of the baked stacks, on the rig's joints, with the weight tracks of the
+/// meshes' blend channels.
+pub(crate) fn tracks(
+    scene: &ufbx::Scene,
+    rig: &Rig,
+    baked: Baked,
+    blend: &[super::blend::Source],
+) -> Vec<Animation> {
     let nodes: HashMap<u32, &ufbx::Node> = scene
         .nodes
         .iter()
@@ -250,6 +273,7 @@ pub(crate) fn tracks(scene: &ufbx::Scene, rig: &Rig, baked: Baked) -> Vec<Animat
     for mut stack in baked.stacks {
         let mut animation = Animation::new(stack.name, stack.fps);
         animation.duration = stack.duration;
+        animation.morph_tracks = super::blend::tracks(blend, &stack.weights);
         for (index, &node_id) in rig.node_of_joint.iter().enumerate() {
             let Some(joint) = rigport_model_core::JointId::from_index(index) else {
                 break;

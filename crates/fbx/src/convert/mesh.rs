@@ -6,12 +6,13 @@
 //! - rigid under a joint: bound whole to that joint, placed where its bind pose puts it;
 //! - otherwise static, in world space.
 //!
-//! Blend shapes are applied at their default weights (what a viewer shows at rest).
+//! Blend shapes become morph targets ([`super::blend`]).
 
+use super::blend;
 use super::skeleton::Rig;
 use crate::math::{dvec3, inverse, mat};
 use glam::{DMat3, DMat4, DVec3, Vec2, Vec3, Vec4};
-use rigport_model_core::{JointId, MaterialId, Mesh, Report, Vertex, codes};
+use rigport_model_core::{JointId, MaterialId, Mesh, MeshId, Report, Vertex, codes};
 use std::collections::HashMap;
 
 /// How a mesh instance sits on the rig.
@@ -41,14 +42,15 @@ struct Dropped {
     unweighted: usize,
 }
 
-/// Every mesh instance of `scene`.
+/// Every mesh instance of `scene`, and the blend channels of those with shapes.
 pub(crate) fn convert(
     scene: &ufbx::Scene,
     rig: &Rig,
     material_ids: &HashMap<u32, MaterialId>,
     report: &mut Report,
-) -> Vec<Mesh> {
+) -> (Vec<Mesh>, Vec<blend::Source>) {
     let mut meshes = Vec::new();
+    let mut sources = Vec::new();
     let mut dropped = Dropped::default();
     for node in scene.nodes.iter() {
         let Some(mesh) = node.mesh.as_deref() else {
@@ -85,7 +87,7 @@ pub(crate) fn convert(
                 None => Placement::Static(mat(&node.geometry_to_world)),
             },
         };
-        let offsets = blend_offsets(mesh);
+        let mut source = blend::Source::of(mesh);
         let parts: Vec<&ufbx::MeshPart> = mesh
             .material_parts
             .iter()
@@ -104,12 +106,25 @@ pub(crate) fn convert(
                     name = format!("{name}_{material_name}");
                 }
             }
-            let built = build_part(mesh, part, skin, rig, &placement, &offsets, &mut dropped);
-            let mut built = built;
+            let mut maps = source.is_some().then(Vec::new);
+            let mut built = build_part(
+                mesh,
+                part,
+                skin,
+                rig,
+                &placement,
+                maps.as_mut(),
+                &mut dropped,
+            );
             built.name = name;
             built.material = material;
+            if let (Some(source), Some(maps)) = (source.as_mut(), maps) {
+                built.morph_targets = blend::targets(mesh, &maps);
+                source.meshes.extend(MeshId::from_index(meshes.len()));
+            }
             meshes.push(built);
         }
+        sources.extend(source.filter(|s| !s.meshes.is_empty()));
     }
     if dropped.influences > 0 {
         report.loss(
@@ -129,36 +144,7 @@ pub(crate) fn convert(
             ),
         );
     }
-    meshes
-}
-
-/// Each vertex's offset from the blend shapes at their default (saved) weights, or empty.
-fn blend_offsets(mesh: &ufbx::Mesh) -> Vec<DVec3> {
-    let mut offsets: Vec<DVec3> = Vec::new();
-    for deformer in mesh.blend_deformers.iter() {
-        for channel in deformer.channels.iter() {
-            for keyframe in channel.keyframes.iter() {
-                let weight = keyframe.effective_weight;
-                if weight == 0.0 || !weight.is_finite() {
-                    continue;
-                }
-                let shape = &keyframe.shape;
-                if offsets.is_empty() {
-                    offsets = vec![DVec3::ZERO; mesh.num_vertices];
-                }
-                for (vertex, offset) in shape
-                    .offset_vertices
-                    .iter()
-                    .zip(shape.position_offsets.iter())
-                {
-                    if let Some(slot) = offsets.get_mut(*vertex as usize) {
-                        *slot += dvec3(*offset) * weight;
-                    }
-                }
-            }
-        }
-    }
-    offsets
+    (meshes, sources)
 }
 
 /// One material part of one instance.
@@ -168,7 +154,7 @@ fn build_part(
     skin: Option<&ufbx::SkinDeformer>,
     rig: &Rig,
     placement: &Placement,
-    offsets: &[DVec3],
+    mut maps: Option<&mut Vec<(u32, DMat3, DMat3)>>,
     dropped: &mut Dropped,
 ) -> Mesh {
     let matrix = *placement.matrix();
@@ -211,7 +197,7 @@ fn build_part(
                 }
                 let next = out.vertices.len() as u32;
                 *slot = *unified.entry(key).or_insert_with(|| {
-                    out.vertices.push(vertex(
+                    let (v, linear, normals) = vertex(
                         mesh,
                         corner,
                         key.vertex,
@@ -220,9 +206,12 @@ fn build_part(
                         placement,
                         &matrix,
                         &normal_matrix,
-                        offsets,
                         dropped,
-                    ));
+                    );
+                    out.vertices.push(v);
+                    if let Some(maps) = maps.as_deref_mut() {
+                        maps.push((key.vertex, linear, normals));
+                    }
                     keys.push(key);
                     next
                 });
@@ -286,7 +275,8 @@ fn corner_key(mesh: &ufbx::Mesh, corner: usize) -> Corner {
     }
 }
 
-/// The unified vertex of one face corner.
+/// The unified vertex of one face corner, with the 3×3 maps that placed its position and
+/// normal (what its blend-shape offsets go through).
 #[allow(clippy::too_many_arguments)]
 fn vertex(
     mesh: &ufbx::Mesh,
@@ -297,18 +287,14 @@ fn vertex(
     placement: &Placement,
     matrix: &DMat4,
     normal_matrix: &DMat3,
-    offsets: &[DVec3],
     dropped: &mut Dropped,
-) -> Vertex {
+) -> (Vertex, DMat3, DMat3) {
     let mut v = Vertex::default();
     let position = mesh
         .vertices
         .get(vertex_index as usize)
-        .map_or(DVec3::ZERO, |p| dvec3(*p))
-        + offsets
-            .get(vertex_index as usize)
-            .copied()
-            .unwrap_or(DVec3::ZERO);
+        .map_or(DVec3::ZERO, |p| dvec3(*p));
+    let mut maps = (DMat3::from_mat4(*matrix), *normal_matrix);
     let normal = mesh
         .vertex_normal
         .exists
@@ -321,6 +307,7 @@ fn vertex(
         if !bound.is_empty() {
             let mut p = DVec3::ZERO;
             let mut n = DVec3::ZERO;
+            maps = (DMat3::ZERO, DMat3::ZERO);
             for (cluster, weight) in bound.iter() {
                 let (m, normals) = by_cluster
                     .get(cluster)
@@ -329,6 +316,8 @@ fn vertex(
                 if let Some(normal) = normal {
                     n += *normals * normal * weight;
                 }
+                maps.0 += DMat3::from_mat4(*m) * weight;
+                maps.1 += *normals * weight;
             }
             placed = Some((p, n.normalize_or_zero()));
         }
@@ -364,7 +353,7 @@ fn vertex(
     if !v.normal.is_finite() {
         v.normal = Vec3::ZERO;
     }
-    v
+    (v, maps.0, maps.1)
 }
 
 /// The matrix that carries normals along with `m`: its inverse transpose.

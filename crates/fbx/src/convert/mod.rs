@@ -3,6 +3,7 @@
 //! stack baked.
 
 mod animation;
+mod blend;
 mod material;
 mod mesh;
 pub(crate) mod notes;
@@ -33,8 +34,8 @@ fn convert(loaded: &Loaded) -> Result<Modelled, FormatError> {
     let baked = animation::bake(scene, loaded.memory_limit, &mut report)?;
     let rig = skeleton::build(scene, &baked.animated);
     let (materials, images, material_ids) = material::convert(scene);
-    let meshes = mesh::convert(scene, &rig, &material_ids, &mut report);
-    let animations = animation::tracks(scene, &rig, baked);
+    let (meshes, blend_sources) = mesh::convert(scene, &rig, &material_ids, &mut report);
+    let animations = animation::tracks(scene, &rig, baked, &blend_sources);
     notes::add(scene, &mut report);
     let model = Model {
         meshes,

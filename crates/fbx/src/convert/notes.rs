@@ -13,31 +13,6 @@ pub(crate) fn add(scene: &ufbx::Scene, report: &mut Report) {
             unit_scale_factor(scene) / 100.0
         ),
     );
-    let channels: Vec<String> = scene
-        .blend_channels
-        .iter()
-        .map(|c| c.element.name.to_string())
-        .collect();
-    if !channels.is_empty() {
-        let in_betweens = scene
-            .blend_channels
-            .iter()
-            .filter(|c| c.keyframes.len() > 1)
-            .count();
-        report.loss(
-            codes::MORPH_TARGETS,
-            format!(
-                "{} blend shape channels ({}){} and their weight animation are not carried; meshes are at their saved weights",
-                channels.len(),
-                channels.join(", "),
-                if in_betweens > 0 {
-                    format!(", {in_betweens} with in-between shapes")
-                } else {
-                    String::new()
-                }
-            ),
-        );
-    }
     if !scene.cameras.is_empty() {
         report.loss(
             codes::CAMERAS,

@@ -204,14 +204,79 @@ impl Builder {
         self.finish_accessor::<C>(offset, components / width, ty, usage, bounds)
     }
 
-    /// Appends raw bytes (an embedded image) as a buffer view without target, starting at a
-    /// 4-byte boundary.
-    pub fn raw_view(&mut self, bytes: &[u8]) -> json::Index<json::buffer::View> {
-        let offset = self.start_view(bytes.len());
-        self.bin.extend_from_slice(bytes);
+    /// A sparse `VEC3` float accessor of `count` elements: zero except at `indices`
+    /// (strictly ascending, each below `count`), which take `values` (glTF 2.0 §3.6.2.3, no
+    /// base buffer view). `bounds` adds `min`/`max` over every element, zeros included.
+    pub fn sparse_vec3(
+        &mut self,
+        count: usize,
+        indices: &[u32],
+        values: impl Iterator<Item = [f32; 3]>,
+        bounds: bool,
+    ) -> json::Index<json::Accessor> {
+        debug_assert!(!indices.is_empty() && indices.len() <= count);
+        let (index_type, index_view) = if count <= usize::from(u16::MAX) + 1 {
+            let narrow: Vec<u16> = indices.iter().map(|&i| i as u16).collect();
+            (ComponentType::U16, self.plain_view(&narrow))
+        } else {
+            (ComponentType::U32, self.plain_view(indices))
+        };
+        let values: Vec<f32> = values.flatten().collect();
+        let value_view = self.plain_view(&values);
+        let (min, max) = if bounds {
+            let mut min = [0.0_f32; 3];
+            let mut max = [0.0_f32; 3];
+            if indices.len() == count {
+                min = [values[0], values[1], values[2]];
+                max = min;
+            }
+            for element in values.chunks_exact(3) {
+                widen(&mut min, &mut max, element);
+            }
+            (Some(to_json(&min)), Some(to_json(&max)))
+        } else {
+            (None, None)
+        };
+        self.root.push(json::Accessor {
+            buffer_view: None,
+            byte_offset: None,
+            count: USize64::from(count),
+            component_type: Checked::Valid(GenericComponentType(ComponentType::F32)),
+            extensions: None,
+            extras: Default::default(),
+            type_: Checked::Valid(Type::Vec3),
+            min,
+            max,
+            name: None,
+            normalized: false,
+            sparse: Some(json::accessor::sparse::Sparse {
+                count: USize64::from(indices.len()),
+                indices: json::accessor::sparse::Indices {
+                    buffer_view: index_view,
+                    byte_offset: USize64(0),
+                    component_type: Checked::Valid(json::accessor::IndexComponentType(index_type)),
+                    extensions: None,
+                    extras: Default::default(),
+                },
+                values: json::accessor::sparse::Values {
+                    buffer_view: value_view,
+                    byte_offset: USize64(0),
+                    extensions: None,
+                    extras: Default::default(),
+                },
+                extensions: None,
+                extras: Default::default(),
+            }),
+        })
+    }
+
+    /// Appends `values` as a buffer view without target (sparse indices and values).
+    fn plain_view<C: Component>(&mut self, values: &[C]) -> json::Index<json::buffer::View> {
+        let offset = self.start_view(values.len() * C::TYPE.size());
+        C::put_all(values, &mut self.bin);
         self.root.push(json::buffer::View {
             buffer: json::Index::new(0),
-            byte_length: USize64::from(bytes.len()),
+            byte_length: USize64::from(self.bin.len() - offset),
             byte_offset: Some(USize64::from(offset)),
             byte_stride: None,
             name: None,
@@ -219,6 +284,12 @@ impl Builder {
             extensions: None,
             extras: Default::default(),
         })
+    }
+
+    /// Appends raw bytes (an embedded image) as a buffer view without target, starting at a
+    /// 4-byte boundary.
+    pub fn raw_view(&mut self, bytes: &[u8]) -> json::Index<json::buffer::View> {
+        self.plain_view(bytes)
     }
 
     /// Pads the buffer to 4 bytes and makes room for `bytes` more; returns where they start.
@@ -306,9 +377,19 @@ pub(super) fn size_bound(model: &Model) -> usize {
         .iter()
         .map(|m| m.vertices.len() * VERTEX + m.triangles.len() * 12 + 8 * 4)
         .sum();
+    // Per target: its offsets (a dense position and normal column at most) and two views.
+    let targets: usize = model
+        .meshes
+        .iter()
+        .flat_map(|m| {
+            m.morph_targets
+                .iter()
+                .map(|_| m.vertices.len() * 28 + 2 * JSON_ITEM)
+        })
+        .sum();
     let joints = (model.skeleton.joints.len() + 1) * (64 + JSON_ITEM);
     let items = (model.meshes.len() * 8 + model.materials.len() * 4) * JSON_ITEM;
-    meshes + joints + items + (64 << 10) + animation_bound(model)
+    meshes + targets + joints + items + (64 << 10) + animation_bound(model)
 }
 
 /// The part of [`size_bound`] for the animations.
@@ -319,7 +400,13 @@ pub(super) fn animation_bound(model: &Model) -> usize {
         .flat_map(|a| &a.tracks)
         .map(|t| (t.key_count() + 3) * KEY + 3 * JSON_ITEM)
         .sum();
-    keys + model.animations.len() * (KEY + JSON_ITEM)
+    let weights: usize = model
+        .animations
+        .iter()
+        .flat_map(|a| &a.morph_tracks)
+        .map(|t| t.times.len() * 4 + t.weights.len() * 12 + 2 * JSON_ITEM)
+        .sum();
+    keys + weights + model.animations.len() * (KEY + JSON_ITEM)
 }
 
 /// Bytes per key in [`size_bound`]: a time and up to three values of four floats (cubic:

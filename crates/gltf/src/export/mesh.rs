@@ -14,7 +14,7 @@ use json::accessor::Type;
 use json::mesh::{Mode, Primitive, Semantic};
 use json::validation::Checked;
 use rigport_model_core::Winding;
-use rigport_model_core::{Mesh, Report, Severity};
+use rigport_model_core::{Mesh, MorphTarget, Report, Severity};
 use std::collections::BTreeMap;
 
 /// What every mesh needs to know about the rest of the document.
@@ -84,7 +84,8 @@ pub(super) fn write_mesh(
         Semantic::Positions,
         builder.accessor_from(positions, Type::Vec3, Usage::Position),
     );
-    if let Some(normals) = write_normals(mesh, in_range, builder, stats) {
+    let normals = write_normals(mesh, in_range, builder, stats);
+    if let Some(normals) = normals {
         attributes.insert(Semantic::Normals, normals);
     }
     if mesh.has_uvs {
@@ -138,10 +139,11 @@ pub(super) fn write_mesh(
         builder.accessor_from(triangles.copied(), Type::Scalar, Usage::Index)
     };
 
+    let targets = write_targets(mesh, normals.is_some(), builder);
     let material = material.map(json::Index::new);
     let gltf_mesh = builder.root.push(json::Mesh {
         extensions: None,
-        extras: Default::default(),
+        extras: target_names(mesh),
         name: Some(mesh.name.clone()),
         primitives: vec![Primitive {
             attributes: attributes
@@ -153,9 +155,9 @@ pub(super) fn write_mesh(
             indices: Some(indices),
             material,
             mode: Checked::Valid(Mode::Triangles),
-            targets: None,
+            targets,
         }],
-        weights: None,
+        weights: (!mesh.morph_targets.is_empty()).then(|| mesh.default_weights()),
     });
     Some(builder.root.push(json::Node {
         name: Some(mesh.name.clone()),
@@ -163,6 +165,94 @@ pub(super) fn write_mesh(
         skin,
         ..Default::default()
     }))
+}
+
+/// The morph targets of a mesh: each offset column dense or sparse, whichever is smaller;
+/// normal offsets only where the mesh's normals are written. `None` without targets.
+fn write_targets(
+    mesh: &Mesh,
+    with_normals: bool,
+    builder: &mut Builder,
+) -> Option<Vec<json::mesh::MorphTarget>> {
+    if mesh.morph_targets.is_empty() {
+        return None;
+    }
+    let n = mesh.vertices.len();
+    let mut out = Vec::with_capacity(mesh.morph_targets.len());
+    for target in &mesh.morph_targets {
+        let positions = offset_accessor(target, n, &target.positions, true, builder);
+        let normals = (with_normals && target.normals.len() == target.positions.len())
+            .then(|| offset_accessor(target, n, &target.normals, false, builder));
+        out.push(json::mesh::MorphTarget {
+            positions: Some(positions),
+            normals,
+            tangents: None,
+        });
+    }
+    Some(out)
+}
+
+/// One offset column of `target` (parallel to its positions) over `n` vertices: sparse when
+/// fewer than three quarters of the vertices move (an index costs a third of an offset),
+/// else dense with zeros where nothing moves. Offsets naming a vertex past the mesh, or out
+/// of order, are dropped; non-finite ones are written as 0.
+fn offset_accessor(
+    target: &MorphTarget,
+    n: usize,
+    column: &[Vec3],
+    bounds: bool,
+    builder: &mut Builder,
+) -> json::Index<json::Accessor> {
+    let usage = if bounds {
+        Usage::Position
+    } else {
+        Usage::Vertex
+    };
+    let clean = |v: Vec3| {
+        if v.is_finite() {
+            v.to_array()
+        } else {
+            [0.0; 3]
+        }
+    };
+    let mut moved: Vec<(u32, [f32; 3])> = Vec::new();
+    if let Some(indices) = &target.indices {
+        let mut previous = None;
+        for (&i, &v) in indices.iter().zip(column) {
+            if (i as usize) < n && previous.is_none_or(|p| i > p) {
+                moved.push((i, clean(v)));
+                previous = Some(i);
+            }
+        }
+    } else {
+        moved.extend(
+            column
+                .iter()
+                .take(n)
+                .enumerate()
+                .filter(|(_, v)| **v != Vec3::ZERO)
+                .map(|(i, &v)| (i as u32, clean(v))),
+        );
+    }
+    if moved.is_empty() || moved.len() * 4 >= n * 3 {
+        let mut dense = vec![[0.0_f32; 3]; n];
+        for (i, v) in moved {
+            dense[i as usize] = v;
+        }
+        return builder.accessor_from(dense.into_iter(), Type::Vec3, usage);
+    }
+    let indices: Vec<u32> = moved.iter().map(|(i, _)| *i).collect();
+    builder.sparse_vec3(n, &indices, moved.into_iter().map(|(_, v)| v), bounds)
+}
+
+/// `extras.targetNames` (what Blender and three.js read) when some target has a name.
+fn target_names(mesh: &Mesh) -> json::extras::Extras {
+    if mesh.morph_targets.iter().all(|t| t.name.is_empty()) {
+        return None;
+    }
+    let names: Vec<&str> = mesh.morph_targets.iter().map(|t| t.name.as_str()).collect();
+    let text = serde_json::json!({ "targetNames": names }).to_string();
+    json::extras::RawValue::from_string(text).ok()
 }
 
 /// The components with non-finite ones replaced by 0 (counted per element in `count`).

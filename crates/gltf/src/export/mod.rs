@@ -238,6 +238,7 @@ fn build_apart(
         mut builder,
         mut report,
         scene_nodes,
+        mesh_nodes,
         companions,
     } = front?;
     match animations {
@@ -247,6 +248,7 @@ fn build_apart(
         }
         None => animation::write_animations(model, &mut builder, &mut report),
     }
+    animation::aim_weight_channels(&mut builder.root, &mesh_nodes);
     if model
         .comment
         .as_deref()
@@ -284,6 +286,8 @@ struct Front {
     builder: Builder,
     report: Report,
     scene_nodes: Vec<json::Index<json::Node>>,
+    /// The node of each model mesh (`None`: not written).
+    mesh_nodes: Vec<Option<json::Index<json::Node>>>,
     companions: Vec<CompanionImage>,
 }
 
@@ -350,6 +354,7 @@ fn front(model: &Model, placement: Placement, apart: bool) -> Result<Front, Erro
         ..Default::default()
     };
     let per_mesh = skinning.iter().zip(&windings).zip(&plan.mesh_material);
+    let mut mesh_nodes = Vec::with_capacity(model.meshes.len());
     for (mesh, ((skinning, &winding), &material)) in model.meshes.iter().zip(per_mesh) {
         let influences: Option<Vec<_>> = skinning.bound.then(|| {
             // Counted in the first pass already.
@@ -370,6 +375,7 @@ fn front(model: &Model, placement: Placement, apart: bool) -> Result<Front, Erro
             &mut mesh_stats,
         );
         scene_nodes.extend(node);
+        mesh_nodes.push(node);
     }
     mesh::report_stats(&mesh_stats, &mut report);
     weights::report_weight_stats(&weight_stats, &mut report);
@@ -377,6 +383,7 @@ fn front(model: &Model, placement: Placement, apart: bool) -> Result<Front, Erro
         builder,
         report,
         scene_nodes,
+        mesh_nodes,
         companions: textures.companions,
     })
 }

@@ -7,7 +7,8 @@
 //!   key's time, zero tangents); otherwise `STEP` channels become linear with cuts. A cut's
 //!   repeated key sits one representable time before the next key rather than on it, so
 //!   every consumer keeps it (two keys at one time are merged by glTF export).
-//! * Channels on nodes that are not joints, and morph-target weights, are losses.
+//! * Channels on nodes that are not joints are losses; `weights` channels become the
+//!   animation's morph tracks, one per model mesh of the node ([`super::morph`]).
 //! * Two channels for one joint and path: the first wins (the project's rule).
 //! * A root joint with non-joint ancestors gets their rest transform folded into its keys.
 //! * A joint channel the animation does not drive whose node rest value differs from the
@@ -17,6 +18,7 @@
 //!   file falls on a whole frame; otherwise [`ImportOptions::fps`](super::ImportOptions::fps).
 
 use super::accessor::{info, read_f32};
+use super::morph::{self, MorphNodes, MorphStats};
 use super::skin::Rig;
 use super::{GltfFile, ImportError, ImportOptions};
 use glam::{Mat4, Quat, Vec3, Vec4};
@@ -41,7 +43,7 @@ struct Channel {
 #[derive(Default)]
 struct Stats {
     node_channels: usize,
-    morph_channels: usize,
+    morph: MorphStats,
     duplicates: usize,
     mixed: usize,
 }
@@ -50,6 +52,7 @@ struct Stats {
 pub(crate) fn animations(
     file: &GltfFile,
     rig: &Rig,
+    morph_nodes: &MorphNodes,
     options: &ImportOptions,
     budget: &mut Budget,
     report: &mut Report,
@@ -59,6 +62,7 @@ pub(crate) fn animations(
     let mut out = Vec::with_capacity(root.animations.len());
     for (a, gltf) in root.animations.iter().enumerate() {
         let mut channels: Vec<Channel> = Vec::new();
+        let mut morph_tracks = Vec::new();
         for (c, channel) in gltf.channels.iter().enumerate() {
             let what = format!("animation {a} channel {c}");
             let node = channel.target.node.value();
@@ -73,7 +77,18 @@ pub(crate) fn animations(
                 return Err(ImportError::invalid(what, "has an invalid target path"));
             };
             if property == Property::MorphTargetWeights {
-                stats.morph_channels += 1;
+                let meshes = &morph_nodes[node];
+                let sampler = || sampler_of(gltf, channel, &what);
+                let stats = (&mut stats.morph, &mut stats.duplicates);
+                morph::weight_channel(
+                    file,
+                    meshes,
+                    sampler,
+                    &what,
+                    budget,
+                    stats,
+                    &mut morph_tracks,
+                )?;
                 continue;
             }
             let Some(joint) = rig.joint_of_node[node] else {
@@ -87,13 +102,7 @@ pub(crate) fn animations(
                 stats.duplicates += 1;
                 continue;
             }
-            let s = channel.sampler.value();
-            let sampler = gltf.samplers.get(s).ok_or_else(|| {
-                ImportError::index(format!("{what} sampler"), s, gltf.samplers.len())
-            })?;
-            let Checked::Valid(mode) = sampler.interpolation else {
-                return Err(ImportError::invalid(what, "has an invalid interpolation"));
-            };
+            let (sampler, mode) = sampler_of(gltf, channel, &what)?;
             channels.push(read_channel(
                 file,
                 sampler,
@@ -108,7 +117,9 @@ pub(crate) fn animations(
         let fps = frame_rate(&channels, options.fps);
         let mode = unify(&mut channels, &mut stats);
         let name = gltf.name.clone().unwrap_or_else(|| format!("animation{a}"));
-        out.push(build(name, channels, mode, fps, rig));
+        let mut animation = build(name, channels, mode, fps, rig);
+        animation.morph_tracks = morph_tracks;
+        out.push(animation);
     }
     let mut say = |count: usize, code: &'static str, loss: bool, text: &str| {
         if count > 0 {
@@ -126,17 +137,12 @@ pub(crate) fn animations(
         "animation channels drive nodes that are not joints; not carried",
     );
     say(
-        stats.morph_channels,
-        codes::MORPH_TARGETS,
-        true,
-        "animation channels drive morph-target weights; not carried",
-    );
-    say(
         stats.duplicates,
         codes::TRACK_JOINT_DUPLICATE,
         false,
         "animation channels repeat a joint and path already animated; the first is kept",
     );
+    morph::report_stats(&stats.morph, report);
     if stats.mixed > 0 {
         report.info(
             codes::INTERPOLATION_MIXED,
@@ -149,6 +155,39 @@ pub(crate) fn animations(
     Ok(out)
 }
 
+/// The sampler of a channel and its interpolation.
+fn sampler_of<'a>(
+    gltf: &'a json::Animation,
+    channel: &json::animation::Channel,
+    what: &str,
+) -> Result<(&'a json::animation::Sampler, GltfInterpolation), ImportError> {
+    let s = channel.sampler.value();
+    let sampler = gltf
+        .samplers
+        .get(s)
+        .ok_or_else(|| ImportError::index(format!("{what} sampler"), s, gltf.samplers.len()))?;
+    let Checked::Valid(mode) = sampler.interpolation else {
+        return Err(ImportError::invalid(what, "has an invalid interpolation"));
+    };
+    Ok((sampler, mode))
+}
+
+/// A sampler's key times.
+pub(super) fn key_times(
+    file: &GltfFile,
+    sampler: &json::animation::Sampler,
+    what: &str,
+    budget: &mut Budget,
+) -> Result<Vec<f32>, ImportError> {
+    let input = read_f32::<1>(
+        file,
+        sampler.input.value(),
+        &format!("{what} input"),
+        budget,
+    )?;
+    Ok(input.into_iter().map(|[t]| t).collect())
+}
+
 /// Reads a sampler's input and output for one channel.
 fn read_channel(
     file: &GltfFile,
@@ -159,15 +198,7 @@ fn read_channel(
     what: &str,
     budget: &mut Budget,
 ) -> Result<Channel, ImportError> {
-    let times: Vec<f32> = read_f32::<1>(
-        file,
-        sampler.input.value(),
-        &format!("{what} input"),
-        budget,
-    )?
-    .into_iter()
-    .map(|[t]| t)
-    .collect();
+    let times = key_times(file, sampler, what, budget)?;
     let output = sampler.output.value();
     let label = format!("{what} output");
     let values: Vec<Vec4> = if property == Property::Rotation {

@@ -405,6 +405,8 @@ impl GltfFile {
             frames: 0,
             warnings: Vec::new(),
             details,
+            morph_targets: Vec::new(),
+            weight_tracks: Vec::new(),
         }
     }
 }

@@ -8,6 +8,7 @@
 //! (glTF 2.0 §3.7.2.1: "client implementations MUST calculate flat normals").
 
 use super::accessor::{self, accessor_type, visit_f32, visit_u32};
+use super::morph::{self, MorphNodes, MorphStats};
 use super::scene::Hierarchy;
 use super::skin::Rig;
 use super::{GltfFile, ImportError};
@@ -16,13 +17,13 @@ use gltf_json as json;
 use json::accessor::Type;
 use json::mesh::{Mode, Semantic};
 use json::validation::Checked;
-use rigport_model_core::{Budget, JointId, MaterialId, Mesh, Model, Report, Vertex, codes};
+use rigport_model_core::{Budget, JointId, MaterialId, Mesh, MeshId, Model, Report, Vertex, codes};
 
 /// Counts over every primitive, reported once.
 #[derive(Default)]
 struct Stats {
     points_lines: usize,
-    morph_targets: usize,
+    morph: MorphStats,
     extra_attributes: usize,
     tangents: usize,
     generated_normals: usize,
@@ -35,7 +36,9 @@ struct Stats {
     skin_without_joints: usize,
 }
 
-/// Adds a model mesh for every triangle primitive of every mesh instance in the scene.
+/// Adds a model mesh for every triangle primitive of every mesh instance in the scene, and
+/// returns, per node, the model meshes with morph targets it shows (what a `weights`
+/// channel on the node drives).
 pub(crate) fn meshes(
     file: &GltfFile,
     hierarchy: &Hierarchy,
@@ -43,9 +46,10 @@ pub(crate) fn meshes(
     budget: &mut Budget,
     model: &mut Model,
     report: &mut Report,
-) -> Result<(), ImportError> {
+) -> Result<MorphNodes, ImportError> {
     let root = file.root();
     let mut stats = Stats::default();
+    let mut morph_nodes: MorphNodes = vec![Vec::new(); root.nodes.len()];
     for &node_index in &hierarchy.scene_nodes {
         let node = &root.nodes[node_index];
         let Some(mesh_index) = node.mesh.map(|m| m.value()) else {
@@ -69,6 +73,12 @@ pub(crate) fn meshes(
             .clone()
             .or_else(|| node.name.clone())
             .unwrap_or_else(|| format!("mesh{mesh_index}"));
+        let target_names = morph::target_names(gltf_mesh);
+        let default_weights = node
+            .weights
+            .as_deref()
+            .or(gltf_mesh.weights.as_deref())
+            .unwrap_or_default();
         for (p, primitive) in gltf_mesh.primitives.iter().enumerate() {
             let name = if gltf_mesh.primitives.len() == 1 {
                 base.clone()
@@ -81,6 +91,16 @@ pub(crate) fn meshes(
             else {
                 continue;
             };
+            let n = mesh.vertices.len();
+            mesh.morph_targets = morph::read_targets(
+                file,
+                primitive,
+                (&target_names, default_weights),
+                n,
+                &what,
+                budget,
+                &mut stats.morph,
+            )?;
             if let Some(material) = primitive.material {
                 let m = material.value();
                 if m >= model.materials.len() {
@@ -105,11 +125,16 @@ pub(crate) fn meshes(
                 flat_normals(&mut mesh, budget)?;
                 stats.generated_normals += 1;
             }
+            if !mesh.morph_targets.is_empty() {
+                let id = MeshId(model.meshes.len() as u32);
+                morph_nodes[node_index].push((id, mesh.morph_targets.len()));
+            }
             model.meshes.push(mesh);
         }
     }
     report_stats(&stats, report);
-    Ok(())
+    morph::report_stats(&stats.morph, report);
+    Ok(morph_nodes)
 }
 
 /// Bakes an unskinned instance: world space, or — under a joint — rigidly bound to the
@@ -156,6 +181,11 @@ fn transform(mesh: &mut Mesh, matrix: Mat4) {
         vertex.position = matrix.transform_point3(vertex.position);
         vertex.normal = (normal_matrix * vertex.normal).normalize_or_zero();
     }
+    morph::transform_targets(
+        &mut mesh.morph_targets,
+        Mat3::from_mat4(matrix),
+        normal_matrix,
+    );
     if matrix.determinant() < 0.0 {
         for triangle in &mut mesh.triangles {
             triangle.swap(1, 2);
@@ -172,6 +202,10 @@ fn flat_normals(mesh: &mut Mesh, budget: &mut Budget) -> Result<(), ImportError>
         size_of::<Vertex>() as u64,
     )?;
     let mut vertices = Vec::with_capacity(mesh.triangles.len() * 3);
+    let mut corners = Vec::new();
+    if !mesh.morph_targets.is_empty() {
+        corners = mesh.triangles.iter().flatten().copied().collect();
+    }
     for (t, triangle) in mesh.triangles.iter_mut().enumerate() {
         let [a, b, c] = triangle.map(|i| mesh.vertices[i as usize]);
         let normal = (b.position - a.position)
@@ -185,6 +219,7 @@ fn flat_normals(mesh: &mut Mesh, budget: &mut Budget) -> Result<(), ImportError>
         *triangle = [first, first + 1, first + 2];
     }
     mesh.vertices = vertices;
+    morph::unweld_targets(&mut mesh.morph_targets, &corners);
     Ok(())
 }
 
@@ -235,9 +270,6 @@ fn primitive_mesh(
     ) {
         stats.points_lines += 1;
         return Ok(None);
-    }
-    if primitive.targets.as_ref().is_some_and(|t| !t.is_empty()) {
-        stats.morph_targets += 1;
     }
     let Some(position) = attribute(primitive, Semantic::Positions) else {
         stats.no_position += 1;
@@ -556,12 +588,6 @@ fn report_stats(stats: &Stats, report: &mut Report) {
         codes::NON_TRIANGLE_PRIMITIVES,
         true,
         "point or line primitives are not carried (only triangles)",
-    );
-    say(
-        stats.morph_targets,
-        codes::MORPH_TARGETS,
-        true,
-        "primitives have morph targets, which are not carried",
     );
     say(
         stats.extra_attributes,

@@ -44,6 +44,7 @@ mod error;
 mod file;
 mod image;
 mod mesh;
+mod morph;
 mod scene;
 mod skin;
 mod tangents;
@@ -135,8 +136,9 @@ pub fn to_model(
     };
     let (materials, images) = image::materials(file, options, &mut report)?;
     model.materials = materials;
-    mesh::meshes(file, &hierarchy, &rig, &mut budget, &mut model, &mut report)?;
-    model.animations = animation::animations(file, &rig, options, &mut budget, &mut report)?;
+    let morph_nodes = mesh::meshes(file, &hierarchy, &rig, &mut budget, &mut model, &mut report)?;
+    model.animations =
+        animation::animations(file, &rig, &morph_nodes, options, &mut budget, &mut report)?;
     if !root.cameras.is_empty() {
         report.loss(
             rigport_model_core::codes::CAMERAS,

@@ -27,6 +27,7 @@
 //!     reads: true,
 //!     one_timeline: false,
 //!     animation_only: false,
+//!     morph_targets: false,
 //! };
 //!
 //! impl Codec for Empty {
@@ -99,6 +100,11 @@ pub struct FormatInfo {
     /// `.psa`): read alone they give a model without meshes, and they attach to a model
     /// beside them.
     pub animation_only: bool,
+    /// Whether a model written in the format keeps its morph targets and their animated
+    /// weights. A format that does not is given the model at its default weights, and the
+    /// conversion reports the targets as a loss
+    /// ([`drop_morphs`](crate::morph::drop_morphs)).
+    pub morph_targets: bool,
 }
 
 /// Which pose a posed export (OBJ) or a picture shows: an animation by name or index and a

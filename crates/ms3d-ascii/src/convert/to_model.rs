@@ -202,6 +202,7 @@ fn mesh(m: &file::Mesh, materials: usize, joints: usize, tally: &mut Tally) -> M
             .collect(),
         has_uvs: true,
         has_colors: false,
+        morph_targets: Vec::new(),
     }
 }
 

@@ -19,8 +19,6 @@ pub mod codes {
     pub const PSA_BONES_UNMATCHED: &str = "psa-bones-unmatched";
     /// Extra UV sets (`EXTRAUVS0`, …) the model cannot hold.
     pub const EXTRA_UVS: &str = "extra-uvs";
-    /// Morph targets (`MRPHINFO`/`MRPHDATA`) the model cannot hold.
-    pub const MORPH_TARGETS: &str = "morph-targets";
     /// Points without weights, bound to the root bone.
     pub const UNWEIGHTED_POINTS: &str = "unweighted-points";
 }

@@ -6,8 +6,8 @@ use crate::file::{Body, File, Kind, name_of};
 use glam::{Quat, Vec2, Vec3, Vec4};
 use rigport_anim::weights::keep_largest_four;
 use rigport_model_core::{
-    Animation, Joint, JointId, Key, Material, MaterialId, Mesh, Model, Report, Skeleton, Track,
-    UpAxis, Vertex, codes,
+    Animation, Joint, JointId, Key, Material, MaterialId, Mesh, Model, MorphTarget, Report,
+    Skeleton, Track, UpAxis, Vertex, codes,
 };
 use std::collections::HashMap;
 
@@ -459,6 +459,8 @@ fn meshes_of(file: &File, joints: usize, report: &mut Report) -> (Vec<Mesh>, Vec
     order.dedup();
     let mut missing_material = 0usize;
     let mut meshes = Vec::with_capacity(order.len());
+    // The point of each vertex of each mesh, for the morph targets.
+    let mut points_of: Vec<Vec<u32>> = Vec::with_capacity(order.len());
     for &material in &order {
         let known = (material as usize) < materials.len();
         if !known {
@@ -473,6 +475,7 @@ fn meshes_of(file: &File, joints: usize, report: &mut Report) -> (Vec<Mesh>, Vec
         mesh.has_uvs = true;
         mesh.has_colors = colors.is_some();
         let mut index: HashMap<(u32, u64), u32> = HashMap::new();
+        let mut vertex_points: Vec<u32> = Vec::new();
         for (face_index, face) in faces
             .iter()
             .enumerate()
@@ -485,10 +488,14 @@ fn meshes_of(file: &File, joints: usize, report: &mut Report) -> (Vec<Mesh>, Vec
             } else {
                 u64::from(face.smoothing)
             };
-            let corner = |w: u32, mesh: &mut Mesh, index: &mut HashMap<(u32, u64), u32>| {
+            let corner = |w: u32,
+                          mesh: &mut Mesh,
+                          index: &mut HashMap<(u32, u64), u32>,
+                          vertex_points: &mut Vec<u32>| {
                 *index.entry((w, class)).or_insert_with(|| {
                     let wedge = &wedges[w as usize];
                     let p = file.point_of(wedge) as usize;
+                    vertex_points.push(p as u32);
                     let normal = match normals {
                         Some(n) => Vec3::from_array(n[p]),
                         None if face.smoothing == 0 => face_normals[face_index],
@@ -520,12 +527,16 @@ fn meshes_of(file: &File, joints: usize, report: &mut Report) -> (Vec<Mesh>, Vec
                 })
             };
             let [a, b, c] = face.wedges;
-            let a = corner(a, &mut mesh, &mut index);
-            let c = corner(c, &mut mesh, &mut index);
-            let b = corner(b, &mut mesh, &mut index);
+            let a = corner(a, &mut mesh, &mut index, &mut vertex_points);
+            let c = corner(c, &mut mesh, &mut index, &mut vertex_points);
+            let b = corner(b, &mut mesh, &mut index, &mut vertex_points);
             mesh.triangles.push([a, c, b]);
         }
         meshes.push(mesh);
+        points_of.push(vertex_points);
+    }
+    for (mesh, vertex_points) in meshes.iter_mut().zip(&points_of) {
+        mesh.morph_targets = morph_targets(file, points.len(), vertex_points);
     }
     if missing_material > 0 {
         report.warn(
@@ -554,20 +565,53 @@ fn meshes_of(file: &File, joints: usize, report: &mut Report) -> (Vec<Mesh>, Vec
             ),
         );
     }
-    let morphs = file.morph_info();
-    if !morphs.is_empty() {
-        let names: Vec<String> = morphs.iter().map(|m| name_of(&m.name)).collect();
-        report.loss(
-            psk_codes::MORPH_TARGETS,
-            format!(
-                "{} morph targets ({}, {} deltas) are not carried: the model holds no morph targets",
-                morphs.len(),
-                names.join(", "),
-                file.morph_data().len()
-            ),
-        );
-    }
     (meshes, materials)
+}
+
+/// The `MRPHINFO`/`MRPHDATA` targets (PSKX) of a mesh whose vertex `v` is point
+/// `vertex_points[v]`: sparse over the vertices whose point a delta moves, position and
+/// normal offsets, default weight 0. None when the counts of `MRPHINFO` do not add up to
+/// `MRPHDATA` (the read warned) or a delta names a point past the last.
+fn morph_targets(file: &File, points: usize, vertex_points: &[u32]) -> Vec<MorphTarget> {
+    let infos = file.morph_info();
+    let deltas = file.morph_data();
+    let total: u64 = infos.iter().map(|m| m.vertex_count.max(0) as u64).sum();
+    if infos.is_empty() || total != deltas.len() as u64 {
+        return Vec::new();
+    }
+    let mut out = Vec::with_capacity(infos.len());
+    let mut at = 0usize;
+    let mut dense: Vec<Option<(Vec3, Vec3)>> = vec![None; points];
+    for info in infos {
+        let count = info.vertex_count.max(0) as usize;
+        dense.fill(None);
+        for delta in &deltas[at..at + count] {
+            if let Some(slot) = usize::try_from(delta.point)
+                .ok()
+                .and_then(|p| dense.get_mut(p))
+            {
+                *slot = Some((
+                    Vec3::from_array(delta.position),
+                    Vec3::from_array(delta.normal),
+                ));
+            }
+        }
+        at += count;
+        let mut target = MorphTarget {
+            name: name_of(&info.name),
+            indices: Some(Vec::new()),
+            ..MorphTarget::default()
+        };
+        for (v, &p) in vertex_points.iter().enumerate() {
+            if let Some(Some((position, normal))) = dense.get(p as usize) {
+                target.indices.get_or_insert_default().push(v as u32);
+                target.positions.push(*position);
+                target.normals.push(*normal);
+            }
+        }
+        out.push(target);
+    }
+    out
 }
 
 /// How many of a PSA's bones a `.psk`'s skeleton has, by name ([`bind_by_name`]'s rule).

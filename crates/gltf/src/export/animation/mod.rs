@@ -12,10 +12,14 @@
 //!
 //! * [`channels`]: the key channels of an animation, visited in track order;
 //! * [`clean`]: key cleaning and its report;
+//! * [`morph`]: morph-target weight tracks as `weights` channels;
 //! * here: accessors, samplers and channels written into the buffer.
 
 mod channels;
 mod clean;
+mod morph;
+
+pub(super) use morph::aim_weight_channels;
 
 use super::buffer::{Builder, Usage};
 use channels::*;
@@ -37,11 +41,16 @@ pub(super) fn write_animations(model: &Model, builder: &mut Builder, report: &mu
     let mut inputs = Inputs::default();
     let mut stats = KeyStats::default();
     let mut written = 0usize;
+    let mut cleaned_weights = 0usize;
     let joint_count = model.skeleton.joints.len();
     for animation in &model.animations {
         let mut last = LastKey(None);
         for_each_channel(animation, joint_count, &mut KeyStats::default(), &mut last);
-        let Some(last) = last.0 else {
+        let last = match (last.0, morph::last_weight_key(animation)) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
+        let Some(last) = last else {
             report.loss(
                 "gltf-animation-empty",
                 format!("animation `{}` has no valid keys; left out (glTF forbids animations without channels)", animation.name),
@@ -65,12 +74,20 @@ pub(super) fn write_animations(model: &Model, builder: &mut Builder, report: &mu
             stats: KeyStats::default(),
         };
         for_each_channel(animation, joint_count, &mut stats, &mut writer);
+        cleaned_weights += morph::write_weight_tracks(
+            animation,
+            model.meshes.len(),
+            &mut writer.gltf,
+            writer.builder,
+            writer.inputs,
+        );
         let (gltf, key_stats) = (writer.gltf.finish(animation), writer.stats);
         stats.add(&key_stats);
         builder.root.push(gltf);
         written += 1;
     }
     report_key_stats(&stats, report);
+    morph::report_cleaned(cleaned_weights, report);
     if written > 0 {
         report.loss(
             "gltf-animation-fps-loop",
