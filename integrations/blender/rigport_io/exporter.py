@@ -10,7 +10,7 @@ import bpy
 from bpy.props import BoolProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper
 
-from . import backend, cli, formats, reporting
+from . import backend, cli, formats, glb_names, naming, reporting
 from .preferences import binary_preference
 
 
@@ -51,6 +51,7 @@ class ExportRigport(bpy.types.Operator, ExportHelper):
             with tempfile.TemporaryDirectory(prefix="rigport-export-") as work:
                 glb = os.path.join(work, "scene.glb")
                 export_glb(glb, self.use_selection)
+                glb_names.rename(glb, naming.exported_name)
                 conversion = convert_atomically(rig, glb, target, fmt)
         except cli.RigportError as err:
             self.report({"ERROR"}, str(err))

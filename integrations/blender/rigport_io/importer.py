@@ -111,6 +111,7 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             conversion = rig.convert(source, glb, with_anims=animations, anims_beside=beside)
             reporting.show(self.report, conversion.report, losses_warn=False)
             counts = count_faces(glb)
+            order = glb_animation_names(glb)
             # Blender's glTF importer turns seconds into frames at the scene's rate:
             # set the file's rate first, so its frames land on Blender's whole frames.
             set_scene_fps(self.report, context.scene, rig.first_fps(source, animations, beside))
@@ -128,7 +129,7 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
                 "blend of quaternions strays from the file's constant-speed turn between keys",
             )
         naming.rename_objects(stem, made)
-        actions = naming.rename_actions(stem, made)
+        actions = naming.rename_actions(stem, made, order)
         for obj in made:
             if obj.type == "ARMATURE":
                 obj["rigport_source"] = source

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+import math
+from typing import Iterable, Optional
 
 import bpy
 
@@ -50,12 +51,22 @@ def rename_objects(stem: str, objects: Iterable[bpy.types.Object]) -> None:
             obj.name = joined(stem, ":", obj.name)
 
 
-def rename_actions(stem: str, objects: Iterable[bpy.types.Object]) -> list[bpy.types.Action]:
+#: Custom properties of an imported action: the animation's name in the file and its index
+#: there, which the export gives back (Blender's action names carry the object's name).
+ANIMATION_NAME = "rigport_animation"
+ANIMATION_INDEX = "rigport_index"
+
+
+def rename_actions(
+    stem: str, objects: Iterable[bpy.types.Object], order: Optional[list[str]] = None
+) -> list[bpy.types.Action]:
     """Renames the actions of every imported animation to `stem|animation`.
 
     The glTF importer stashes each animation on an NLA track named after it, one
     track per animated object; when one animation moves several objects, their
-    actions are told apart by `|object`. Returns the renamed actions.
+    actions are told apart by `|object`. Each action keeps the animation's own name and
+    its index in `order` (the file's animations in order) as custom properties. Returns
+    the renamed actions.
     """
     by_track: dict[str, list[tuple[bpy.types.Object, bpy.types.Action]]] = {}
     for obj in objects:
@@ -76,5 +87,24 @@ def rename_actions(stem: str, objects: Iterable[bpy.types.Object]) -> list[bpy.t
                 action.name = joined(stem, "|", track_name)
             else:
                 action.name = joined(stem, "|", f"{track_name}|{obj.name}")
+            action[ANIMATION_NAME] = track_name
+            if order is not None and track_name in order:
+                action[ANIMATION_INDEX] = order.index(track_name)
             renamed.append(action)
     return renamed
+
+
+def exported_name(name: str) -> tuple[str, float]:
+    """The name an exported animation takes, and where it goes in the file.
+
+    An action this add-on imported gives back the animation's name and index in its
+    file; another one keeps its own name, less the `object|` prefix Blender's naming
+    puts in front, and goes after them.
+    """
+    action = bpy.data.actions.get(name)
+    if action is not None and ANIMATION_NAME in action:
+        return str(action[ANIMATION_NAME]), float(action.get(ANIMATION_INDEX, math.inf))
+    head, bar, rest = name.partition("|")
+    if bar and rest and head in bpy.data.objects:
+        return rest, math.inf
+    return name, math.inf

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""The export's animation renaming (`rigport_io/glb_names.py`), checked with a plain Python.
+
+Usage: python3 integrations/blender/tests/glb_names_check.py
+
+A .glb with animations named as Blender names actions (`object|animation`, out of file order)
+is renamed with a stand-in for the add-on's rule; the animations must come out under their
+file names, in file order, with those the rule places nowhere after them in their own order,
+and the binary chunk and everything but the animations' names and order unchanged. Prints one
+line per check and `N passed, N failed`; exits 1 on a failure. run.py runs these checks too.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import os
+import struct
+import sys
+import tempfile
+from typing import Callable
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MODULE = os.path.join(os.path.dirname(HERE), "rigport_io", "glb_names.py")
+
+
+def load() -> Callable:
+    """`glb_names.rename`, loaded from its file (the package imports bpy)."""
+    spec = importlib.util.spec_from_file_location("glb_names", MODULE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.rename
+
+
+def glb(doc: dict, binary: bytes) -> bytes:
+    text = json.dumps(doc).encode("utf-8")
+    text += b" " * (-len(text) % 4)
+    binary += b"\0" * (-len(binary) % 4)
+    total = 12 + 8 + len(text) + 8 + len(binary)
+    return (
+        struct.pack("<4sII", b"glTF", 2, total)
+        + struct.pack("<I4s", len(text), b"JSON")
+        + text
+        + struct.pack("<I4s", len(binary), b"BIN\0")
+        + binary
+    )
+
+
+def read(path: str) -> tuple[dict, bytes, int]:
+    with open(path, "rb") as source:
+        blob = source.read()
+    (total,) = struct.unpack_from("<I", blob, 8)
+    (length,) = struct.unpack_from("<I", blob, 12)
+    return json.loads(blob[20 : 20 + length]), blob[20 + length :], total - len(blob)
+
+
+#: What the add-on knows of each action: (file name, index in the file).
+KNOWN = {"guy|jump": ("jump", 1.0), "guy|dance": ("dance", 0.0), "guy|idle": ("idle", 2.0)}
+
+
+def rule(name: str) -> tuple[str, float]:
+    """The add-on's rule without Blender: known actions, else `object|` dropped for `guy`."""
+    if name in KNOWN:
+        return KNOWN[name]
+    head, bar, rest = name.partition("|")
+    return (rest, math.inf) if bar and head == "guy" else (name, math.inf)
+
+
+def checks() -> list[dict]:
+    rename = load()
+    results = []
+
+    def check(name: str, ok: bool, detail: str) -> None:
+        results.append({"check": name, "status": "pass" if ok else "fail", "detail": detail})
+
+    binary = bytes(range(7))
+    names = ["guy|jump", "Wave", "guy|idle", "guy|Made", "guy|dance"]
+    doc = {
+        "asset": {"version": "2.0"},
+        "animations": [{"name": n, "channels": [], "samplers": [], "extras": {"at": i}} for i, n in enumerate(names)],
+        "nodes": [{"name": "guy|jump"}],
+    }
+    with tempfile.TemporaryDirectory(prefix="rigport-glb-names-") as root:
+        path = os.path.join(root, "scene.glb")
+        with open(path, "wb") as out:
+            out.write(glb(doc, binary))
+        changed = rename(path, rule)
+        after, rest, length_off = read(path)
+        got = [a["name"] for a in after["animations"]]
+        want = ["dance", "jump", "idle", "Wave", "Made"]
+        check("names_and_order", got == want, f"{got}")
+        check("changed_count", changed == 5, f"{changed} animations changed name or place")
+        check("payload_kept", [a["extras"]["at"] for a in after["animations"]] == [4, 0, 2, 1, 3], "each animation moved whole")
+        check("rest_kept", after["nodes"] == doc["nodes"] and rest[8:15] == binary and length_off == 0, "nodes, BIN chunk, total length")
+        check("idempotent", rename(path, lambda n: (n, math.inf)) == 0, "a second pass with names as they are changes nothing")
+    return results
+
+
+def main() -> int:
+    results = checks()
+    for item in results:
+        print(f"{item['status']:<4} glb names {item['check']}: {item['detail']}")
+    failed = sum(item["status"] == "fail" for item in results)
+    print(f"\n{len(results) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
