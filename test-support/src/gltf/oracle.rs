@@ -315,11 +315,7 @@ impl Oracle {
     }
 
     /// A channel's key times, output rows and interpolation.
-    fn keys<'a>(
-        &self,
-        animation: &'a Value,
-        channel: &Value,
-    ) -> Result<Keys<'a>, String> {
+    fn keys<'a>(&self, animation: &'a Value, channel: &Value) -> Result<Keys<'a>, String> {
         let sampler =
             &animation["samplers"][uint(&channel["sampler"]).ok_or("channel without sampler")?];
         let times: Vec<f32> = self
