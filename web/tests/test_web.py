@@ -155,11 +155,14 @@ def test_character_stands_lit_and_animates(page):
     page.screenshot(path=str(SCREENSHOT), type="png")
 
 
-def test_morph_targets_play(page):
+def test_morph_targets_play(page, tmp_path):
     # Khronos' AnimatedMorphCube: two targets, and an animation that drives only their weights,
     # so the picture moves only if three.js plays the morph targets of the glb the page built.
-    cube = corpus("gltf-morph/AnimatedMorphCube.gltf", "gltf-morph/AnimatedMorphCube.bin")
-    open_files(page, cube)
+    # As a .glb: the page reads a .gltf only when its buffers are inside it.
+    (cube, _) = corpus("gltf-morph/AnimatedMorphCube.gltf", "gltf-morph/AnimatedMorphCube.bin")
+    glb = tmp_path / "AnimatedMorphCube.glb"
+    cli("convert", cube, glb, cwd=tmp_path)
+    open_files(page, [glb])
     assert page.evaluate("document.getElementById('error').hidden")
     page.click("#play")  # pause: only scrubbing changes the picture
     scrub = "f => { const t = document.getElementById('timeline'); t.value = String(Number(t.max) * f); t.dispatchEvent(new Event('input')); }"
@@ -234,7 +237,24 @@ def info_paths():
     paths = [FIXTURES / "iqe" / "blends.iqe", FIXTURES / "gltf" / "interpolations.glb", FIXTURES / "iqe" / "fail_bad_number.iqe"]
     if CORPUS is not None:
         paths += sorted((CORPUS / "iqm").glob("*.iqm"))[:4] + sorted((CORPUS / "ms3d").glob("*.ms3d"))[:2]
+        paths += [CORPUS / "fbx" / n for n in ("ufbx_maya_kenney_character_7700_binary.fbx", "ufbx_maya_character_6100_ascii.fbx")]
     return paths
+
+
+def test_fbx_opens_and_converts_as_the_cli_does(page, tmp_path):
+    # ufbx compiled for WebAssembly: a binary and an ASCII FBX, one with blend shapes.
+    for name in ("ufbx_maya_kenney_character_7700_binary.fbx", "ufbx_blender440_shape_weight_anim_7400_binary.fbx"):
+        (path,) = corpus(f"fbx/{name}")
+        open_files(page, [path])
+        assert page.evaluate("document.getElementById('error').hidden"), page.inner_text("#error")
+        assert "fbx" in page.inner_text("#info")
+        got = page.evaluate(
+            """async ([name, bytes]) => Array.from(await window.rigport.convert({ [name]: new Uint8Array(bytes) }, name, 'glb'))""",
+            [path.name, list(path.read_bytes())],
+        )
+        (tmp_path / path.stem).mkdir()
+        expected = cli_convert(tmp_path / path.stem, path, [], "glb")[path.stem + ".glb"]
+        assert bytes(got) == expected, f"{name}: the page's glb differs from the CLI's"
 
 
 def test_info_equals_rigport_info_json(page, tmp_path):

@@ -180,7 +180,11 @@ fn build_wasm(root: &Path) -> Result<PathBuf, String> {
             .env(
                 "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
                 "-C target-feature=+simd128",
-            ),
+            )
+            // ufbx (FBX) is C: clang compiles it for wasm32 without a C library, whose
+            // functions rigport-fbx defines (`wasm_libc`).
+            .env("CC_wasm32_unknown_unknown", "clang")
+            .env("CFLAGS_wasm32_unknown_unknown", "-DUFBX_NO_LIBC"),
         "cargo build -p rigport-wasm",
     )?;
     let target_dir = match std::env::var_os("CARGO_TARGET_DIR") {

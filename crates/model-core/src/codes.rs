@@ -344,6 +344,10 @@ pub const CAMERAS: &str = "cameras";
 /// curves that no track holds as they are), through ufbx's baking.
 pub const FBX_RESAMPLED: &str = "fbx-resampled";
 
+/// Info: FBX blend channels with in-between shapes: each shape is a morph target of its
+/// own, and the channel's weight is split between the two shapes around it.
+pub const FBX_IN_BETWEENS: &str = "fbx-in-betweens";
+
 /// Warning: ufbx read past something damaged or inconsistent in an FBX file (an array
 /// shorter than its count, an index out of range, a duplicate connection); its words.
 pub const FBX_REPAIRED: &str = "fbx-repaired";
@@ -514,6 +518,7 @@ pub const ALL: &[&str] = &[
     UNSKINNED_VERTICES,
     FILES_WRITTEN,
     FBX_RESAMPLED,
+    FBX_IN_BETWEENS,
     FBX_REPAIRED,
     SCENE_ELEMENTS,
 ];

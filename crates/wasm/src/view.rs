@@ -240,8 +240,8 @@ fn percent_decode(uri: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// For a file named like a format this build leaves out (FBX: its reader is C, not built
-/// for WebAssembly here), what to use instead.
+/// For a file named like a format this build leaves out (a build without one of the
+/// facade's format features), what to use instead.
 fn left_out_by_this_build(name: &str) -> Option<String> {
     let extension = std::path::Path::new(name).extension()?.to_str()?;
     let format = Format::ALL
@@ -285,21 +285,12 @@ mod tests {
     }
 
     #[test]
-    fn an_fbx_file_is_sent_to_the_command_when_this_build_leaves_fbx_out() {
-        // The page's build leaves FBX out; a host build beside the workspace's other members
-        // may not (cargo unifies the facade's features), and then reads the file.
+    fn an_fbx_file_is_read() {
+        // The page's build includes FBX (ufbx compiled for wasm32 by `cargo xtask web`).
         let given = files(&[("hero.fbx", b"; FBX 7.4.0 project file\n")]);
-        if Format::Fbx.is_enabled() {
-            assert_eq!(left_out_by_this_build("hero.fbx"), None);
-            assert_eq!(plan(&given).unwrap().main, "hero.fbx");
-            return;
-        }
-        let error = plan(&given).err().unwrap();
-        assert!(
-            error.contains("this page does not read FBX files")
-                && error.contains("rigport convert hero.fbx"),
-            "{error}"
-        );
+        assert!(Format::Fbx.is_enabled());
+        assert_eq!(left_out_by_this_build("hero.fbx"), None);
+        assert_eq!(plan(&given).unwrap().main, "hero.fbx");
     }
 
     #[test]

@@ -20,6 +20,8 @@ use std::collections::HashMap;
 /// One blend channel of a mesh: its element, and the target weight of each of its shapes
 /// (ascending, as ufbx sorts them).
 pub(crate) struct Channel {
+    /// The channel's name.
+    pub name: String,
     /// The channel's `element_id` (what baked animation names).
     pub element: u32,
     /// The channel's saved weight.
@@ -39,6 +41,7 @@ impl Source {
     pub fn of(mesh: &ufbx::Mesh) -> Option<Source> {
         let channels: Vec<Channel> = blend_channels(mesh)
             .map(|channel| Channel {
+                name: channel.element.name.to_string(),
                 element: channel.element.element_id,
                 weight: channel.weight,
                 targets: channel.keyframes.iter().map(|k| k.target_weight).collect(),

@@ -144,6 +144,22 @@ pub(crate) fn convert(
             ),
         );
     }
+    let in_betweens: Vec<String> = sources
+        .iter()
+        .flat_map(|s| &s.channels)
+        .filter(|c| c.targets.len() > 1)
+        .map(|c| c.name.clone())
+        .collect();
+    if !in_betweens.is_empty() {
+        report.info(
+            codes::FBX_IN_BETWEENS,
+            format!(
+                "{} blend channels have in-between shapes ({}): each shape is a morph target of its own, the channel's weight split between the two shapes around it; a weight track holds that split, keyed where the file's weight is",
+                in_betweens.len(),
+                in_betweens.join(", ")
+            ),
+        );
+    }
     (meshes, sources)
 }
 
