@@ -391,6 +391,9 @@ pub const FRAMERATE: &str = "framerate";
 /// Loss: Vertices bound to no joint were bound to one (the target binds every vertex).
 pub const UNSKINNED_VERTICES: &str = "unskinned-vertices";
 
+/// Info: animations of other files (beside the model, or named with it) were attached to it.
+pub const ANIMATIONS_ATTACHED: &str = "animations-attached";
+
 /// Info: The files a write produced (a main file and its companions).
 pub const FILES_WRITTEN: &str = "files-written";
 
@@ -517,6 +520,7 @@ pub const ALL: &[&str] = &[
     FRAMERATE,
     UNSKINNED_VERTICES,
     FILES_WRITTEN,
+    ANIMATIONS_ATTACHED,
     FBX_RESAMPLED,
     FBX_IN_BETWEENS,
     FBX_REPAIRED,

@@ -266,7 +266,7 @@ fn convert_model(
     for source in &settings.animations {
         let count = attach(&mut model, source).map_err(Error::Attach)?;
         report.info(
-            "animations-attached",
+            rigport_model_core::codes::ANIMATIONS_ATTACHED,
             format!("{count} animations attached from {}", source.label),
         );
     }

@@ -127,7 +127,10 @@ pub fn attach_animations_beside<T>(
         match read(&name, &content) {
             Beside::Attach(file, note) => {
                 if let Some(note) = note {
-                    report.info("animations-attached", format!("`{name}`: {note}"));
+                    report.info(
+                        crate::codes::ANIMATIONS_ATTACHED,
+                        format!("`{name}`: {note}"),
+                    );
                 }
                 attached.push(file);
             }
