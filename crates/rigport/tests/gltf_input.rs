@@ -185,6 +185,19 @@ fn iqe_and_iqm_converted_from_gltf_pose_like_the_oracle() {
             let output = PathBuf::from(format!("out.{}", target.extension()));
             let converted = convert(&case.bytes, &output, target, &settings(&case.dir))
                 .unwrap_or_else(|e| panic!("{} -> {target}: {e}", case.name));
+            // What the target cannot hold is reported once, counted.
+            let dropped: Vec<_> = converted.report.with_code("morph-targets").collect();
+            let targets = case.model.morph_target_count();
+            if targets > 0 {
+                let counted = format!("{targets} morph target(s)");
+                assert!(
+                    dropped.len() == 1 && dropped[0].message.contains(&counted),
+                    "{} -> {target}: {dropped:?}",
+                    case.name
+                );
+            } else {
+                assert!(dropped.is_empty(), "{} -> {target}: {dropped:?}", case.name);
+            }
             let (document, _) =
                 Document::read(&converted.files[0].1, target, &ReadOptions::default()).unwrap();
             let (mut back, _) = document.to_model().unwrap();
