@@ -127,13 +127,21 @@ def held_triangles(model: Any) -> tuple:
     return total, held
 
 
+def animated() -> list:
+    """The animation data of every object and of every mesh's shape keys (where glTF's
+    morph-target weights land)."""
+    out = [o.animation_data for o in bpy.data.objects if o.animation_data is not None]
+    for obj in mesh_objects():
+        keys = obj.data.shape_keys
+        if keys is not None and keys.animation_data is not None:
+            out.append(keys.animation_data)
+    return out
+
+
 def actions() -> list:
-    """Distinct actions on the objects' NLA strips or active."""
+    """Distinct actions on the objects' (and shape keys') NLA strips or active."""
     found: list = []
-    for obj in bpy.data.objects:
-        data = obj.animation_data
-        if data is None:
-            continue
+    for data in animated():
         for candidate in [data.action] + [s.action for t in data.nla_tracks for s in t.strips]:
             if candidate is not None and candidate not in found:
                 found.append(candidate)
@@ -223,7 +231,7 @@ def pose_check(model: Any) -> dict:
     fps = scene.render.fps / scene.render.fps_base
     frames: list = [None]
     if model.animations:
-        active = [o.animation_data.action for o in bpy.data.objects if o.animation_data and o.animation_data.action]
+        active = [d.action for d in animated() if d.action]
         if not active:
             return check("pose", False, "no active action for the first animation")
         first = min(int(round(a.frame_range[0])) for a in active)

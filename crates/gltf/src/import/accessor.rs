@@ -39,14 +39,9 @@ pub(crate) fn info(file: &GltfFile, index: usize, what: &str) -> Result<Info, Im
             "has an invalid componentType",
         ));
     };
-    if accessor.buffer_view.is_none() && accessor.sparse.is_none() {
-        // All zeros: valid glTF, but a few bytes of JSON must not make us allocate
-        // gigabytes, and no real file needs such data.
-        return Err(ImportError::invalid(
-            format!("accessor {index}"),
-            "has neither a bufferView nor sparse values",
-        ));
-    }
+    // Neither a bufferView nor sparse values: all zeros (glTF 2.0 §3.6.2.3), which Blender
+    // writes for a morph target that moves nothing. Callers reserve what they build from
+    // the count against the read's budget, so a large count is refused there.
     let count = usize::try_from(accessor.count.0).map_err(|_| {
         ImportError::range(format!("accessor {index}"), "count does not fit in memory")
     })?;
