@@ -10,8 +10,8 @@
 //! * With every weight zero a mesh is returned untouched, bit for bit.
 
 use crate::sample::{fraction, hermite_basis, period, wrap_time};
-use glam::{Vec3, Vec4};
-use rigport_model_core::{Animation, Interpolation, Mesh, MeshId, MorphTrack, morph};
+use glam::Vec4;
+use rigport_model_core::{Animation, Interpolation, Mesh, MeshId, MorphTrack};
 
 /// The weights of `mesh` (the mesh at index `id`) in `animation` at `time` seconds (wrapped
 /// when the animation loops): sampled from its weight track, or its targets' default
@@ -96,16 +96,8 @@ pub fn morph_mesh(mesh: &Mesh, weights: &[f32]) -> Option<Mesh> {
     if mesh.morph_targets.is_empty() || weights.iter().all(|&w| w == 0.0 || !w.is_finite()) {
         return None;
     }
-    let mut positions: Vec<Vec3> = mesh.vertices.iter().map(|v| v.position).collect();
-    let mut normals: Vec<Vec3> = mesh.vertices.iter().map(|v| v.normal).collect();
-    morph::add_offsets(&mesh.morph_targets, weights, &mut positions, &mut normals);
     let mut moved = mesh.clone();
-    for ((vertex, p), n) in moved.vertices.iter_mut().zip(positions).zip(normals) {
-        vertex.position = p;
-        if n != vertex.normal {
-            vertex.normal = n.normalize_or_zero();
-        }
-    }
+    moved.apply_weights(weights);
     Some(moved)
 }
 
@@ -126,6 +118,7 @@ pub fn at_default_weights(meshes: &[Mesh]) -> std::borrow::Cow<'_, [Mesh]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec3;
     use rigport_model_core::{MorphTarget, Tangents, Vertex};
 
     fn track(interpolation: Interpolation) -> MorphTrack {

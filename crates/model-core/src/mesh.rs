@@ -94,18 +94,16 @@ impl Mesh {
             .collect()
     }
 
-    /// Moves the vertices by the targets' default weights (normals renormalized where they
-    /// moved) and drops the targets: the mesh a viewer shows at rest, for a format that
-    /// holds no morph targets. Returns whether a vertex moved.
-    pub fn bake_default_weights(&mut self) -> bool {
-        let targets = std::mem::take(&mut self.morph_targets);
-        let weights: Vec<f32> = targets.iter().map(|t| t.default_weight).collect();
-        if weights.iter().all(|&w| w == 0.0 || !w.is_finite()) {
+    /// Moves the vertices by the morph targets at `weights` (one per target; normals
+    /// renormalized where they moved), keeping the targets. Returns whether a weight moved
+    /// anything (all zero or non-finite: the mesh is left bit for bit as it was).
+    pub fn apply_weights(&mut self, weights: &[f32]) -> bool {
+        if self.morph_targets.is_empty() || weights.iter().all(|&w| w == 0.0 || !w.is_finite()) {
             return false;
         }
         let mut positions: Vec<_> = self.vertices.iter().map(|v| v.position).collect();
         let mut normals: Vec<_> = self.vertices.iter().map(|v| v.normal).collect();
-        crate::morph::add_offsets(&targets, &weights, &mut positions, &mut normals);
+        crate::morph::add_offsets(&self.morph_targets, weights, &mut positions, &mut normals);
         for ((vertex, p), n) in self.vertices.iter_mut().zip(positions).zip(normals) {
             vertex.position = p;
             if n != vertex.normal {
@@ -113,5 +111,15 @@ impl Mesh {
             }
         }
         true
+    }
+
+    /// Moves the vertices by the targets' default weights ([`Mesh::apply_weights`]) and
+    /// drops the targets: the mesh a viewer shows at rest, for a format that holds no morph
+    /// targets. Returns whether a vertex moved.
+    pub fn bake_default_weights(&mut self) -> bool {
+        let weights = self.default_weights();
+        let moved = self.apply_weights(&weights);
+        self.morph_targets.clear();
+        moved
     }
 }
