@@ -3,47 +3,46 @@
 //! scene it checks the commands with; MilkShape decodes keys straight into tracks), and
 //! must give the same result.
 
-use rigport_model_core::codec::{Codec, Location, ModelOptions, NoCompanions};
+use rigport_model_core::codec::{Codec, Location, ModelOptions};
 use rigport_model_core::{Model, ReadOptions, Report};
 
 /// What the faithful layer gives for a file: the model and the read's and conversion's
 /// reports in order, or the error's message and place.
 pub type Faithful = Result<(Model, Report), (String, Location)>;
 
-/// Checks that `codec.read` and `codec.read_pending` of `bytes` give `faithful`: the same
+/// Checks that `codec.read` (the read for the model alone) and the file `codec.open_file`
+/// keeps, turned into its model, give `faithful` for `bytes`: the same
 /// model (compared printed when not equal, so that the NaNs of a damaged file compare
 /// equal), the same reports in the same order, the same error at the same place. Returns
 /// whether the read succeeded.
 pub fn assert_codec_reads_as_faithful(
     name: &str,
-    codec: &dyn Codec,
+    codec: &Codec,
     bytes: &[u8],
     options: &ReadOptions,
     faithful: Faithful,
 ) -> bool {
     let read = codec.read(bytes, options);
-    let pending = codec.read_pending(bytes, options, &NoCompanions, &ModelOptions::default());
+    let kept = codec.open_file(bytes, options);
     match (faithful, read) {
         (Ok((model, report)), Ok((got, got_report))) => {
             same_model(&got, &model, &format!("{name}: the model"));
             assert_eq!(got_report, report, "{name}: the reports");
-            let (pending, mut pending_report) =
-                pending.unwrap_or_else(|e| panic!("{name}: pending read: {e}"));
-            let modelled = pending().unwrap_or_else(|e| panic!("{name}: pending model: {e}"));
-            pending_report.extend(modelled.report);
-            same_model(
-                &modelled.model,
-                &model,
-                &format!("{name}: the pending model"),
-            );
-            assert_eq!(pending_report, report, "{name}: the pending reports");
+            let (file, mut kept_report) =
+                kept.unwrap_or_else(|e| panic!("{name}: the kept read: {e}"));
+            let modelled = file
+                .to_model(&ModelOptions::default())
+                .unwrap_or_else(|e| panic!("{name}: the kept file's model: {e}"));
+            kept_report.extend(modelled.report);
+            same_model(&modelled.model, &model, &format!("{name}: the kept model"));
+            assert_eq!(kept_report, report, "{name}: the kept reports");
             true
         }
         (Err((message, location)), Err(got)) => {
-            let Err(pending) = pending else {
-                panic!("{name}: the pending read succeeded");
+            let Err(kept) = kept else {
+                panic!("{name}: the kept read succeeded");
             };
-            assert_eq!(pending.message, got.message, "{name}: the pending error");
+            assert_eq!(kept.message, got.message, "{name}: the kept read's error");
             assert_eq!(got.message, message, "{name}: the error");
             assert_eq!(got.location, location, "{name}: the error's place");
             false

@@ -1,9 +1,7 @@
-//! Blitz3D B3D through the shared [`Codec`](rigport_model_core::codec::Codec) trait, for
-//! callers that handle every format alike.
+//! Blitz3D B3D as a [`Codec`](rigport_model_core::codec::Codec): a reader and a writer over
+//! the crate's faithful layer, for callers that handle every format alike.
 //!
 //! ```
-//! use rigport_model_core::codec::Codec;
-//!
 //! let codec = &rigport_b3d::CODEC;
 //! assert_eq!(codec.info().key, "b3d");
 //! assert_eq!(codec.info().up, rigport_model_core::UpAxis::Y);
@@ -24,8 +22,7 @@ pub static INFO: FormatInfo = FormatInfo {
     reads: true,
     // One timeline: several animations are laid end to end by `from_model`.
     one_timeline: true,
-    animation_only: false,
-    morph_targets: false,
+    ..FormatInfo::DEFAULT
 };
 
 rigport_model_core::faithful_codec!(B3d, INFO, |error, _bytes| {

@@ -5,7 +5,6 @@
 
 use criterion::{Criterion, Throughput};
 use rigport_model_core::ReadOptions;
-use rigport_model_core::codec::Codec;
 use std::hint::black_box;
 
 fn fbx(c: &mut Criterion) {

@@ -1,13 +1,12 @@
-//! FBX through the shared [`Codec`] trait: read only (glTF is the way out). [`Codec::open`]
-//! loads and converts the file once and keeps what `info`, a conversion and the model need.
+//! FBX as a [`Codec`]: a [`Reader`] only (glTF is the way out). [`Reader::open`] loads and
+//! converts the file once and keeps what `info`, a conversion and the model need; read for
+//! the model alone, it keeps nothing else.
 
-use crate::convert::{unit_scale_factor, up_axis};
-use crate::load::{Loaded, load};
+use crate::load::load;
 use rigport_model_core::codec::{
-    Codec, Companions, FormatError, FormatInfo, ModelOptions, Modelled, NoCompanions, Opened,
-    Opening,
+    Codec, FormatError, FormatInfo, Input, Intent, ModelOptions, Modelled, Opened, Opening, Reader,
 };
-use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis, codes};
+use rigport_model_core::{FileSummary, Report, UpAxis, codes};
 use std::any::Any;
 
 /// What the codec says about the format.
@@ -20,17 +19,15 @@ pub static INFO: FormatInfo = FormatInfo {
     up: UpAxis::Y,
     writes: false,
     reads: true,
-    one_timeline: false,
-    animation_only: false,
-    morph_targets: false,
+    ..FormatInfo::DEFAULT
 };
 
 /// The FBX codec.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Fbx;
 
-/// The codec, for the registry.
-pub static CODEC: Fbx = Fbx;
+/// The FBX codec, as a registry lists it.
+pub static CODEC: Codec = Codec::new(&INFO, Some(&Fbx), None);
 
 /// An FBX file read: its bytes, its model and its counts.
 #[derive(Debug)]
@@ -70,32 +67,7 @@ impl Opened for FbxFile {
     }
 }
 
-/// The file's counts and what it says of itself (`rigport info`).
-fn summarize(loaded: &Loaded, modelled: &Modelled) -> FileSummary {
-    let mut summary = FileSummary::of_model(INFO.key, &modelled.model, &Report::default());
-    let metadata = &loaded.scene.metadata;
-    let settings = &loaded.scene.settings;
-    let mut detail = |key: &str, value: String| summary.details.push((key.to_owned(), value));
-    detail("version", metadata.version.to_string());
-    detail(
-        "encoding",
-        if metadata.ascii { "ascii" } else { "binary" }.to_owned(),
-    );
-    if !metadata.creator.is_empty() {
-        detail("creator", metadata.creator.to_string());
-    }
-    detail("up axis", up_axis(&loaded.scene).to_owned());
-    // FBX's UnitScaleFactor counts centimetres per file unit.
-    detail(
-        "unit scale factor",
-        unit_scale_factor(&loaded.scene).to_string(),
-    );
-    detail("frame rate", format!("{}", settings.frames_per_second));
-    detail("embedded images", modelled.images.len().to_string());
-    summary
-}
-
-impl Codec for Fbx {
+impl Reader for Fbx {
     fn info(&self) -> &'static FormatInfo {
         &INFO
     }
@@ -104,46 +76,26 @@ impl Codec for Fbx {
         crate::is_binary(bytes) || crate::is_ascii(bytes)
     }
 
-    fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
-        let modelled = self.read_model(bytes, options, &NoCompanions, &ModelOptions::default())?;
-        Ok((modelled.model, modelled.report))
-    }
-
-    fn open(
-        &self,
-        bytes: &[u8],
-        options: &ReadOptions,
-        _companions: &dyn Companions,
-    ) -> Option<Opening> {
-        let opened = (|| {
-            let loaded = load(bytes, options)?;
-            let mut modelled = crate::convert::to_model(&loaded)?;
-            let summary = summarize(&loaded, &modelled);
-            // What the file holds that the model cannot is the read's report; the turn to Y up
-            // is the conversion's.
-            let (turned, read): (Vec<_>, Vec<_>) = std::mem::take(&mut modelled.report.notices)
-                .into_iter()
-                .partition(|n| n.code == codes::AXES_CONVERTED);
-            modelled.report.notices = turned;
-            let file = FbxFile {
-                bytes: bytes.to_vec(),
-                modelled,
-                summary,
-            };
-            let opened: Box<dyn Opened> = Box::new(file);
-            Ok((opened, Report { notices: read }))
-        })();
-        Some(opened)
-    }
-
-    fn read_model(
-        &self,
-        bytes: &[u8],
-        options: &ReadOptions,
-        _companions: &dyn Companions,
-        _model_options: &ModelOptions,
-    ) -> Result<Modelled, FormatError> {
-        let loaded = load(bytes, options)?;
-        crate::convert::to_model(&loaded)
+    fn open(&self, input: &Input<'_>) -> Result<(Opening, Report), FormatError> {
+        let loaded = load(input.bytes, input.options)?;
+        let mut modelled = crate::convert::to_model(&loaded)?;
+        // What the file holds that the model cannot is the read's report; the turn to Y up
+        // is the conversion's.
+        let (turned, read): (Vec<_>, Vec<_>) = std::mem::take(&mut modelled.report.notices)
+            .into_iter()
+            .partition(|n| n.code == codes::AXES_CONVERTED);
+        modelled.report.notices = turned;
+        let read = Report { notices: read };
+        if let Intent::Model(_) = input.intent {
+            // The model is made: nothing else is kept.
+            return Ok((Opening::Model(Box::new(move || Ok(modelled))), read));
+        }
+        let summary = crate::summary::summarize(&loaded, &modelled);
+        let file = FbxFile {
+            bytes: input.bytes.to_vec(),
+            modelled,
+            summary,
+        };
+        Ok((Opening::file(file), read))
     }
 }

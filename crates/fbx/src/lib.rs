@@ -23,7 +23,6 @@
 //! What the model cannot carry (lights, cameras, curves) is a loss in the report.
 //!
 //! ```no_run
-//! use rigport_model_core::codec::Codec;
 //! use rigport_model_core::ReadOptions;
 //!
 //! let bytes = std::fs::read("character.fbx").unwrap();
@@ -42,6 +41,7 @@ mod damage;
 mod load;
 mod math;
 mod sniff;
+mod summary;
 #[cfg(target_arch = "wasm32")]
 mod wasm_libc;
 

@@ -6,7 +6,6 @@
 //! the skin), within 1e-3 of the model's size.
 
 use glam::{DVec3, Vec3};
-use rigport_model_core::codec::Codec;
 use rigport_model_core::{Model, ReadOptions};
 use rigport_test_support::corpus::corpus_dir;
 

@@ -76,7 +76,7 @@ mod write;
 
 pub use codec::{CODEC, Iqe};
 pub use command::{Attribute, Command, FaceBase, PoseKind, VertexArrayDecl};
-pub use convert::{ConvertOptions, DEFAULT_FRAMERATE, from_model, to_model};
+pub use convert::{ConvertOptions, DEFAULT_FPS, from_model, to_model};
 pub use error::Error;
 pub use file::{File, sniff};
 pub use normals::{CornerNormals, corner_normals};

@@ -1,10 +1,8 @@
-//! Inter-Quake Model through the shared [`Codec`](rigport_model_core::codec::Codec) trait, for
-//! callers that handle every format alike (the `rigport` facade, the Python package, the
-//! web page).
+//! Inter-Quake Model as a [`Codec`](rigport_model_core::codec::Codec): a reader and a
+//! writer over the crate's faithful layer, for callers that handle every format alike
+//! (the `rigport` facade, the Python package, the web page).
 //!
 //! ```
-//! use rigport_model_core::codec::Codec;
-//!
 //! let codec = &rigport_iqm::CODEC;
 //! assert_eq!(codec.info().key, "iqm");
 //! assert_eq!(codec.info().up, rigport_model_core::UpAxis::Z);
@@ -21,21 +19,14 @@ static INFO: FormatInfo = FormatInfo {
     up: UpAxis::Z,
     writes: true,
     reads: true,
-    one_timeline: false,
-    animation_only: false,
-    morph_targets: false,
+    names_materials_by_texture: true,
+    ..FormatInfo::DEFAULT
 };
 
+// Each mesh is freed once welded and the animations once sampled.
 rigport_model_core::faithful_codec!(
     Iqm,
     INFO,
     |error, _bytes| Location::at_offset(error.offset()),
-    {
-        // Each mesh is freed once welded and the animations once sampled.
-        fn from_model_owned(
-            model: rigport_model_core::Model,
-        ) -> Result<(crate::File, rigport_model_core::Report), crate::Error> {
-            crate::from_model_owned(model, &crate::ConvertOptions::default())
-        }
-    }
+    from_owned = crate::from_model_owned,
 );

@@ -62,7 +62,7 @@ mod upgrade;
 mod writer;
 
 pub use codec::{CODEC, Iqm};
-pub use convert::{ConvertOptions, DEFAULT_FRAMERATE, from_model, from_model_owned, to_model};
+pub use convert::{ConvertOptions, DEFAULT_FPS, from_model, from_model_owned, to_model};
 pub use error::Error;
 pub use file::{ArrayKind, Extension, File, Format, Gap, VertexArray, half_to_f32};
 pub use records::{Anim, Bounds, HEADER_SIZE, Header, Joint, LOOP, MAGIC, Mesh, Pose};

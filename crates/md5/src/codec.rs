@@ -1,17 +1,13 @@
 //! The two [`Codec`]s: `.md5mesh` (with its animations as companion `.md5anim` files) and
-//! `.md5anim` alone.
+//! `.md5anim` alone, each a [`Reader`] and a [`Writer`].
 
-use crate::convert::{
-    ConvertOptions, anim_from_model, from_model, match_joints, to_model, to_model_with_animations,
-};
-use crate::error::Error;
-use crate::file::{File, Kind};
+use crate::beside;
+use crate::file::Kind;
 use rigport_model_core::codec::{
-    Beside, Codec, Companions, FormatError, FormatInfo, Keep, Kept, Location, NoCompanions,
-    Opening, WriteOptions, Written, WrittenFiles, attach_animations_beside, model_of, stem_of,
+    Codec, FormatError, FormatInfo, Input, Opening, Output, Reader, Writer, Written,
 };
-use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis};
-use std::any::Any;
+use rigport_model_core::{Model, Report, UpAxis};
+use std::borrow::Cow;
 
 /// The `.md5mesh` codec. Reading with companions picks up every `.md5anim` beside the mesh
 /// whose joints match it; writing gives `X.md5mesh` and an `X_<animation>.md5anim` per
@@ -23,7 +19,12 @@ pub struct Md5Mesh;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Md5Anim;
 
-static MESH_INFO: FormatInfo = FormatInfo {
+/// The `.md5mesh` codec, as a registry lists it.
+pub static MESH_CODEC: Codec = Codec::new(&MESH_INFO, Some(&Md5Mesh), Some(&Md5Mesh));
+/// The `.md5anim` codec, as a registry lists it.
+pub static ANIM_CODEC: Codec = Codec::new(&ANIM_INFO, Some(&Md5Anim), Some(&Md5Anim));
+
+pub(crate) static MESH_INFO: FormatInfo = FormatInfo {
     key: "md5mesh",
     family: "MD5",
     description: "id Tech 4 MD5 mesh (`.md5mesh`, animations as `.md5anim` beside it)",
@@ -31,12 +32,10 @@ static MESH_INFO: FormatInfo = FormatInfo {
     up: UpAxis::Z,
     writes: true,
     reads: true,
-    one_timeline: false,
-    animation_only: false,
-    morph_targets: false,
+    ..FormatInfo::DEFAULT
 };
 
-static ANIM_INFO: FormatInfo = FormatInfo {
+pub(crate) static ANIM_INFO: FormatInfo = FormatInfo {
     key: "md5anim",
     family: "MD5",
     description: "id Tech 4 MD5 animation (`.md5anim`)",
@@ -44,120 +43,11 @@ static ANIM_INFO: FormatInfo = FormatInfo {
     up: UpAxis::Z,
     writes: true,
     reads: true,
-    one_timeline: false,
     animation_only: true,
-    morph_targets: false,
+    ..FormatInfo::DEFAULT
 };
 
-fn format_error(key: &'static str, bytes: &[u8], error: Error) -> FormatError {
-    let location = match error.span() {
-        Some(span) => Location::in_text(bytes, span.start),
-        None => Location::Unknown,
-    };
-    FormatError::wrap(key, location, error)
-}
-
-fn read_kind(
-    key: &'static str,
-    kind: Kind,
-    bytes: &[u8],
-    options: &ReadOptions,
-) -> Result<(File, Report), FormatError> {
-    let (file, report) =
-        File::from_slice_with(bytes, options).map_err(|e| format_error(key, bytes, e))?;
-    if file.kind != kind {
-        return Err(FormatError::new(
-            key,
-            Location::Unknown,
-            format!("this is an {}, not an {}", file.kind.key(), kind.key()),
-        ));
-    }
-    Ok((file, report))
-}
-
-/// An MD5 file read faithfully ([`Codec::open`]): the file, and for a mesh the `.md5anim`
-/// files beside it that fit its joints, each with its file's stem as the animation's name.
-#[derive(Debug)]
-struct Md5Files {
-    info: &'static FormatInfo,
-    file: File,
-    anims: Vec<(String, File)>,
-}
-
-impl Keep for Md5Files {
-    fn summary(&self) -> FileSummary {
-        self.file.summary()
-    }
-
-    fn to_vec(&self) -> Vec<u8> {
-        self.file.to_vec()
-    }
-
-    fn to_model(&self) -> Result<(Model, Report), FormatError> {
-        let convert = ConvertOptions::default();
-        let made = if self.file.kind == Kind::Mesh {
-            let refs: Vec<(&str, &File)> =
-                self.anims.iter().map(|(n, f)| (n.as_str(), f)).collect();
-            to_model_with_animations(&self.file, &refs, &convert)
-        } else {
-            to_model(&self.file, &convert)
-        };
-        made.map_err(|e| FormatError::wrap(self.info.key, Location::Unknown, e))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        &self.file
-    }
-}
-
-/// Opens an `.md5anim`.
-fn open_anim(bytes: &[u8], options: &ReadOptions) -> Opening {
-    let (file, report) = read_kind(ANIM_INFO.key, Kind::Anim, bytes, options)?;
-    let files = Md5Files {
-        info: &ANIM_INFO,
-        file,
-        anims: Vec::new(),
-    };
-    Kept::opening(&ANIM_INFO, files, report)
-}
-
-/// Opens an `.md5mesh` with the `.md5anim` files beside it that fit its joints (see
-/// [`Md5Mesh`]'s [`Codec::open`]).
-fn open_mesh(bytes: &[u8], options: &ReadOptions, companions: &dyn Companions) -> Opening {
-    let (mesh, mut report) = read_kind(MESH_INFO.key, Kind::Mesh, bytes, options)?;
-    let mesh_names: Vec<String> = mesh
-        .joints()
-        .map(|j| rigport_model_core::text::decode_name(&j.name))
-        .collect();
-    let mesh_names: Vec<&str> = mesh_names.iter().map(String::as_str).collect();
-    let anims = attach_animations_beside(
-        companions,
-        options,
-        "md5anim",
-        &mut report,
-        |name, content| match File::from_slice_with(content, options) {
-            Ok((file, _)) if file.kind == Kind::Anim => {
-                let stem = stem_of(name).to_owned();
-                // Only animations that fit this mesh's joints.
-                if match_joints(&mesh_names, &file, &stem).is_ok() {
-                    Beside::Attach((stem, file), None)
-                } else {
-                    Beside::Unfit("does not fit this mesh's joints".to_owned())
-                }
-            }
-            Ok(_) => Beside::Skip,
-            Err(error) => Beside::Unreadable(error.render(content)),
-        },
-    );
-    let files = Md5Files {
-        info: &MESH_INFO,
-        file: mesh,
-        anims,
-    };
-    Kept::opening(&MESH_INFO, files, report)
-}
-
-impl Codec for Md5Mesh {
+impl Reader for Md5Mesh {
     fn info(&self) -> &'static FormatInfo {
         &MESH_INFO
     }
@@ -166,58 +56,27 @@ impl Codec for Md5Mesh {
         crate::sniff_kind(bytes) == Some(Kind::Mesh)
     }
 
-    fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
-        self.read_with(bytes, options, &NoCompanions)
-    }
-
-    /// [`Codec::open`], then the model.
-    fn read_with(
-        &self,
-        bytes: &[u8],
-        options: &ReadOptions,
-        companions: &dyn Companions,
-    ) -> Result<(Model, Report), FormatError> {
-        model_of(open_mesh(bytes, options, companions))
-    }
-
-    /// Reads the mesh and, when [`ReadOptions::animations_beside`] asks for it, every
-    /// `.md5anim` among `companions.names()` (sorted by name) whose joints are the mesh's
-    /// (by index or by name); each becomes an animation named after its file's stem. Other
-    /// `.md5anim` files are skipped with a note, as are ones that do not read.
-    fn open(
-        &self,
-        bytes: &[u8],
-        options: &ReadOptions,
-        companions: &dyn Companions,
-    ) -> Option<Opening> {
-        Some(open_mesh(bytes, options, companions))
-    }
-
-    /// `main` (the `.md5mesh`) and, per animation, `<stem>_<animation>.md5anim` beside it
-    /// (named by [`WrittenFiles`]' one rule); the report lists the files.
-    fn write(
-        &self,
-        model: &Model,
-        main: &str,
-        _options: &WriteOptions,
-    ) -> Result<Written, FormatError> {
-        let key = MESH_INFO.key;
-        let convert = ConvertOptions::default();
-        let fail = |e: Error| FormatError::wrap(key, Location::Unknown, e);
-        let (file, mut report) = from_model(model, &convert).map_err(fail)?;
-        let mut files = WrittenFiles::new(main, file.to_vec(), "mesh");
-        for (index, animation) in model.animations.iter().enumerate() {
-            let (anim, anim_report) = anim_from_model(model, index, &convert).map_err(fail)?;
-            report.extend(anim_report);
-            let what = animation_note(&animation.name, &anim);
-            files.companion(&animation.name, "md5anim", anim.to_vec(), &what);
-        }
-        let files = files.finish(&mut report);
-        Ok(Written { files, report })
+    /// Reads the mesh and, when `ReadOptions::animations_beside` asks for
+    /// it, every `.md5anim` among the companions (sorted by name) whose joints are
+    /// the mesh's (by index or by name); each becomes an animation named after its file's
+    /// stem. Other `.md5anim` files are skipped with a note, as are ones that do not read.
+    fn open(&self, input: &Input<'_>) -> Result<(Opening, Report), FormatError> {
+        beside::open_mesh(input)
     }
 }
 
-impl Codec for Md5Anim {
+impl Writer for Md5Mesh {
+    fn info(&self) -> &'static FormatInfo {
+        &MESH_INFO
+    }
+
+    /// `main` (the `.md5mesh`) and, per animation, `<stem>_<animation>.md5anim` beside it.
+    fn write(&self, model: Cow<'_, Model>, output: &Output<'_>) -> Result<Written, FormatError> {
+        beside::write_mesh(&model, output.main)
+    }
+}
+
+impl Reader for Md5Anim {
     fn info(&self) -> &'static FormatInfo {
         &ANIM_INFO
     }
@@ -227,51 +86,18 @@ impl Codec for Md5Anim {
     }
 
     /// The skeleton and one animation named `anim` (the file's name is not known here).
-    fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
-        model_of(open_anim(bytes, options))
-    }
-
-    fn open(&self, bytes: &[u8], options: &ReadOptions, _: &dyn Companions) -> Option<Opening> {
-        Some(open_anim(bytes, options))
-    }
-
-    /// The first animation as `main`, each further one as `<stem>_<animation>.md5anim`; a
-    /// model without animations is an error.
-    fn write(
-        &self,
-        model: &Model,
-        main: &str,
-        _options: &WriteOptions,
-    ) -> Result<Written, FormatError> {
-        let key = ANIM_INFO.key;
-        if model.animations.is_empty() {
-            return Err(FormatError::new(
-                key,
-                Location::Unknown,
-                "the model has no animation to write as an .md5anim",
-            ));
-        }
-        let convert = ConvertOptions::default();
-        let mut report = Report::default();
-        let mut files: Option<WrittenFiles> = None;
-        for (index, animation) in model.animations.iter().enumerate() {
-            let (anim, converted) = anim_from_model(model, index, &convert)
-                .map_err(|e| FormatError::wrap(key, Location::Unknown, e))?;
-            report.extend(converted);
-            let what = animation_note(&animation.name, &anim);
-            match &mut files {
-                None => files = Some(WrittenFiles::new(main, anim.to_vec(), &what)),
-                Some(files) => {
-                    files.companion(&animation.name, "md5anim", anim.to_vec(), &what);
-                }
-            }
-        }
-        let files = files.map(|f| f.finish(&mut report)).unwrap_or_default();
-        Ok(Written { files, report })
+    fn open(&self, input: &Input<'_>) -> Result<(Opening, Report), FormatError> {
+        beside::open_anim(input.bytes, input.options)
     }
 }
 
-/// How the report describes an `.md5anim` written: its animation and frame count.
-fn animation_note(name: &str, anim: &File) -> String {
-    format!("animation `{name}`, {} frames", anim.frames().count())
+impl Writer for Md5Anim {
+    fn info(&self) -> &'static FormatInfo {
+        &ANIM_INFO
+    }
+
+    /// The first animation as `main`, each further one as `<stem>_<animation>.md5anim`.
+    fn write(&self, model: Cow<'_, Model>, output: &Output<'_>) -> Result<Written, FormatError> {
+        beside::write_anims(&model, output.main)
+    }
 }

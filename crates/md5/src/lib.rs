@@ -67,6 +67,7 @@
 //! and is drawn from [`rigport_model_core::Budget`].
 #![forbid(unsafe_code)]
 
+mod beside;
 mod codec;
 mod convert;
 mod error;
@@ -79,9 +80,9 @@ mod read;
 mod summary;
 mod write;
 
-pub use codec::{Md5Anim, Md5Mesh};
+pub use codec::{ANIM_CODEC, MESH_CODEC, Md5Anim, Md5Mesh};
 pub use convert::{
-    ConvertOptions, DEFAULT_FRAMERATE, anim_from_model, from_model, smooth_normals, to_model,
+    ConvertOptions, DEFAULT_FPS, anim_from_model, from_model, smooth_normals, to_model,
     to_model_with_animations,
 };
 pub use error::Error;

@@ -10,9 +10,9 @@
 
 use rigport_anim::Pose;
 use rigport_anim::skin::skin_vertex;
-use rigport_md5::{ConvertOptions, File, Md5Anim, to_model_with_animations};
+use rigport_md5::ANIM_CODEC;
+use rigport_md5::{ConvertOptions, File, to_model_with_animations};
 use rigport_model_core::Model;
-use rigport_model_core::codec::Codec;
 use rigport_model_core::glam::{DVec3, Vec3};
 use rigport_test_support::synth::{Md5Flags, md5_flags};
 
@@ -31,7 +31,7 @@ fn model_of(synth: &Md5Flags) -> Model {
 fn model_attached(synth: &Md5Flags) -> Model {
     let mesh = File::from_slice(synth.mesh.as_bytes()).unwrap();
     let (mut model, _) = to_model_with_animations(&mesh, &[], &ConvertOptions::default()).unwrap();
-    let (source, _) = Md5Anim
+    let (source, _) = ANIM_CODEC
         .read(synth.anim.as_bytes(), &Default::default())
         .unwrap();
     let mut animation = source.animations[0].clone();

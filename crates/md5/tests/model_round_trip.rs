@@ -4,11 +4,13 @@
 use glam::{Quat, Vec3};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
+use rigport_md5::{ANIM_CODEC, MESH_CODEC};
 use rigport_md5::{
-    ConvertOptions, File, Kind, Md5Anim, Md5Mesh, anim_from_model, from_model, sniff_kind,
-    to_model, to_model_with_animations,
+    ConvertOptions, File, Kind, anim_from_model, from_model, sniff_kind, to_model,
+    to_model_with_animations,
 };
-use rigport_model_core::codec::{Codec, Companions, Location, WriteOptions};
+use rigport_model_core::codec::Input;
+use rigport_model_core::codec::{Companions, Location, WriteOptions};
 use rigport_model_core::strategies::small_model;
 use rigport_model_core::{
     Animation, Joint, JointId, Key, Mesh, Model, ReadOptions, Track, Vertex, codes,
@@ -246,7 +248,7 @@ impl Companions for Folder {
 #[test]
 fn the_codecs_write_read_and_copy() {
     let model = animated();
-    let written = Md5Mesh
+    let written = MESH_CODEC
         .write(&model, "hero.md5mesh", &WriteOptions::default())
         .unwrap();
     let names: Vec<&str> = written.files.iter().map(|f| f.name.as_str()).collect();
@@ -261,9 +263,9 @@ fn the_codecs_write_read_and_copy() {
         "{listed}"
     );
     let (mesh, anim) = (&written.files[0].bytes, &written.files[1].bytes);
-    assert!(Md5Mesh.sniff(mesh) && !Md5Mesh.sniff(anim));
-    assert!(Md5Anim.sniff(anim) && !Md5Anim.sniff(mesh));
-    assert_eq!(Md5Mesh.info().up, rigport_model_core::UpAxis::Z);
+    assert!(MESH_CODEC.sniff(mesh) && !MESH_CODEC.sniff(anim));
+    assert!(ANIM_CODEC.sniff(anim) && !ANIM_CODEC.sniff(mesh));
+    assert_eq!(MESH_CODEC.info().up, rigport_model_core::UpAxis::Z);
 
     // Companions: the animation beside the mesh, named after its file; an unrelated
     // md5anim is skipped.
@@ -276,15 +278,17 @@ fn the_codecs_write_read_and_copy() {
     .unwrap();
     folder.insert("other.md5anim".to_owned(), other);
     let folder = Folder(folder);
-    let (alone, _) = Md5Mesh
-        .read_with(mesh, &ReadOptions::default(), &folder)
+    let (alone, _) = MESH_CODEC
+        .read_model(&Input::new(mesh, &ReadOptions::default()).beside(&folder))
         .unwrap();
     assert!(alone.animations.is_empty(), "read only when asked for");
     let beside = ReadOptions {
         animations_beside: true,
         ..ReadOptions::default()
     };
-    let (back, report) = Md5Mesh.read_with(mesh, &beside, &folder).unwrap();
+    let (back, report) = MESH_CODEC
+        .read_model(&Input::new(mesh, &beside).beside(&folder))
+        .unwrap();
     assert_eq!(back.animations.len(), 1);
     assert_eq!(back.animations[0].name, "hero_walk_cycle");
     assert_eq!(
@@ -293,7 +297,10 @@ fn the_codecs_write_read_and_copy() {
         "{report}"
     );
 
-    let summary = Md5Mesh.summary(mesh, &ReadOptions::default()).unwrap();
+    let summary = MESH_CODEC
+        .open_file(mesh, &ReadOptions::default())
+        .map(|(file, _)| file.summary())
+        .unwrap();
     assert_eq!(
         (
             summary.joints,
@@ -303,26 +310,29 @@ fn the_codecs_write_read_and_copy() {
         ),
         (2, 1, 3, 1)
     );
-    let summary = Md5Anim.summary(anim, &ReadOptions::default()).unwrap();
+    let summary = ANIM_CODEC
+        .open_file(anim, &ReadOptions::default())
+        .map(|(file, _)| file.summary())
+        .unwrap();
     assert_eq!((summary.frames, summary.animations), (25, 1));
-    let (copy, _) = Md5Mesh
-        .copy(mesh, &ReadOptions::default())
-        .unwrap()
+    let (copy, _) = MESH_CODEC
+        .open_file(mesh, &ReadOptions::default())
+        .map(|(file, report)| (file.to_vec(), report))
         .unwrap();
     assert_eq!(&copy, mesh);
 
     // The anim codec alone: skeleton and one animation; writing needs an animation.
-    let (alone, _) = Md5Anim.read(anim, &ReadOptions::default()).unwrap();
+    let (alone, _) = ANIM_CODEC.read(anim, &ReadOptions::default()).unwrap();
     assert_eq!(alone.animations[0].name, "anim");
     assert!(
-        Md5Anim
+        ANIM_CODEC
             .write(&Model::default(), "a.md5anim", &WriteOptions::default())
             .is_err()
     );
 
     // Errors name the line; the wrong kind is refused.
     let bad = b"MD5Version 10\ncommandline \"\"\nnumMeshes 1\njoints {\n\t\"a\" -1 ( 0 0 ) ( 0 0 0 )\n}\n";
-    let error = Md5Mesh.read(bad, &ReadOptions::default()).unwrap_err();
+    let error = MESH_CODEC.read(bad, &ReadOptions::default()).unwrap_err();
     assert_eq!(
         error.location,
         Location::Text {
@@ -331,5 +341,5 @@ fn the_codecs_write_read_and_copy() {
         },
         "{error}"
     );
-    assert!(Md5Anim.read(mesh, &ReadOptions::default()).is_err());
+    assert!(ANIM_CODEC.read(mesh, &ReadOptions::default()).is_err());
 }

@@ -10,8 +10,8 @@
 //! The same for `synth::md5_flags`, whose joints carry every component-flag pattern.
 
 use glam::{Mat4, Quat, Vec2, Vec3};
-use rigport_md5::{ConvertOptions, File, Md5Mesh, to_model_with_animations};
-use rigport_model_core::codec::Codec;
+use rigport_md5::MESH_CODEC;
+use rigport_md5::{ConvertOptions, File, to_model_with_animations};
 use rigport_test_support::corpus;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -266,7 +266,7 @@ fn posing_matches_the_iqm_sdk() {
         println!("{mesh} + {anim}: SDK on the originals, worst {worst:.2e} of the model size");
         assert!(worst < 2e-3, "{mesh} + {anim}: {worst}");
         // The SDK on what this crate writes from the model.
-        let written = Md5Mesh
+        let written = MESH_CODEC
             .write(&model, "written.md5mesh", &Default::default())
             .unwrap();
         for file in &written.files {
@@ -314,7 +314,7 @@ fn every_flag_pattern_poses_as_the_iqm_sdk_does() {
     // another file's animations are attached to a model).
     let (mut attached, _) =
         to_model_with_animations(&mesh_file, &[], &ConvertOptions::default()).unwrap();
-    let (source, _) = rigport_md5::Md5Anim
+    let (source, _) = rigport_md5::ANIM_CODEC
         .read(synth.anim.as_bytes(), &Default::default())
         .unwrap();
     let mut animation = source.animations[0].clone();

@@ -1,10 +1,8 @@
-//! MilkShape 3D ASCII through the shared [`Codec`](rigport_model_core::codec::Codec) trait, for
-//! callers that handle every format alike (the `rigport` facade, the Python package, the
-//! web page).
+//! MilkShape 3D ASCII as a [`Codec`](rigport_model_core::codec::Codec): a reader and a
+//! writer over the crate's faithful layer, for callers that handle every format alike
+//! (the `rigport` facade, the Python package, the web page).
 //!
 //! ```
-//! use rigport_model_core::codec::Codec;
-//!
 //! let codec = &rigport_ms3d_ascii::CODEC;
 //! assert_eq!(codec.info().key, "ms3d-ascii");
 //! assert_eq!(codec.info().up, rigport_model_core::UpAxis::Y);
@@ -22,17 +20,12 @@ static INFO: FormatInfo = FormatInfo {
     writes: true,
     reads: true,
     one_timeline: true,
-    animation_only: false,
-    morph_targets: false,
+    ..FormatInfo::DEFAULT
 };
 
 rigport_model_core::faithful_codec!(
     Ms3dAscii,
     INFO,
     |error, bytes| Location::at_text(bytes, error.span().map(|span| span.start)),
-    {
-        fn render(error: &crate::Error, bytes: &[u8]) -> String {
-            error.render(bytes)
-        }
-    }
+    render = crate::Error::render,
 );

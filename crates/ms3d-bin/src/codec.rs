@@ -1,10 +1,8 @@
-//! MilkShape 3D binary through the shared [`Codec`](rigport_model_core::codec::Codec) trait, for
-//! callers that handle every format alike (the `rigport` facade, the Python package, the
-//! web page).
+//! MilkShape 3D binary as a [`Codec`](rigport_model_core::codec::Codec): a reader and a
+//! writer over the crate's faithful layer, for callers that handle every format alike
+//! (the `rigport` facade, the Python package, the web page).
 //!
 //! ```
-//! use rigport_model_core::codec::Codec;
-//!
 //! let codec = &rigport_ms3d_bin::CODEC;
 //! assert_eq!(codec.info().key, "ms3d");
 //! assert_eq!(codec.info().up, rigport_model_core::UpAxis::Y);
@@ -22,35 +20,14 @@ static INFO: FormatInfo = FormatInfo {
     writes: true,
     reads: true,
     one_timeline: true,
-    animation_only: false,
-    morph_targets: false,
+    ..FormatInfo::DEFAULT
 };
 
+// A conversion decodes the keys once, straight into the model's tracks, without the
+// faithful key arrays (`convert::direct`).
 rigport_model_core::faithful_codec!(
     Ms3dBinary,
     INFO,
     |error, _bytes| Location::at_offset(error.offset()),
-    {
-        // A conversion decodes the keys once, straight into the model's tracks, without
-        // the faithful key arrays (`convert::direct`).
-        fn read_model(
-            bytes: &[u8],
-            options: &rigport_model_core::ReadOptions,
-        ) -> Result<(rigport_model_core::Model, rigport_model_core::Report), crate::Error> {
-            crate::convert::direct::read_model(bytes, options)
-        }
-
-        fn read_pending(
-            bytes: &[u8],
-            options: &rigport_model_core::ReadOptions,
-        ) -> Result<
-            (
-                crate::convert::direct::PendingModel,
-                rigport_model_core::Report,
-            ),
-            crate::Error,
-        > {
-            crate::convert::direct::read_pending(bytes, options)
-        }
-    }
+    model_read = crate::convert::direct::read_pending,
 );

@@ -7,7 +7,7 @@
 
 mod common;
 
-use rigport_model_core::codec::{Codec, Location};
+use rigport_model_core::codec::Location;
 use rigport_model_core::{Limits, ReadOptions};
 use rigport_ms3d_bin::{CODEC, ConvertOptions, File, Keyframe, to_model};
 use rigport_test_support::codec_agreement::assert_codec_reads_as_faithful;

@@ -1,9 +1,9 @@
-//! Wavefront OBJ through the shared [`Codec`] trait, for callers that handle every format
-//! alike: written only (OBJ is never read), in the pose [`WriteOptions::pose`] asks for, with
-//! its `.mtl` beside it (named after the `.obj`) when there are materials.
+//! Wavefront OBJ as a [`Codec`], for callers that handle every format alike: a [`Writer`]
+//! only (OBJ is never read), in the pose `WriteOptions::pose` asks for, with its `.mtl`
+//! beside it (named after the `.obj`) when there are materials.
 //!
 //! ```
-//! use rigport_model_core::codec::{Codec, WriteOptions};
+//! use rigport_model_core::codec::WriteOptions;
 //! use rigport_model_core::{Mesh, Model, Vertex, glam::Vec3};
 //!
 //! let mut mesh = Mesh::new("tri");
@@ -18,16 +18,17 @@
 //! ```
 
 use rigport_model_core::codec::{
-    Codec, FormatError, FormatInfo, Location, OutputFile, WriteOptions, Written, stem_of,
+    Codec, FormatError, FormatInfo, Location, Output, OutputFile, Writer, Written, stem_of,
 };
-use rigport_model_core::{Model, ReadOptions, Report, UpAxis};
+use rigport_model_core::{Model, UpAxis};
+use std::borrow::Cow;
 
 /// The OBJ codec (write-only).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Obj;
 
-/// The OBJ codec.
-pub const CODEC: Obj = Obj;
+/// The OBJ codec, as a registry lists it.
+pub static CODEC: Codec = Codec::new(&INFO, None, Some(&Obj));
 
 static INFO: FormatInfo = FormatInfo {
     key: "obj",
@@ -37,37 +38,19 @@ static INFO: FormatInfo = FormatInfo {
     up: UpAxis::Y,
     writes: true,
     reads: false,
-    one_timeline: false,
-    animation_only: false,
-    morph_targets: false,
+    posed: true,
+    ..FormatInfo::DEFAULT
 };
 
-impl Codec for Obj {
+impl Writer for Obj {
     fn info(&self) -> &'static FormatInfo {
         &INFO
     }
 
-    /// OBJ is never read: nothing is taken for it.
-    fn sniff(&self, _: &[u8]) -> bool {
-        false
-    }
-
-    fn read(&self, _: &[u8], _: &ReadOptions) -> Result<(Model, Report), FormatError> {
-        Err(FormatError::new(
-            INFO.key,
-            Location::Unknown,
-            "OBJ files are written, not read",
-        ))
-    }
-
-    fn write(
-        &self,
-        model: &Model,
-        main: &str,
-        options: &WriteOptions,
-    ) -> Result<Written, FormatError> {
+    fn write(&self, model: Cow<'_, Model>, output: &Output<'_>) -> Result<Written, FormatError> {
+        let main = output.main;
         let mtl_name = format!("{}.mtl", stem_of(main));
-        let export = crate::write_posed(model, &options.pose, Some(&mtl_name))
+        let export = crate::write_posed(&model, &output.options.pose, Some(&mtl_name))
             .map_err(|e| FormatError::wrap_plain(INFO.key, Location::Unknown, e))?;
         let mut written = Written::single(main, export.obj.into_bytes());
         if !export.mtl.is_empty() {

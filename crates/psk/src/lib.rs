@@ -112,6 +112,7 @@
 //! [`Psk`] codec writes it beside the mesh as `<stem>.psa`.
 #![forbid(unsafe_code)]
 
+mod beside;
 mod codec;
 mod convert;
 mod error;
@@ -122,8 +123,8 @@ mod write;
 
 pub use codec::{PSA_CODEC, PSA_INFO, PSK_CODEC, PSK_INFO, Psa, Psk};
 pub use convert::{
-    ConvertOptions, DEFAULT_FRAMERATE, SCALE_TYPE_FLAG, TYPE_FLAG, anim_from_model, bind_by_name,
-    codes, from_model, shared_bones, to_model, to_model_with_animations,
+    ConvertOptions, DEFAULT_FPS, SCALE_TYPE_FLAG, TYPE_FLAG, anim_from_model, bind_by_name, codes,
+    from_model, shared_bones, to_model, to_model_with_animations,
 };
 pub use error::Error;
 pub use file::{

@@ -5,9 +5,9 @@
 mod common;
 
 use proptest::prelude::*;
-use rigport_model_core::codec::Codec;
 use rigport_model_core::{Limits, ReadOptions};
-use rigport_psk::{ConvertOptions, File, Psa, Psk, to_model};
+use rigport_psk::{ConvertOptions, File, to_model};
+use rigport_psk::{PSA_CODEC, PSK_CODEC};
 
 /// The inputs: every corpus file, and a small mesh and animation written by the crate
 /// (so the test has inputs without the corpus).
@@ -58,8 +58,8 @@ fn check(bytes: &[u8]) {
         }
         Err(error) => assert!(error.offset().is_some(), "{error}"),
     }
-    let _ = Psk.read(bytes, &options);
-    let _ = Psa.read(bytes, &options);
+    let _ = PSK_CODEC.read(bytes, &options);
+    let _ = PSA_CODEC.read(bytes, &options);
     let _ = File::from_slice_with(bytes, &ReadOptions::strict());
 }
 

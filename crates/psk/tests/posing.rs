@@ -5,10 +5,11 @@
 mod common;
 
 use rigport_anim::Pose;
-use rigport_model_core::codec::Codec;
+use rigport_model_core::codec::Input;
 use rigport_model_core::glam::{Quat, Vec3};
 use rigport_model_core::{Model, ReadOptions};
-use rigport_psk::{ConvertOptions, File, Psk, to_model, to_model_with_animations};
+use rigport_psk::PSK_CODEC;
+use rigport_psk::{ConvertOptions, File, to_model, to_model_with_animations};
 use std::collections::BTreeMap;
 
 const S: f32 = std::f32::consts::FRAC_1_SQRT_2;
@@ -202,11 +203,13 @@ fn the_codec_attaches_psa_files_beside_the_mesh_that_fit() {
         animations_beside: true,
         ..ReadOptions::default()
     };
-    let (model, report) = Psk.read_with(&two_bone_psk(), &options, &beside).unwrap();
+    let (model, report) = PSK_CODEC
+        .read_model(&Input::new(&two_bone_psk(), &options).beside(&beside))
+        .unwrap();
     assert_eq!(model.animations.len(), 1, "{report}");
     assert!(report.to_string().contains("other.psa"), "{report}");
-    let (alone, _) = Psk
-        .read_with(&two_bone_psk(), &ReadOptions::default(), &beside)
+    let (alone, _) = PSK_CODEC
+        .read_model(&Input::new(&two_bone_psk(), &ReadOptions::default()).beside(&beside))
         .unwrap();
     assert!(alone.animations.is_empty());
 }
@@ -350,7 +353,9 @@ fn the_grunt_gets_one_animation_per_sequence() {
         animations_beside: true,
         ..ReadOptions::default()
     };
-    let (model, report) = Psk.read_with(&mesh, &options, &beside).unwrap();
+    let (model, report) = PSK_CODEC
+        .read_model(&Input::new(&mesh, &options).beside(&beside))
+        .unwrap();
     assert_eq!(model.animations.len(), 1, "{report}");
     assert_eq!(model.animations[0].tracks.len(), 72, "{report}");
     assert_eq!(model.animations[0].frame_count(), 101);

@@ -4,9 +4,11 @@
 
 mod common;
 
+use rigport_model_core::codec::Input;
 use rigport_model_core::codec::{Codec, WriteOptions};
 use rigport_model_core::{Model, ReadOptions, UpAxis};
-use rigport_psk::{ConvertOptions, File, Psa, Psk, anim_from_model, from_model, to_model};
+use rigport_psk::{ConvertOptions, File, anim_from_model, from_model, to_model};
+use rigport_psk::{PSA_CODEC, PSK_CODEC};
 use std::collections::BTreeMap;
 
 fn milkshape() -> Model {
@@ -24,7 +26,7 @@ fn milkshape() -> Model {
 fn a_milkshape_model_comes_back_with_its_triangles_bones_and_animations() {
     let model = milkshape();
     assert!(!model.animations.is_empty() && model.skeleton.len() > 1);
-    let written = Psk
+    let written = PSK_CODEC
         .write(&model, "rig.psk", &WriteOptions::default())
         .unwrap();
     let names: Vec<&str> = written.files.iter().map(|f| f.name.as_str()).collect();
@@ -45,8 +47,8 @@ fn a_milkshape_model_comes_back_with_its_triangles_bones_and_animations() {
         animations_beside: true,
         ..ReadOptions::default()
     };
-    let (back, report) = Psk
-        .read_with(&written.files[0].bytes, &options, &beside)
+    let (back, report) = PSK_CODEC
+        .read_model(&Input::new(&written.files[0].bytes, &options).beside(&beside))
         .unwrap();
     assert_eq!(back.triangle_count(), model.triangle_count(), "{report}");
     let roots = model
@@ -117,7 +119,11 @@ fn the_crates_output_is_stable() {
 fn corpus_files_survive_the_model() {
     for (name, bytes) in common::corpus("psk") {
         let options = ReadOptions::default();
-        let codec: &dyn Codec = if name.ends_with(".psa") { &Psa } else { &Psk };
+        let codec: &Codec = if name.ends_with(".psa") {
+            &PSA_CODEC
+        } else {
+            &PSK_CODEC
+        };
         let (model, _) = codec.read(&bytes, &options).unwrap();
         let written = codec
             .write(&model, &name, &WriteOptions::default())
@@ -126,7 +132,11 @@ fn corpus_files_survive_the_model() {
         assert_eq!(back.triangle_count(), model.triangle_count(), "{name}");
         assert_eq!(back.skeleton.len(), model.skeleton.len(), "{name}");
         assert_eq!(back.animations.len(), model.animations.len(), "{name}");
-        let copy = codec.copy(&bytes, &options).unwrap().unwrap().0;
+        let copy = codec
+            .open_file(&bytes, &options)
+            .map(|(file, report)| (file.to_vec(), report))
+            .unwrap()
+            .0;
         assert_eq!(copy, bytes, "{name}: the faithful copy");
     }
 }
@@ -134,16 +144,16 @@ fn corpus_files_survive_the_model() {
 #[test]
 fn the_codecs_sniff_their_own_kind() {
     let model = milkshape();
-    let written = Psk
+    let written = PSK_CODEC
         .write(&model, "a.psk", &WriteOptions::default())
         .unwrap();
     let (psk, psa) = (&written.files[0].bytes, &written.files[1].bytes);
-    assert!(Psk.sniff(psk) && !Psk.sniff(psa));
-    assert!(Psa.sniff(psa) && !Psa.sniff(psk));
-    assert!(!Psk.sniff(b"INTERQUAKEMODEL\0") && !Psa.sniff(b""));
-    let error = Psa.read(psk, &ReadOptions::default()).unwrap_err();
+    assert!(PSK_CODEC.sniff(psk) && !PSK_CODEC.sniff(psa));
+    assert!(PSA_CODEC.sniff(psa) && !PSA_CODEC.sniff(psk));
+    assert!(!PSK_CODEC.sniff(b"INTERQUAKEMODEL\0") && !PSA_CODEC.sniff(b""));
+    let error = PSA_CODEC.read(psk, &ReadOptions::default()).unwrap_err();
     assert!(error.to_string().contains("not a .psa"), "{error}");
-    let psa_only = Psa
+    let psa_only = PSA_CODEC
         .write(&model, "a.psa", &WriteOptions::default())
         .unwrap();
     assert_eq!(psa_only.files[0].bytes, *psa);

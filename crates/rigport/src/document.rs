@@ -1,12 +1,13 @@
-//! A model file read through its format's [`Codec`], whatever the format, and the content
+//! A model file read through its format's [`Reader`], whatever the format, and the content
 //! sniffing that picks the format.
 
 use crate::error::Error;
 use crate::registry::Format;
 use rigport_model_core::codec::{
-    Codec, Companions, Folder, FormatError, NoCompanions, Opened, OutputFile,
+    Codec, Companions, Folder, FormatError, Input, NoCompanions, Opened, Opening, OutputFile,
+    Reader,
 };
-use rigport_model_core::{Consumed, FileSummary, Model, ReadOptions, Report};
+use rigport_model_core::{FileSummary, Model, ReadOptions, Report};
 use std::any::Any;
 use std::path::Path;
 
@@ -14,27 +15,12 @@ use std::path::Path;
 /// which animations a target cannot hold as they are (glTF CUBICSPLINE) are resampled.
 pub use rigport_model_core::codec::ModelOptions;
 
-/// A file read by its format's codec, in one of the readable formats this build includes:
-/// the format crate's faithful file when the codec keeps one ([`Document::file`]), else the
-/// bytes and the model the codec read.
+/// A file read by its format's reader, in one of the readable formats this build includes:
+/// the format crate's faithful file ([`Document::file`]).
 #[derive(Debug)]
 pub struct Document {
     format: Format,
-    kept: Kept,
-}
-
-/// What a document keeps of its file.
-#[derive(Debug)]
-enum Kept {
-    /// The faithful file its codec opened.
-    Opened(Box<dyn Opened>),
-    /// The bytes (for `info` and the same-format copy) and the model, for a codec without
-    /// a faithful layer of its own.
-    Read {
-        bytes: Vec<u8>,
-        options: ReadOptions,
-        model: Model,
-    },
+    file: Box<dyn Opened>,
 }
 
 /// An image a converted model's materials name (`Material::texture` is `file_name`), which
@@ -64,13 +50,10 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
     crate::registry::sniff(bytes)
 }
 
-/// The codec that reads `format` in this build.
-pub(crate) fn reader(format: Format) -> Result<&'static dyn Codec, Error> {
-    let codec = format.codec().ok_or(Error::NotEnabled { format })?;
-    if !codec.info().reads {
-        return Err(Error::NotReadable(format));
-    }
-    Ok(codec)
+/// The reader of `format` in this build.
+pub(crate) fn reader(format: Format) -> Result<&'static dyn Reader, Error> {
+    let codec: &Codec = format.codec().ok_or(Error::NotEnabled { format })?;
+    codec.reader().ok_or(Error::NotReadable(format))
 }
 
 /// A codec's read error, rendered against the `bytes` read (line:column and the line, for
@@ -117,29 +100,21 @@ impl Document {
         options: &ReadOptions,
         base_dir: Option<&Path>,
     ) -> Result<(Document, Report), Error> {
-        let codec = reader(format)?;
+        let reader = reader(format)?;
         let folder = folder(base_dir);
-        let companions = companions(&folder);
-        if let Some(opened) = codec.open(bytes, options, companions) {
-            let (file, report) = opened.map_err(|e| read_error(format, e, bytes))?;
-            // A codec of one flavour reads the other too (a `.glb` named `.gltf`).
-            let format = Format::from_key(file.info().key).unwrap_or(format);
-            let kept = Kept::Opened(file);
-            return Ok((Document { format, kept }, report));
-        }
-        let (model, report) = codec
-            .read_with(bytes, options, companions)
+        let input = Input::new(bytes, options).beside(companions(&folder));
+        let read = reader
+            .open(&input)
             .map_err(|e| read_error(format, e, bytes))?;
-        let kept = Kept::Read {
-            bytes: bytes.to_vec(),
-            // The bytes are a copy: nobody needs telling which of them are read.
-            options: ReadOptions {
-                consumed: Consumed::default(),
-                ..options.clone()
-            },
-            model,
+        let (Opening::File(file), report) = read else {
+            // A reader opening to keep gives the file (`Intent::Keep`).
+            let message = "the reader kept no file";
+            let error = FormatError::new(format.key(), Default::default(), message);
+            return Err(read_error(format, error, bytes));
         };
-        Ok((Document { format, kept }, report))
+        // A reader of one flavour reads the other too (a `.glb` named `.gltf`).
+        let format = Format::from_key(file.info().key).unwrap_or(format);
+        Ok((Document { format, file }, report))
     }
 
     /// Detects the format and reads the file.
@@ -166,55 +141,26 @@ impl Document {
         self.format
     }
 
-    /// The format crate's faithful file, when the codec keeps one and it is a `T`
+    /// The format crate's faithful file, when it is a `T`
     /// (`rigport::formats::iqe::File`, `rigport::formats::gltf::import::GltfFile`…).
     pub fn file<T: Any>(&self) -> Option<&T> {
-        match &self.kept {
-            Kept::Opened(file) => file.as_any().downcast_ref(),
-            Kept::Read { .. } => None,
-        }
+        self.file.as_any().downcast_ref()
     }
 
     /// Counts and details for `rigport info`.
     pub fn summary(&self) -> FileSummary {
-        match &self.kept {
-            Kept::Opened(file) => file.summary(),
-            Kept::Read {
-                bytes,
-                options,
-                model,
-            } => self
-                .format
-                .codec()
-                .and_then(|codec| codec.summary(bytes, options).ok())
-                .unwrap_or_else(|| {
-                    FileSummary::of_model(self.format.key(), model, &Report::default())
-                }),
-        }
+        self.file.summary()
     }
 
     /// Writes the faithful file back (byte-identical for binary, content-identical for text).
     pub fn to_vec(&self) -> Vec<u8> {
-        match &self.kept {
-            Kept::Opened(file) => file.to_vec(),
-            // The codec's faithful copy; a codec without one (or failing on bytes it has
-            // read) gives the file as it came, which is the same content.
-            Kept::Read { bytes, options, .. } => {
-                match self.format.codec().and_then(|c| c.copy(bytes, options)) {
-                    Some(Ok((copy, _))) => copy,
-                    _ => bytes.clone(),
-                }
-            }
-        }
+        self.file.to_vec()
     }
 
     /// The same-format copy a conversion writes, with what it repaired or why there is
     /// none (`None`: the copy must go through the model).
     pub(crate) fn copy(&self) -> Result<(Option<Vec<u8>>, Report), Error> {
-        match &self.kept {
-            Kept::Opened(file) => file.copy().map_err(|e| self.to_model_error(e)),
-            Kept::Read { .. } => Ok((Some(self.to_vec()), Report::default())),
-        }
+        self.file.copy().map_err(|e| self.to_model_error(e))
     }
 
     /// Converts to the neutral model with each format crate's default conversion options.
@@ -230,27 +176,12 @@ impl Document {
         &self,
         options: &ModelOptions,
     ) -> Result<(Model, Vec<Image>, Report), Error> {
-        match &self.kept {
-            Kept::Opened(file) => {
-                let modelled = file.to_model(options).map_err(|e| self.to_model_error(e))?;
-                let images = modelled.images.into_iter().map(Image::from).collect();
-                Ok((modelled.model, images, modelled.report))
-            }
-            // The codec read the model with the file; its read report was the document's.
-            Kept::Read { model, .. } => Ok((model.clone(), Vec::new(), Report::default())),
-        }
-    }
-
-    /// [`Document::to_model_with_images`] for a document no longer needed: a model the
-    /// codec read with the file is moved out rather than copied.
-    pub(crate) fn into_model_with_images(
-        self,
-        options: &ModelOptions,
-    ) -> Result<(Model, Vec<Image>, Report), Error> {
-        match self.kept {
-            Kept::Read { model, .. } => Ok((model, Vec::new(), Report::default())),
-            Kept::Opened(_) => self.to_model_with_images(options),
-        }
+        let modelled = self
+            .file
+            .to_model(options)
+            .map_err(|e| self.to_model_error(e))?;
+        let images = modelled.images.into_iter().map(Image::from).collect();
+        Ok((modelled.model, images, modelled.report))
     }
 
     fn to_model_error(&self, source: FormatError) -> Error {

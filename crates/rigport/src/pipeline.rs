@@ -9,8 +9,9 @@ use crate::document::{Document, Image, ModelOptions};
 use crate::error::Error;
 pub use crate::images::Beside;
 use crate::registry::Format;
-use rigport_model_core::codec::{Companions, Overlay, PendingModel, WriteOptions};
+use rigport_model_core::codec::{Companions, Input, Opening, Output, Overlay, WriteOptions};
 use rigport_model_core::{Model, ReadOptions, Report};
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 /// Which pose an OBJ export shows (all `None`: the bind pose).
@@ -135,8 +136,9 @@ enum Source {
     /// the scene its read checks the commands with, so they are interpreted once), with
     /// the images the file holds.
     Model(Model, Vec<Image>),
-    /// A file for another format whose model is made once the input is freed.
-    Pending(Format, PendingModel),
+    /// A file for another format whose model is made once the input is freed, with the
+    /// options it is made with.
+    Pending(Format, Opening, ModelOptions),
 }
 
 /// Reads `input` for a conversion into `target`; `direct` reads a file for another format
@@ -154,17 +156,22 @@ fn read_source(
         let folder = crate::document::folder(settings.source_dir.as_deref());
         let companions = crate::document::companions(&folder);
         let options = ModelOptions { fps: settings.fps };
-        if !direct {
-            let (pending, report) = codec
-                .read_pending(input, &settings.read, companions, &options)
-                .map_err(|e| crate::document::read_error(format, e, input))?;
-            return Ok((Source::Pending(format, pending), report));
-        }
-        let modelled = codec
-            .read_model(input, &settings.read, companions, &options)
+        let read = Input::new(input, &settings.read)
+            .beside(companions)
+            .for_model(options);
+        let (opening, report) = codec
+            .open(&read)
             .map_err(|e| crate::document::read_error(format, e, input))?;
+        if !direct {
+            return Ok((Source::Pending(format, opening, options), report));
+        }
+        let mut modelled = opening
+            .into_model(&options)
+            .map_err(|e| crate::document::read_error(format, e, input))?;
+        let mut all = report;
+        all.extend(std::mem::take(&mut modelled.report));
         let images = modelled.images.into_iter().map(Image::from).collect();
-        return Ok((Source::Model(modelled.model, images), modelled.report));
+        return Ok((Source::Model(modelled.model, images), all));
     }
     Document::read_in(
         input,
@@ -194,11 +201,13 @@ fn convert_source(
             target,
             settings,
         ),
-        Source::Pending(format, pending) => {
-            let modelled = pending().map_err(|source| Error::ToModel {
-                format,
-                source: Box::new(source),
-            })?;
+        Source::Pending(format, opening, options) => {
+            let modelled = opening
+                .into_model(&options)
+                .map_err(|source| Error::ToModel {
+                    format,
+                    source: Box::new(source),
+                })?;
             let images: Vec<Image> = modelled.images.into_iter().map(Image::from).collect();
             convert_model(
                 modelled.model,
@@ -224,7 +233,10 @@ fn convert_document(
 ) -> Result<Converted, Error> {
     // A `.gltf` may name external buffers and images beside it, which a copy of its JSON
     // into another folder would lose: it goes through the model, which writes them anew.
-    if document.format() == target && target != Format::Gltf && settings.animations.is_empty() {
+    if document.format() == target
+        && target.has(|info| info.faithful_copy)
+        && settings.animations.is_empty()
+    {
         let (copy, more) = document.copy()?;
         report.extend(more);
         if let Some(bytes) = copy {
@@ -239,7 +251,8 @@ fn convert_document(
     }
     let options = ModelOptions { fps: settings.fps };
     // The faithful file is no longer needed: it is freed before the writer allocates.
-    let (model, images, to_model_report) = document.into_model_with_images(&options)?;
+    let (model, images, to_model_report) = document.to_model_with_images(&options)?;
+    drop(document);
     convert_model(
         model,
         &images,
@@ -278,23 +291,22 @@ fn convert_model(
     if !target.keeps_morph_targets() && settings.pose.is_bind_pose() {
         rigport_model_core::morph::drop_morphs(&mut model, target.description(), &mut report);
     }
-    let gltf_target = matches!(target, Format::Glb | Format::Gltf);
     let mut beside = Vec::new();
-    if !gltf_target {
+    if !target.has(|info| info.cubic_splines) {
         // Before concatenation: the timeline is laid out from linear keys.
         resample_cubic_splines(&mut model, settings.fps, &mut report);
     }
     if settings.concat_animations {
         concat_animations(&mut model, target, &mut report);
     }
-    if !gltf_target {
-        // glTF export looks for (and warns about) the images itself; the other targets
+    if !target.has(|info| info.embeds_images) {
+        // A glTF export looks for (and warns about) the images itself; the other targets
         // name image files, which are warned about here when they are not beside the source.
         if let Some(files) = settings.beside_files() {
             crate::images::TextureList::of(&model, images, &files).warn_missing(&mut report);
         }
         beside = crate::images::beside_output(&mut model, images, output, &mut report);
-        if matches!(target, Format::Iqe | Format::Iqm) {
+        if target.has(|info| info.names_materials_by_texture) {
             crate::images::name_materials_after_textures(&mut model, &beside, &mut report);
         }
     }
@@ -346,7 +358,7 @@ fn concat_animations(model: &mut Model, target: Format, report: &mut Report) {
 
 /// The note saying `concat_animations` did nothing for `target`.
 fn ignore_concat(target: Format, report: &mut Report) {
-    let why = if target == Format::Obj {
+    let why = if target.has(|info| info.posed) {
         "OBJ output is one pose of one animation".to_owned()
     } else {
         format!("{} keeps every animation as it is", target.description())
@@ -378,15 +390,16 @@ fn write_model(
         .with_pose(settings.pose.clone())
         .with_keep_texture_uris(settings.keep_texture_uris);
     let beside = settings.beside_files();
+    let to = Output::new(&main, &options);
     let written = if images.is_empty() && beside.is_none() {
-        codec.write_owned(model, &main, &options, None)
+        codec.write_to(Cow::Owned(model), &to)
     } else {
         let under = beside.as_ref().map(|files| files as &dyn Companions);
         let held = images
             .iter()
             .map(|image| (image.file_name.as_str(), image.png.as_slice()));
         let files = Overlay::new(held, under);
-        codec.write_owned(model, &main, &options, Some(&files))
+        codec.write_to(Cow::Owned(model), &to.reading(&files))
     }
     .map_err(|e| Error::FromModel {
         format: target,

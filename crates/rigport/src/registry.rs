@@ -1,10 +1,12 @@
 //! The registry: the one list of formats, and the one place the facade names the format
 //! crates.
 //!
-//! Each format crate implements [`rigport_model_core::codec::Codec`] and owns every fact
-//! about its format in its [`FormatInfo`] (key, extensions, description, up axis, whether it
-//! is read and written, one timeline or many, the files beside a model it reads and
-//! writes). [`Format`] is a thin id: its variants, the cargo feature that brings each in
+//! Each format crate implements a [`Reader`](rigport_model_core::codec::Reader) and/or a
+//! [`Writer`](rigport_model_core::codec::Writer), lists them in a [`Codec`], and owns every
+//! fact about its format in its [`FormatInfo`] (key, extensions, description, up axis, whether it
+//! is read and written, one timeline or many, whether a same-format copy is faithful, whether
+//! it keeps cubic splines or embeds its images, the files beside a model it reads and
+//! writes). The facade asks those facts and names no format itself. [`Format`] is a thin id: its variants, the cargo feature that brings each in
 //! and the codec come from the one [`registry!`] list below, and everything else it says
 //! is its codec's.
 //!
@@ -52,13 +54,13 @@ macro_rules! registry {
         }
 
         /// The codec of `format`, when this build includes it ([`Format::codec`]).
-        fn codec(format: Format) -> Option<&'static dyn Codec> {
+        fn codec(format: Format) -> Option<&'static Codec> {
             match format {
                 $(Format::$variant => {
                     #[cfg(feature = $feature)]
-                    let codec: Option<&'static dyn Codec> = Some(&$codec);
+                    let codec: Option<&'static Codec> = Some(&$codec);
                     #[cfg(not(feature = $feature))]
-                    let codec: Option<&'static dyn Codec> = None;
+                    let codec: Option<&'static Codec> = None;
                     codec
                 })*
             }
@@ -76,15 +78,15 @@ registry! {
     /// Inter-Quake Model, version 2 (`.iqm`).
     Iqm = "iqm", feature "iqm", rigport_iqm::CODEC;
     /// glTF 2.0 binary (`.glb`).
-    Glb = "glb", feature "gltf", rigport_gltf::codec::GLB;
+    Glb = "glb", feature "gltf", rigport_gltf::codec::GLB_CODEC;
     /// glTF 2.0 JSON with a `.bin` beside it (`.gltf`).
-    Gltf = "gltf", feature "gltf", rigport_gltf::codec::GLTF;
+    Gltf = "gltf", feature "gltf", rigport_gltf::codec::GLTF_CODEC;
     /// id Tech 4 MD5 mesh (`.md5mesh`), with its `.md5anim` files beside it.
-    Md5Mesh = "md5mesh", feature "md5", rigport_md5::Md5Mesh;
+    Md5Mesh = "md5mesh", feature "md5", rigport_md5::MESH_CODEC;
     /// id Tech 4 MD5 animation (`.md5anim`): a skeleton and one animation.
-    Md5Anim = "md5anim", feature "md5", rigport_md5::Md5Anim;
+    Md5Anim = "md5anim", feature "md5", rigport_md5::ANIM_CODEC;
     /// Valve SMD (`.smd`): a reference model or an animation sequence.
-    Smd = "smd", feature "smd", rigport_smd::Smd;
+    Smd = "smd", feature "smd", rigport_smd::CODEC;
     /// Unreal ActorX mesh (`.psk`, `.pskx`), with its `.psa` animations beside it.
     Psk = "psk", feature "psk", rigport_psk::PSK_CODEC;
     /// Unreal ActorX animations (`.psa`): a skeleton and its sequences.
@@ -139,7 +141,7 @@ pub(crate) fn readable_keys() -> String {
 impl Format {
     /// The format's codec, when this build includes it: what the facade reads and writes
     /// through, for code that drives every format alike (the hostile-input checks).
-    pub fn codec(self) -> Option<&'static dyn Codec> {
+    pub fn codec(self) -> Option<&'static Codec> {
         codec(self)
     }
 
@@ -189,6 +191,12 @@ impl Format {
         self.info().is_some_and(|info| info.morph_targets)
     }
 
+    /// Whether the format says `fact` of itself, in this build (false when this build does
+    /// not include it): `Format::Gltf.has(|info| info.cubic_splines)`.
+    pub fn has(self, fact: impl Fn(&FormatInfo) -> bool) -> bool {
+        self.info().is_some_and(fact)
+    }
+
     /// Whether this build includes the format's feature.
     pub fn is_enabled(self) -> bool {
         codec(self).is_some()
@@ -235,6 +243,8 @@ impl std::fmt::Display for Format {
 pub mod formats {
     #[cfg(feature = "b3d")]
     pub use rigport_b3d as b3d;
+    #[cfg(feature = "fbx")]
+    pub use rigport_fbx as fbx;
     #[cfg(feature = "gltf")]
     pub use rigport_gltf as gltf;
     #[cfg(feature = "iqe")]
@@ -278,6 +288,18 @@ mod tests {
                 assert_eq!(Format::from_extension(Path::new(&path)), Some(format));
             }
             assert_eq!(format.can_read(), info.reads, "{format}");
+            let codec = format.codec().unwrap();
+            assert_eq!(codec.reader().is_some(), info.reads, "{format}: a reader");
+            assert_eq!(codec.writer().is_some(), info.writes, "{format}: a writer");
+            for part in [
+                codec.reader().map(|r| r.info()),
+                codec.writer().map(|w| w.info()),
+            ] {
+                assert!(
+                    part.is_none_or(|part| part == info),
+                    "{format}: one FormatInfo"
+                );
+            }
             assert_eq!(format.can_read(), SNIFF_ORDER.contains(&format), "{format}");
         }
         assert!(enabled > 0 || cfg!(not(feature = "ms3d")));

@@ -1,13 +1,14 @@
-//! The [`Codec`] of SMD: the neutral door the facade and other front ends use.
+//! SMD as a [`Codec`]: the neutral door the facade and other front ends use.
 
 use crate::convert::{ConvertOptions, animation_from_model, reference, to_model};
 use crate::file::File;
 use rigport_model_core::codec::{
-    Codec, Companions, FormatError, FormatInfo, Keep, Kept, Location, Opening, WriteOptions,
-    Written, WrittenFiles, model_of,
+    Codec, FormatError, FormatInfo, Input, Keep, Kept, Location, Opening, Output, Reader, Writer,
+    Written, WrittenFiles,
 };
-use rigport_model_core::{FileSummary, Model, ReadOptions, Report, UpAxis};
+use rigport_model_core::{FileSummary, Model, Report, UpAxis};
 use std::any::Any;
+use std::borrow::Cow;
 
 use crate::KEY;
 
@@ -19,23 +20,17 @@ static INFO: FormatInfo = FormatInfo {
     up: UpAxis::Z,
     writes: true,
     reads: true,
-    one_timeline: false,
-    animation_only: false,
-    morph_targets: false,
+    ..FormatInfo::DEFAULT
 };
 
-/// Valve SMD as a [`Codec`]: reads a reference or animation SMD with the default
+/// Valve SMD's reader and writer: reads a reference or animation SMD with the default
 /// [`ConvertOptions`], and writes a model as `X.smd` (the reference) plus `X_<name>.smd`
 /// per animation.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Smd;
 
-/// Reads an SMD faithfully and keeps it.
-fn open(bytes: &[u8], options: &ReadOptions) -> Opening {
-    let (file, report) =
-        File::from_slice_with(bytes, options).map_err(|e| e.into_format_error(bytes))?;
-    Kept::opening(&INFO, file, report)
-}
+/// The SMD codec, as a registry lists it.
+pub static CODEC: Codec = Codec::new(&INFO, Some(&Smd), Some(&Smd));
 
 impl Keep for File {
     fn summary(&self) -> FileSummary {
@@ -56,7 +51,7 @@ impl Keep for File {
     }
 }
 
-impl Codec for Smd {
+impl Reader for Smd {
     fn info(&self) -> &'static FormatInfo {
         &INFO
     }
@@ -65,20 +60,21 @@ impl Codec for Smd {
         crate::sniff(bytes)
     }
 
-    fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
-        model_of(open(bytes, options))
+    /// Reads an SMD faithfully and keeps it.
+    fn open(&self, input: &Input<'_>) -> Result<(Opening, Report), FormatError> {
+        let (file, report) = File::from_slice_with(input.bytes, input.options)
+            .map_err(|e| e.into_format_error(input.bytes))?;
+        Kept::opening(&INFO, file, report)
+    }
+}
+
+impl Writer for Smd {
+    fn info(&self) -> &'static FormatInfo {
+        &INFO
     }
 
-    fn open(&self, bytes: &[u8], options: &ReadOptions, _: &dyn Companions) -> Option<Opening> {
-        Some(open(bytes, options))
-    }
-
-    fn write(
-        &self,
-        model: &Model,
-        main: &str,
-        _options: &WriteOptions,
-    ) -> Result<Written, FormatError> {
+    fn write(&self, model: Cow<'_, Model>, output: &Output<'_>) -> Result<Written, FormatError> {
+        let (model, main) = (model.as_ref(), output.main);
         let options = ConvertOptions::default();
         let wrap = |e| FormatError::wrap(KEY, Location::Unknown, e);
         let (file, mut report) = reference(model, &options).map_err(wrap)?;

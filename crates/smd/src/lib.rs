@@ -70,7 +70,7 @@ mod read;
 mod summary;
 mod write;
 
-pub use codec::Smd;
+pub use codec::{CODEC, Smd};
 
 /// The format key (`--to`, `info`'s `format`), which the codec, its errors and the summary
 /// share.

@@ -5,8 +5,9 @@
 mod common;
 
 use rigport_model_core::ReadOptions;
-use rigport_model_core::codec::{Codec, Location, WriteOptions};
-use rigport_smd::{ConvertOptions, File, Smd, sniff, to_model};
+use rigport_model_core::codec::{Location, WriteOptions};
+use rigport_smd::CODEC;
+use rigport_smd::{ConvertOptions, File, sniff, to_model};
 
 #[test]
 fn every_corpus_file_reads_with_its_own_counts() {
@@ -28,7 +29,10 @@ fn every_corpus_file_reads_with_its_own_counts() {
             "{name}"
         );
         assert!(scan.nodes > 0, "{name}: the scan found no bones");
-        let codec = Smd.summary(&bytes, &ReadOptions::default()).unwrap();
+        let codec = CODEC
+            .open_file(&bytes, &ReadOptions::default())
+            .map(|(file, _)| file.summary())
+            .unwrap();
         assert_eq!(codec.triangles, scan.triangles, "{name}");
     }
 }
@@ -52,7 +56,10 @@ fn every_corpus_file_round_trips_with_the_same_content() {
         let again = File::from_slice(&written).unwrap();
         assert_eq!(again, file, "{name}: the written file reads as another");
         assert_eq!(again.to_vec(), written, "{name}: writing is not idempotent");
-        let (copy, _) = Smd.copy(&bytes, &ReadOptions::default()).unwrap().unwrap();
+        let (copy, _) = CODEC
+            .open_file(&bytes, &ReadOptions::default())
+            .map(|(file, report)| (file.to_vec(), report))
+            .unwrap();
         assert_eq!(copy, written, "{name}: the codec's copy differs");
         // CRLF files stay CRLF.
         assert_eq!(
@@ -75,9 +82,9 @@ fn every_corpus_file_converts_and_writes() {
         let (model, _) = to_model(&file, &ConvertOptions::default()).unwrap();
         assert_eq!(model.skeleton.len() as u64, file.summary().joints, "{name}");
         assert!(model.check_references().is_empty(), "{name}");
-        let (read, _) = Smd.read(&bytes, &ReadOptions::default()).unwrap();
+        let (read, _) = CODEC.read(&bytes, &ReadOptions::default()).unwrap();
         assert_eq!(read, model, "{name}: the codec reads another model");
-        let written = Smd
+        let written = CODEC
             .write(&model, "out.smd", &WriteOptions::default())
             .unwrap();
         assert_eq!(written.files.len(), 1 + model.animations.len(), "{name}");
@@ -113,7 +120,7 @@ fn damaged_files_are_errors_naming_a_line() {
                 .err()
                 .unwrap_or_else(|| panic!("{name} reads"));
             assert!(error.span().is_some(), "{name}: {error}");
-            let codec = Smd.read(&bytes, &options).unwrap_err();
+            let codec = CODEC.read(&bytes, &options).unwrap_err();
             assert!(
                 matches!(codec.location, Location::Text { .. }),
                 "{name}: {codec}"

@@ -5,13 +5,14 @@ mod common;
 
 use rigport_anim::Pose;
 use rigport_anim::sample::Transform;
-use rigport_model_core::codec::{Codec, Location, WriteOptions};
+use rigport_model_core::codec::{Location, WriteOptions};
 use rigport_model_core::glam::{Quat, Vec3};
 use rigport_model_core::{
     Animation, JointId, Key, Model, ReadOptions, Report, Severity, Track, UpAxis, codes,
 };
+use rigport_smd::CODEC;
 use rigport_smd::{
-    ConvertOptions, Error, File, Item, Smd, animation_from_model, from_model, sniff, to_model,
+    ConvertOptions, Error, File, Item, animation_from_model, from_model, sniff, to_model,
 };
 use rigport_test_support::{fixtures, workspace_root};
 
@@ -301,7 +302,7 @@ fn errors_name_the_line_and_column() {
         let (error, location) = error_of(text.as_bytes(), &lenient);
         assert_eq!(error.to_string(), message, "{text}");
         assert_eq!(location, Location::Text { line, column }, "{text}");
-        let codec = Smd.read(text.as_bytes(), &lenient).unwrap_err();
+        let codec = CODEC.read(text.as_bytes(), &lenient).unwrap_err();
         assert_eq!(codec.location, location);
         assert_eq!(
             codec.to_string(),
@@ -436,7 +437,7 @@ fn the_codec_writes_a_reference_and_one_file_per_animation() {
     let mut second = model.animations[0].clone();
     second.name = "wave/hello".to_owned();
     model.animations.push(second);
-    let written = Smd
+    let written = CODEC
         .write(&model, "arm.smd", &WriteOptions::default())
         .unwrap();
     let names: Vec<&str> = written.files.iter().map(|f| f.name.as_str()).collect();
@@ -448,7 +449,7 @@ fn the_codec_writes_a_reference_and_one_file_per_animation() {
     let mut cased = model.clone();
     cased.animations[0].name = "Walk".to_owned();
     cased.animations[1].name = "walk".to_owned();
-    let written_cased = Smd
+    let written_cased = CODEC
         .write(&cased, "arm.smd", &WriteOptions::default())
         .unwrap();
     let cased_names: Vec<&str> = written_cased
@@ -471,8 +472,8 @@ fn the_codec_writes_a_reference_and_one_file_per_animation() {
     );
     let (main, _) = from_model(&model, &ConvertOptions::default()).unwrap();
     assert_eq!(main.to_vec(), written.files[0].bytes);
-    assert_eq!(Smd.info().up, UpAxis::Z);
-    assert!(Smd.sniff(&written.files[1].bytes));
+    assert_eq!(CODEC.info().up, UpAxis::Z);
+    assert!(CODEC.sniff(&written.files[1].bytes));
 }
 
 #[test]

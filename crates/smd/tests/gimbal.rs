@@ -5,9 +5,9 @@
 //! within 1e-6 radians, which keeps every foot far within 2e-3 of the model's size.
 //! (`tests/sdk_posing.rs` compiles the same files with the SDK when it is at hand.)
 
-use rigport_model_core::codec::{Codec, WriteOptions};
+use rigport_model_core::codec::WriteOptions;
 use rigport_model_core::glam::{DQuat, Quat};
-use rigport_smd::Smd;
+use rigport_smd::CODEC;
 use rigport_test_support::synth::gimbal::{ARMS, EPSILONS, arm_rotation, gimbal_model};
 use std::collections::HashMap;
 
@@ -61,7 +61,7 @@ fn frames(text: &str) -> Vec<HashMap<String, [f64; 3]>> {
 #[test]
 fn euler_angles_near_the_pole_give_the_rotation_back() {
     let model = gimbal_model();
-    let written = Smd
+    let written = CODEC
         .write(&model, "gimbal.smd", &WriteOptions::default())
         .unwrap();
     assert_eq!(written.files.len(), 2);

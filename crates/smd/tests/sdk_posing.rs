@@ -14,9 +14,10 @@ mod common;
 use rigport_anim::Pose;
 use rigport_anim::skin::skin_vertex;
 use rigport_model_core::Model;
-use rigport_model_core::codec::{Codec, WriteOptions};
+use rigport_model_core::codec::WriteOptions;
 use rigport_model_core::glam::{Mat4, Quat, Vec3};
-use rigport_smd::{ConvertOptions, File, Smd, add_animation, to_model};
+use rigport_smd::CODEC;
+use rigport_smd::{ConvertOptions, File, add_animation, to_model};
 use std::path::{Path, PathBuf};
 
 /// The SDK binary, or `None` (after saying so) when the test is skipped.
@@ -275,7 +276,7 @@ fn files_rigport_writes_pose_in_the_sdk_as_rigport_means_them() {
         return;
     };
     let model = model_of(&reference, &animation);
-    let written = Smd
+    let written = CODEC
         .write(&model, "soldier.smd", &WriteOptions::default())
         .unwrap();
     assert_eq!(written.files.len(), 2);
@@ -307,7 +308,7 @@ fn joints_near_the_euler_pole_pose_in_the_sdk_as_written() {
         return;
     };
     let model = rigport_test_support::synth::gimbal_model();
-    let written = Smd
+    let written = CODEC
         .write(&model, "gimbal.smd", &WriteOptions::default())
         .unwrap();
     let dir = scratch("gimbal");

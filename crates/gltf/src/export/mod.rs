@@ -42,6 +42,7 @@ mod skeleton;
 mod textures;
 pub mod uri;
 mod weights;
+pub(crate) mod written;
 
 #[cfg(test)]
 mod tests;

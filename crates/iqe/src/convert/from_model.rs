@@ -203,7 +203,7 @@ fn add_animation(
     let fps = if animation.fps > 0.0 && animation.fps.is_finite() {
         animation.fps
     } else {
-        options.default_framerate
+        options.default_fps
     };
     let end = animation.end_time();
     // Saturating: a damaged file's key time (3e38 s) makes the product saturate to u64::MAX.

@@ -14,21 +14,21 @@ pub use to_model::to_model;
 ///
 /// iqm.cpp stores 0 ("unspecified") in that case; the reference Blender exporter always
 /// writes the scene rate, whose default is 24, so 24 is what such a file most likely meant.
-pub const DEFAULT_FRAMERATE: f32 = 24.0;
+pub const DEFAULT_FPS: f32 = 24.0;
 
 /// Options for converting to and from the neutral model.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConvertOptions {
-    /// Frame rate for animations without `framerate` (default [`DEFAULT_FRAMERATE`]).
+    /// Frame rate for animations without `framerate` (default [`DEFAULT_FPS`]).
     /// [`from_model`] samples each animation at its own frame rate and uses this one only
     /// when that rate is not a positive number.
-    pub default_framerate: f32,
+    pub default_fps: f32,
 }
 
 impl Default for ConvertOptions {
     fn default() -> Self {
         Self {
-            default_framerate: DEFAULT_FRAMERATE,
+            default_fps: DEFAULT_FPS,
         }
     }
 }

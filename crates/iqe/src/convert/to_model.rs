@@ -265,7 +265,7 @@ pub(super) fn convert_animations(
             Some(rate) if rate > 0.0 && rate.is_finite() => rate as f32,
             _ => {
                 converted.defaulted += 1;
-                options.default_framerate
+                options.default_fps
             }
         };
         let name = animation
@@ -356,7 +356,7 @@ fn report_animations(
             codes::DEFAULT_FRAMERATE,
             format!(
                 "{} animations have no framerate; {} frames per second assumed",
-                converted.defaulted, options.default_framerate
+                converted.defaulted, options.default_fps
             ),
         );
     }

@@ -673,10 +673,13 @@ mod tests {
             .insert(1, rigport_model_core::Mesh::new("no triangles"));
         let options = ConvertOptions::default();
         // Through the codec too, as the facade writes.
-        use rigport_model_core::codec::{Codec, WriteOptions};
+        use rigport_model_core::codec::{Output, WriteOptions};
         let write = WriteOptions::default();
         let by_codec = crate::CODEC
-            .write_owned(model.clone(), "a.iqm", &write, None)
+            .write_to(
+                std::borrow::Cow::Owned(model.clone()),
+                &Output::new("a.iqm", &write),
+            )
             .unwrap();
         assert_eq!(
             by_codec.files[0].bytes,

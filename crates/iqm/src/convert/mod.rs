@@ -13,20 +13,20 @@ pub use to_model::to_model;
 
 /// Frames per second assumed for an animation whose `framerate` is 0 (Red Eclipse's
 /// files): the Blender exporter's default scene rate.
-pub const DEFAULT_FRAMERATE: f32 = 24.0;
+pub const DEFAULT_FPS: f32 = 24.0;
 
 /// Options for converting to and from the neutral model.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConvertOptions {
     /// Frame rate for animations whose `framerate` is not a positive number (default
-    /// [`DEFAULT_FRAMERATE`]); [`from_model`] also samples such model animations at it.
-    pub default_framerate: f32,
+    /// [`DEFAULT_FPS`]); [`from_model`] also samples such model animations at it.
+    pub default_fps: f32,
 }
 
 impl Default for ConvertOptions {
     fn default() -> Self {
         Self {
-            default_framerate: DEFAULT_FRAMERATE,
+            default_fps: DEFAULT_FPS,
         }
     }
 }

@@ -75,7 +75,7 @@ pub(crate) fn sample<'m>(
             animation.fps
         } else {
             defaulted += 1;
-            options.default_framerate
+            options.default_fps
         };
         let frames = frame_count(animation, fps);
         let poses = frames.saturating_mul(joints as u64);
@@ -152,7 +152,7 @@ pub(crate) fn sample<'m>(
             "default-framerate",
             format!(
                 "{defaulted} animations have no frame rate; sampled at {} fps",
-                options.default_framerate
+                options.default_fps
             ),
         );
     }

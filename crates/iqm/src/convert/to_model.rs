@@ -21,7 +21,7 @@ use std::collections::HashMap;
 /// seconds from the dequantized frames (`offset + value × scale`); a channel group the
 /// masks leave constant becomes one key. A looping animation of `N` frames lasts `N /
 /// framerate` (it blends back to frame 0); framerate 0 means
-/// [`ConvertOptions::default_framerate`]. A file with poses but no joints (an animation for
+/// [`ConvertOptions::default_fps`]. A file with poses but no joints (an animation for
 /// a skeleton defined elsewhere) gets placeholder joints `joint0…`, parented as its poses.
 pub fn to_model(file: &File, options: &ConvertOptions) -> Result<(Model, Report), Error> {
     let mut report = Report::default();
@@ -451,7 +451,7 @@ fn add_animations(
             anim.framerate
         } else {
             defaulted += 1;
-            options.default_framerate
+            options.default_fps
         };
         let mut out = Animation::new(name_at(file, anim.name, "animation", &mut bad_names), fps);
         out.looping = anim.looping();
@@ -474,7 +474,7 @@ fn add_animations(
             "default-framerate",
             format!(
                 "{defaulted} animations have framerate 0; {} frames per second assumed",
-                options.default_framerate
+                options.default_fps
             ),
         );
     }

@@ -12,7 +12,7 @@ pub use to_model::{to_model, to_model_with_animations};
 
 /// Frames per second when an `.md5anim` has no usable `frameRate` (Doom 3's and assimp's
 /// default).
-pub const DEFAULT_FRAMERATE: f32 = 24.0;
+pub const DEFAULT_FPS: f32 = 24.0;
 
 /// Options for converting to and from the neutral model.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,15 +21,15 @@ pub struct ConvertOptions {
     /// carry one (engines name it after the file). `None`: `"anim"`.
     pub animation_name: Option<String>,
     /// Frame rate for an `.md5anim` without a positive `frameRate`, and for writing an
-    /// animation whose own rate is not positive. Default [`DEFAULT_FRAMERATE`].
-    pub default_framerate: f32,
+    /// animation whose own rate is not positive. Default [`DEFAULT_FPS`].
+    pub default_fps: f32,
 }
 
 impl Default for ConvertOptions {
     fn default() -> Self {
         Self {
             animation_name: None,
-            default_framerate: DEFAULT_FRAMERATE,
+            default_fps: DEFAULT_FPS,
         }
     }
 }
@@ -41,10 +41,10 @@ impl ConvertOptions {
     }
 
     pub(crate) fn fallback_fps(&self) -> f32 {
-        if self.default_framerate.is_finite() && self.default_framerate > 0.0 {
-            self.default_framerate
+        if self.default_fps.is_finite() && self.default_fps > 0.0 {
+            self.default_fps
         } else {
-            DEFAULT_FRAMERATE
+            DEFAULT_FPS
         }
     }
 }

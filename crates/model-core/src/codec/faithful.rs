@@ -1,272 +1,237 @@
-//! A codec made from a format crate's faithful layer ([`Faithful`] → [`FaithfulCodec`]), and the
-//! macros that write the repeated parts of a faithful format crate.
+//! A reader and writer made from a format crate's faithful layer ([`Faithful`] →
+//! [`FaithfulCodec`]), and the macros that write the repeated parts of a faithful format
+//! crate.
 
 use super::{
-    Codec, Companions, FormatError, FormatInfo, Location, ModelOptions, Modelled, Opened, Opening,
-    PendingModel, WriteOptions, Written,
+    FormatError, FormatInfo, Input, Intent, Location, ModelOptions, Modelled, Opened, Opening,
+    Output, Reader, WriteOptions, Writer, Written,
 };
 use crate::{FileSummary, Model, ReadOptions, Report};
 use std::any::Any;
+use std::borrow::Cow;
 use std::fmt;
 
-/// A format crate's faithful layer, described once so that [`FaithfulCodec`] can implement
-/// [`Codec`] over it: the crate names its file type, its error and five functions it already
-/// has, and gets reading, summaries, faithful copies and writing through the shared trait.
+/// A format crate's faithful layer, described once so that [`FaithfulCodec`] can be its
+/// [`Reader`] and [`Writer`]: the crate names its file type, its error and six functions it
+/// already has.
 pub trait Faithful: Send + Sync + 'static {
     /// The faithful file (`File`).
     type File: Send + Sync + fmt::Debug + 'static;
     /// The crate's error.
     type Error: std::error::Error + Send + Sync + 'static;
 
-    /// What the format is.
-    fn info() -> &'static FormatInfo;
-    /// Whether `bytes` look like this format.
-    fn sniff(bytes: &[u8]) -> bool;
     /// The faithful read (`File::from_slice_with`).
     fn read(bytes: &[u8], options: &ReadOptions) -> Result<(Self::File, Report), Self::Error>;
     /// The faithful write (`File::to_vec`).
     fn to_vec(file: &Self::File) -> Vec<u8>;
     /// What `info` prints (`File::summary`).
     fn summary(file: &Self::File) -> FileSummary;
-    /// The neutral model (`to_model` with the default options).
-    fn to_model(file: &Self::File) -> Result<(Model, Report), Self::Error>;
-    /// The file written from a model (`from_model` with the default options).
-    fn from_model(model: &Model) -> Result<(Self::File, Report), Self::Error>;
-    /// [`Faithful::from_model`] for a model the caller gives away (by default borrowed); a
-    /// crate that can free parts of the model as it goes overrides it.
-    fn from_model_owned(model: Model) -> Result<(Self::File, Report), Self::Error> {
-        Self::from_model(&model)
-    }
-    /// Where in `bytes` the error is.
-    fn location(error: &Self::Error, bytes: &[u8]) -> Location;
-
-    /// The error as a person should see it, against the `bytes` read (by default its
-    /// `Display`; text formats draw the line and a caret).
-    fn render(error: &Self::Error, bytes: &[u8]) -> String {
-        let _ = bytes;
-        error.to_string()
-    }
-
-    /// Bytes to the neutral model in one step; a crate with a faster way than
-    /// [`Faithful::read`] then [`Faithful::to_model`] overrides it.
-    fn read_model(bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), Self::Error> {
-        let (file, mut report) = Self::read(bytes, options)?;
-        let (model, more) = Self::to_model(&file)?;
-        report.extend(more);
-        Ok((model, report))
-    }
-
-    /// The read of [`Codec::read_pending`]: by default the faithful file, turned into the
-    /// model when the closure runs; a crate that builds what the model is made from while
-    /// it checks the file keeps that instead.
-    #[allow(clippy::type_complexity)]
-    fn read_pending(
-        bytes: &[u8],
-        options: &ReadOptions,
-    ) -> Result<
-        (
-            Box<dyn FnOnce() -> Result<(Model, Report), Self::Error> + Send>,
-            Report,
-        ),
-        Self::Error,
-    > {
-        let (file, report) = Self::read(bytes, options)?;
-        Ok((Box::new(move || Self::to_model(&file)), report))
-    }
+    /// The neutral model.
+    fn to_model(file: &Self::File, options: &ModelOptions) -> Result<(Model, Report), Self::Error>;
+    /// The file written from a model; a model given away ([`Cow::Owned`]) may be freed part
+    /// by part as it is written.
+    fn from_model(
+        model: Cow<'_, Model>,
+        options: &WriteOptions,
+    ) -> Result<(Self::File, Report), Self::Error>;
+    /// The crate's error as a [`FormatError`]: located in the `bytes` read, or, for an error
+    /// of a conversion (`None`: the bytes are gone), at a byte offset when it has one.
+    fn error(error: Self::Error, bytes: Option<&[u8]>) -> FormatError;
 }
 
-/// The [`Codec`] of a crate's [`Faithful`] layer.
-pub struct FaithfulCodec<F>(std::marker::PhantomData<fn() -> F>);
+/// The model a faster read keeps until it is wanted ([`FaithfulCodec::with_model_read`]).
+pub type PendingOf<F> = Box<dyn FnOnce() -> Result<(Model, Report), <F as Faithful>::Error> + Send>;
 
-impl<F> FaithfulCodec<F> {
-    /// The codec (a unit value: usable in a `static`).
-    pub const fn new() -> Self {
-        Self(std::marker::PhantomData)
-    }
-}
+/// A read for the model alone that is faster than the faithful read then
+/// [`Faithful::to_model`] (it builds what the model is made from while it checks the file).
+pub type ModelRead<F> =
+    fn(&[u8], &ReadOptions) -> Result<(PendingOf<F>, Report), <F as Faithful>::Error>;
 
-impl<F> Default for FaithfulCodec<F> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<F> fmt::Debug for FaithfulCodec<F> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("FaithfulCodec")
-    }
+/// The [`Reader`] and [`Writer`] of a crate's [`Faithful`] layer.
+pub struct FaithfulCodec<F: Faithful> {
+    info: &'static FormatInfo,
+    sniff: fn(&[u8]) -> bool,
+    model_read: Option<ModelRead<F>>,
 }
 
 impl<F: Faithful> FaithfulCodec<F> {
-    fn error(error: F::Error, bytes: &[u8]) -> FormatError {
-        let location = F::location(&error, bytes);
-        let rendered = F::render(&error, bytes);
-        FormatError::wrap(F::info().key, location, error).with_rendered(rendered)
+    /// The codec of the format `info` says, whose files `sniff` recognises.
+    pub const fn new(info: &'static FormatInfo, sniff: fn(&[u8]) -> bool) -> Self {
+        Self {
+            info,
+            sniff,
+            model_read: None,
+        }
+    }
+
+    /// This codec reading for the model alone ([`Intent::Model`]) with `read`.
+    pub const fn with_model_read(mut self, read: ModelRead<F>) -> Self {
+        self.model_read = Some(read);
+        self
     }
 }
 
-/// The file a faithful layer made from a model, written as `main`, with its report.
-fn written<F: Faithful>(
-    made: Result<(F::File, Report), F::Error>,
-    main: &str,
-) -> Result<Written, FormatError> {
-    let (file, report) =
-        made.map_err(|e| FormatError::wrap_plain(F::info().key, Location::Unknown, e))?;
-    let mut written = Written::single(main, F::to_vec(&file));
-    written.report = report;
-    Ok(written)
+impl<F: Faithful> fmt::Debug for FaithfulCodec<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("FaithfulCodec")
+            .field(&self.info.key)
+            .finish()
+    }
 }
 
-/// A model made from a file whose bytes are gone, with its error located as it can
-/// still be: a byte offset still says where, a line cannot.
+/// A model made from a file whose bytes are gone.
 fn modelled<F: Faithful>(made: Result<(Model, Report), F::Error>) -> Result<Modelled, FormatError> {
-    let (model, report) = made.map_err(|error| {
-        let location = match F::location(&error, &[]) {
-            Location::Offset(offset) => Location::Offset(offset),
-            _ => Location::Unknown,
-        };
-        FormatError::wrap_plain(F::info().key, location, error)
-    })?;
-    Ok(Modelled {
-        model,
-        images: Vec::new(),
-        report,
-    })
+    let (model, report) = made.map_err(|error| F::error(error, None))?;
+    Ok(Modelled::of(model, report))
 }
 
-/// A [`Faithful`] layer's file, kept by [`FaithfulCodec::open`].
-struct FaithfulFile<F: Faithful>(F::File);
+/// A [`Faithful`] layer's file, kept by [`FaithfulCodec`]'s [`Reader::open`].
+struct FaithfulFile<F: Faithful> {
+    info: &'static FormatInfo,
+    file: F::File,
+}
 
 impl<F: Faithful> fmt::Debug for FaithfulFile<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
+        self.file.fmt(f)
     }
 }
 
 impl<F: Faithful> Opened for FaithfulFile<F> {
     fn info(&self) -> &'static FormatInfo {
-        F::info()
+        self.info
     }
 
     fn summary(&self) -> FileSummary {
-        F::summary(&self.0)
+        F::summary(&self.file)
     }
 
     fn to_vec(&self) -> Vec<u8> {
-        F::to_vec(&self.0)
+        F::to_vec(&self.file)
     }
 
-    fn to_model(&self, _: &ModelOptions) -> Result<Modelled, FormatError> {
-        modelled::<F>(F::to_model(&self.0))
+    fn to_model(&self, options: &ModelOptions) -> Result<Modelled, FormatError> {
+        modelled::<F>(F::to_model(&self.file, options))
     }
 
     fn as_any(&self) -> &dyn Any {
-        &self.0
+        &self.file
     }
 }
 
-impl<F: Faithful> Codec for FaithfulCodec<F> {
+impl<F: Faithful> Reader for FaithfulCodec<F> {
     fn info(&self) -> &'static FormatInfo {
-        F::info()
+        self.info
     }
 
     fn sniff(&self, bytes: &[u8]) -> bool {
-        F::sniff(bytes)
+        (self.sniff)(bytes)
     }
 
-    fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError> {
-        F::read_model(bytes, options).map_err(|e| Self::error(e, bytes))
+    fn open(&self, input: &Input<'_>) -> Result<(Opening, Report), FormatError> {
+        let error = |e| F::error(e, Some(input.bytes));
+        if let (Intent::Model(_), Some(read)) = (input.intent, self.model_read) {
+            let (pending, report) = read(input.bytes, input.options).map_err(error)?;
+            let pending = Box::new(move || modelled::<F>(pending()));
+            return Ok((Opening::Model(pending), report));
+        }
+        let (file, report) = F::read(input.bytes, input.options).map_err(error)?;
+        let info = self.info;
+        Ok((Opening::file(FaithfulFile::<F> { info, file }), report))
+    }
+}
+
+impl<F: Faithful> Writer for FaithfulCodec<F> {
+    fn info(&self) -> &'static FormatInfo {
+        self.info
     }
 
-    fn open(&self, bytes: &[u8], options: &ReadOptions, _: &dyn Companions) -> Option<Opening> {
-        Some(match F::read(bytes, options) {
-            Ok((file, report)) => {
-                Ok((Box::new(FaithfulFile::<F>(file)) as Box<dyn Opened>, report))
-            }
-            Err(e) => Err(Self::error(e, bytes)),
-        })
+    fn write(&self, model: Cow<'_, Model>, output: &Output<'_>) -> Result<Written, FormatError> {
+        let (file, report) = F::from_model(model, output.options).map_err(|e| {
+            let mut error = F::error(e, None);
+            error.location = Location::Unknown;
+            error
+        })?;
+        let mut written = Written::single(output.main, F::to_vec(&file));
+        written.report = report;
+        Ok(written)
     }
+}
 
-    fn read_model(
-        &self,
-        bytes: &[u8],
-        options: &ReadOptions,
-        _: &dyn Companions,
-        _: &ModelOptions,
-    ) -> Result<Modelled, FormatError> {
-        let (model, report) = self.read(bytes, options)?;
-        Ok(Modelled {
-            model,
-            images: Vec::new(),
-            report,
-        })
-    }
-
-    fn read_pending(
-        &self,
-        bytes: &[u8],
-        options: &ReadOptions,
-        _: &dyn Companions,
-        _: &ModelOptions,
-    ) -> Result<(PendingModel, Report), FormatError> {
-        let (pending, report) =
-            F::read_pending(bytes, options).map_err(|e| Self::error(e, bytes))?;
-        Ok((Box::new(move || modelled::<F>(pending())), report))
-    }
-
-    fn write(&self, model: &Model, main: &str, _: &WriteOptions) -> Result<Written, FormatError> {
-        written::<F>(F::from_model(model), main)
-    }
-
-    // The files are not used, as in `write_with`.
-    fn write_owned(
-        &self,
-        model: Model,
-        main: &str,
-        _: &WriteOptions,
-        _: Option<&dyn Companions>,
-    ) -> Result<Written, FormatError> {
-        written::<F>(F::from_model_owned(model), main)
+/// The error of a faithful crate whose location `location` gives (`bytes` are empty once
+/// they are gone): with `bytes`, shown as `rendered` draws it; without, as the crate's
+/// own sentence, keeping only a byte offset. The one rule
+/// [`faithful_codec!`](crate::faithful_codec) applies.
+pub fn faithful_error<E: std::error::Error + Send + Sync + 'static>(
+    info: &'static FormatInfo,
+    error: E,
+    bytes: Option<&[u8]>,
+    location: impl FnOnce(&E, &[u8]) -> Location,
+    rendered: impl FnOnce(&E, &[u8]) -> String,
+) -> FormatError {
+    match bytes {
+        Some(bytes) => {
+            let at = location(&error, bytes);
+            let shown = rendered(&error, bytes);
+            FormatError::wrap(info.key, at, error).with_rendered(shown)
+        }
+        None => {
+            let at = match location(&error, &[]) {
+                Location::Offset(offset) => Location::Offset(offset),
+                _ => Location::Unknown,
+            };
+            FormatError::wrap_plain(info.key, at, error)
+        }
     }
 }
 
 /// Implements [`Faithful`] for a unit struct `$ty` of a format crate whose root has the usual
 /// faithful layer (`File` with `from_slice_with`, `to_vec` and `summary`; `Error`; `sniff`;
 /// `to_model` and `from_model` with `ConvertOptions`), and defines `CODEC`, its
-/// [`FaithfulCodec`]. `info` is the crate's [`FormatInfo`]; `location` says where an error is,
-/// given the error and the bytes read; further `Faithful` methods (a faster `read_model`)
-/// may follow in braces.
+/// [`Codec`](super::Codec). `info` is the crate's [`FormatInfo`]; `location` says where an
+/// error is, given the error and the bytes read. Optional, in this order: `render` (a
+/// function drawing the error against the bytes; by default its `Display`), `from_owned`
+/// (a `from_model` taking the model by value) and `model_read` (a faster read for the model
+/// alone, [`FaithfulCodec::with_model_read`]).
+///
+/// These formats convert with their crate's default `ConvertOptions`: their files say their
+/// own frame rate, or the format defines one, so [`ModelOptions`] and [`WriteOptions`]
+/// (which name a glTF's rate and an OBJ's pose) ask nothing of them.
 ///
 /// ```ignore
 /// rigport_model_core::faithful_codec!(Iqm, INFO, |error, _bytes| {
 ///     Location::at_offset(error.offset())
-/// });
+/// }, from_owned = crate::from_model_owned);
 /// ```
 // `crate::` is meant: it names the format crate that calls the macro, whose root holds
 // `File`, `Error`, `sniff`, `to_model`, `from_model` and `ConvertOptions`.
 #[allow(clippy::crate_in_macro_def)]
 #[macro_export]
 macro_rules! faithful_codec {
-    ($ty:ident, $info:expr, |$error:ident, $bytes:ident| $location:expr $(, { $($extra:tt)* })?) => {
+    (
+        $ty:ident, $info:expr, |$error:ident, $bytes:ident| $location:expr
+        $(, render = $render:path)?
+        $(, from_owned = $owned:path)?
+        $(, model_read = $model_read:path)?
+        $(,)?
+    ) => {
         /// The faithful layer of this crate, as
         /// [`Faithful`](rigport_model_core::codec::Faithful) describes it.
         #[derive(Clone, Copy, Debug, Default)]
         pub struct $ty;
 
-        /// This format's codec.
-        pub const CODEC: $crate::codec::FaithfulCodec<$ty> = $crate::codec::FaithfulCodec::new();
+        /// This format's reader and writer.
+        pub static FAITHFUL: $crate::codec::FaithfulCodec<$ty> =
+            $crate::codec::FaithfulCodec::new(&$info, crate::sniff)
+                $(.with_model_read($model_read))?;
+
+        /// This format's codec, as a registry lists it.
+        pub static CODEC: $crate::codec::Codec =
+            $crate::codec::Codec::new(&$info, Some(&FAITHFUL), Some(&FAITHFUL));
 
         impl $crate::codec::Faithful for $ty {
             type File = crate::File;
             type Error = crate::Error;
-
-            fn info() -> &'static $crate::codec::FormatInfo {
-                &$info
-            }
-
-            fn sniff(bytes: &[u8]) -> bool {
-                crate::sniff(bytes)
-            }
 
             fn read(
                 bytes: &[u8],
@@ -285,22 +250,48 @@ macro_rules! faithful_codec {
 
             fn to_model(
                 file: &crate::File,
+                _: &$crate::codec::ModelOptions,
             ) -> Result<($crate::Model, $crate::Report), crate::Error> {
                 crate::to_model(file, &crate::ConvertOptions::default())
             }
 
             fn from_model(
-                model: &$crate::Model,
+                model: std::borrow::Cow<'_, $crate::Model>,
+                _: &$crate::codec::WriteOptions,
             ) -> Result<(crate::File, $crate::Report), crate::Error> {
+                $crate::faithful_codec!(@from model $($owned)?)
+            }
+
+            fn error(error: crate::Error, bytes: Option<&[u8]>) -> $crate::codec::FormatError {
+                $crate::codec::faithful_error(
+                    &$info,
+                    error,
+                    bytes,
+                    |$error, $bytes| $location,
+                    |error, bytes| {
+                        let _ = bytes;
+                        $crate::faithful_codec!(@render error bytes $($render)?)
+                    },
+                )
+            }
+        }
+    };
+    (@from $model:ident) => {
+        crate::from_model(&$model, &crate::ConvertOptions::default())
+    };
+    (@from $model:ident $owned:path) => {
+        match $model {
+            std::borrow::Cow::Owned(model) => $owned(model, &crate::ConvertOptions::default()),
+            std::borrow::Cow::Borrowed(model) => {
                 crate::from_model(model, &crate::ConvertOptions::default())
             }
-
-            fn location($error: &crate::Error, $bytes: &[u8]) -> $crate::codec::Location {
-                $location
-            }
-
-            $($($extra)*)?
         }
+    };
+    (@render $error:ident $bytes:ident) => {
+        $error.to_string()
+    };
+    (@render $error:ident $bytes:ident $render:path) => {
+        $render($error, $bytes)
     };
 }
 

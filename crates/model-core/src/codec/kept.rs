@@ -1,9 +1,10 @@
-//! A file a codec keeps from [`Codec::open`](super::Codec::open) when its crate has no
+//! A file a reader keeps from [`Reader::open`](super::Reader::open) when its crate has no
 //! [`Faithful`](super::Faithful) layer (a format with companion animation files, or one
 //! whose reader is its own): the crate says what its file counts, writes and converts to
 //! ([`Keep`]), and [`Kept`] is the [`Opened`] the facade holds.
 
 use super::{FormatError, FormatInfo, ModelOptions, Modelled, Opened, Opening};
+
 use crate::{FileSummary, Model, Report};
 use std::any::Any;
 use std::fmt;
@@ -32,8 +33,12 @@ pub struct Kept<K> {
 
 impl<K: Keep> Kept<K> {
     /// The [`Opening`] of `file`, read as `info`'s format with `report`.
-    pub fn opening(info: &'static FormatInfo, file: K, report: Report) -> Opening {
-        Ok((Box::new(Kept { info, file }), report))
+    pub fn opening(
+        info: &'static FormatInfo,
+        file: K,
+        report: Report,
+    ) -> Result<(Opening, Report), FormatError> {
+        Ok((Opening::file(Kept { info, file }), report))
     }
 }
 
@@ -57,23 +62,10 @@ impl<K: Keep> Opened for Kept<K> {
 
     fn to_model(&self, _: &ModelOptions) -> Result<Modelled, FormatError> {
         let (model, report) = self.file.to_model()?;
-        Ok(Modelled {
-            model,
-            images: Vec::new(),
-            report,
-        })
+        Ok(Modelled::of(model, report))
     }
 
     fn as_any(&self) -> &dyn Any {
         self.file.as_any()
     }
-}
-
-/// The model of an opened file, with the open's report before the conversion's: what
-/// [`Codec::read`](super::Codec::read) gives for a codec that reads through `open`.
-pub fn model_of(opening: Opening) -> Result<(Model, Report), FormatError> {
-    let (file, mut report) = opening?;
-    let modelled = file.to_model(&ModelOptions::default())?;
-    report.extend(modelled.report);
-    Ok((modelled.model, report))
 }

@@ -1,18 +1,24 @@
-//! One shape for every format: the [`Codec`] trait a format crate implements once, and the
-//! [`FormatError`] every codec's errors share.
+//! One shape for every format: a format crate implements a [`Reader`] (three methods), a
+//! [`Writer`] (two), or both, and every codec error is a [`FormatError`].
 //!
-//! A codec names its format ([`FormatInfo`]: key, extensions, up axis), recognises its files
-//! by content ([`Codec::sniff`]), reads a file into the neutral [`Model`] and, where the
-//! format can be written, writes a model back as one or more files ([`Written`]: the main
-//! file first, then companions such as a `.md5anim` per animation). Files a read needs
-//! beside the main one (animation files, external buffers) come through [`Companions`].
-//!
-//! Each format crate keeps its faithful layer (the file as written) for users who want it;
-//! the codec is the neutral door the facade, the Python package and the web page use.
+//! A reader names its format ([`FormatInfo`]: key, extensions, up axis and what the format
+//! holds), recognises its files by content ([`Reader::sniff`]) and opens them
+//! ([`Reader::open`], the one read): the file kept ([`Opened`]: its summary, its same-format
+//! copy, its model), or, when only the model is wanted ([`Intent::Model`]), the model still
+//! to be made ([`Opening::Model`]), which owns what it is made from so that the input can be
+//! freed first. Files a read needs beside the main one (animation files, external buffers)
+//! come through [`Companions`] in its [`Input`]. A writer writes a model as one or more files
+//! ([`Written`]: the main file first, then companions such as a `.md5anim` per animation).
+//! A registry lists each format as a [`Codec`]. A format crate with the usual faithful layer
+//! describes it once ([`Faithful`]) and gets both through [`FaithfulCodec`].
 //!
 //! ```
-//! use rigport_model_core::codec::{Codec, FormatError, FormatInfo, Location, WriteOptions, Written};
+//! use rigport_model_core::codec::{
+//!     self, FormatError, FormatInfo, Input, Location, Modelled, Opening, Output, Reader, Writer,
+//!     Written,
+//! };
 //! use rigport_model_core::{Model, ReadOptions, Report, UpAxis};
+//! use std::borrow::Cow;
 //!
 //! /// A toy format: the text `empty`.
 //! struct Empty;
@@ -22,36 +28,42 @@
 //!     family: "Empty",
 //!     description: "An empty model (`.empty`)",
 //!     extensions: &["empty"],
-//!     up: UpAxis::Y,
-//!     writes: true,
 //!     reads: true,
-//!     one_timeline: false,
-//!     animation_only: false,
-//!     morph_targets: false,
+//!     writes: true,
+//!     ..FormatInfo::DEFAULT
 //! };
 //!
-//! impl Codec for Empty {
+//! impl Reader for Empty {
 //!     fn info(&self) -> &'static FormatInfo {
 //!         &INFO
 //!     }
 //!     fn sniff(&self, bytes: &[u8]) -> bool {
 //!         bytes.starts_with(b"empty")
 //!     }
-//!     fn read(&self, bytes: &[u8], _: &ReadOptions) -> Result<(Model, Report), FormatError> {
-//!         if bytes != b"empty" {
+//!     fn open(&self, input: &Input<'_>) -> Result<(Opening, Report), FormatError> {
+//!         if input.bytes != b"empty" {
 //!             return Err(FormatError::new("empty", Location::Offset(5), "trailing bytes"));
 //!         }
-//!         Ok((Model::default(), Report::default()))
-//!     }
-//!     fn write(&self, _: &Model, main: &str, _: &WriteOptions) -> Result<Written, FormatError> {
-//!         Ok(Written::single(main, b"empty".to_vec()))
+//!         let pending = Box::new(|| Ok(Modelled::of(Model::default(), Report::default())));
+//!         Ok((Opening::Model(pending), Report::default()))
 //!     }
 //! }
 //!
-//! let (model, _) = Empty.read(b"empty", &ReadOptions::default()).unwrap();
-//! let written = Empty.write(&model, "a.empty", &WriteOptions::default()).unwrap();
+//! impl Writer for Empty {
+//!     fn info(&self) -> &'static FormatInfo {
+//!         &INFO
+//!     }
+//!     fn write(&self, _: Cow<'_, Model>, output: &Output<'_>) -> Result<Written, FormatError> {
+//!         Ok(Written::single(output.main, b"empty".to_vec()))
+//!     }
+//! }
+//!
+//! static CODEC: codec::Codec = codec::Codec::new(&INFO, Some(&Empty), Some(&Empty));
+//!
+//! let (model, _) = CODEC.read(b"empty", &ReadOptions::default()).unwrap();
+//! let written = CODEC.write(&model, "a.empty", &Default::default()).unwrap();
 //! assert_eq!(written.files[0].bytes, b"empty");
-//! let error = Empty.read(b"emptyX", &ReadOptions::default()).unwrap_err();
+//! let error = CODEC.read(b"emptyX", &ReadOptions::default()).unwrap_err();
 //! assert_eq!(error.to_string(), "empty: byte 5: trailing bytes");
 //! ```
 
@@ -66,12 +78,13 @@ pub use companions::{
     attach_animations_beside,
 };
 pub use error::{FormatError, Location};
-pub use faithful::{Faithful, FaithfulCodec};
-pub use kept::{Keep, Kept, model_of};
+pub use faithful::{Faithful, FaithfulCodec, ModelRead, PendingOf, faithful_error};
+pub use kept::{Keep, Kept};
 pub use written::{OutputFile, Written, WrittenFiles, file_safe, stem_of};
 
 use crate::{FileSummary, Model, ReadOptions, Report, UpAxis};
 use std::any::Any;
+use std::borrow::Cow;
 use std::fmt;
 
 /// What a format is: the facts a registry, a file dialog or `--to` needs.
@@ -88,10 +101,10 @@ pub struct FormatInfo {
     pub extensions: &'static [&'static str],
     /// The axis models stand along in this format.
     pub up: UpAxis,
-    /// Whether [`Codec::write`] is implemented.
+    /// Whether the format has a [`Writer`].
     pub writes: bool,
-    /// Whether [`Codec::read`] reads files of the format (false for an export-only format
-    /// such as posed OBJ).
+    /// Whether the format has a [`Reader`] (false for an export-only format such as posed
+    /// OBJ).
     pub reads: bool,
     /// Whether the format holds one animation timeline (MilkShape): the first animation is
     /// written and the others dropped, unless they are concatenated.
@@ -105,6 +118,44 @@ pub struct FormatInfo {
     /// conversion reports the targets as a loss
     /// ([`drop_morphs`](crate::morph::drop_morphs)).
     pub morph_targets: bool,
+    /// Whether a same-format conversion may copy the file as it was read (byte-faithful);
+    /// false for a format whose files name others by relative path (`.gltf`), which a copy
+    /// into another folder would lose: those go through the model.
+    pub faithful_copy: bool,
+    /// Whether the format keeps glTF cubic-spline keys; any other target gets them
+    /// resampled as linear keys.
+    pub cubic_splines: bool,
+    /// Whether the writer finds the images its materials name itself (embedding them or
+    /// writing them beside the file); for other formats the caller writes them beside the
+    /// output.
+    pub embeds_images: bool,
+    /// Whether materials are named after their texture's file (IQE and IQM name a material
+    /// by the image it draws).
+    pub names_materials_by_texture: bool,
+    /// Whether the format holds one pose, not a skeleton and its animations (OBJ).
+    pub posed: bool,
+}
+
+impl FormatInfo {
+    /// Every fact false or empty (Y up, a faithful copy): the base a format's own
+    /// `FormatInfo` is written over (`..FormatInfo::DEFAULT`).
+    pub const DEFAULT: FormatInfo = FormatInfo {
+        key: "",
+        family: "",
+        description: "",
+        extensions: &[],
+        up: UpAxis::Y,
+        writes: false,
+        reads: false,
+        one_timeline: false,
+        animation_only: false,
+        morph_targets: false,
+        faithful_copy: true,
+        cubic_splines: false,
+        embeds_images: false,
+        names_materials_by_texture: false,
+        posed: false,
+    };
 }
 
 /// Which pose a posed export (OBJ) or a picture shows: an animation by name or index and a
@@ -135,7 +186,7 @@ pub struct WriteOptions {
     /// The pose a format holding one pose (OBJ) is written in.
     pub pose: PoseRequest,
     /// Keep texture references as URIs instead of embedding the images
-    /// ([`Codec::write_with`] is where images come from).
+    /// ([`Output::files`] is where images come from).
     pub keep_texture_uris: bool,
 }
 
@@ -179,11 +230,81 @@ pub struct Modelled {
     pub report: Report,
 }
 
-/// A file read faithfully by its codec ([`Codec::open`]): the format crate's own file, kept
-/// for what follows a read (counts, a same-format copy, the model) so that none of them
-/// reads the bytes again.
+impl Modelled {
+    /// A model with its report and no images.
+    pub fn of(model: Model, report: Report) -> Self {
+        Self {
+            model,
+            images: Vec::new(),
+            report,
+        }
+    }
+}
+
+/// What a read is for ([`Input::intent`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Intent {
+    /// The file is kept ([`Opening::File`]): its summary, its same-format copy, its model.
+    #[default]
+    Keep,
+    /// Only the model is wanted, made with these options: a reader with a faster way to the
+    /// model than through its faithful file may give [`Opening::Model`] instead.
+    Model(ModelOptions),
+}
+
+/// What a [`Reader`] reads: the bytes of the main file, the options, the files beside it and
+/// what the read is for.
+#[derive(Clone, Copy)]
+pub struct Input<'a> {
+    /// The whole main file.
+    pub bytes: &'a [u8],
+    /// Leniency, limits, whether animation files beside the main one are attached.
+    pub options: &'a ReadOptions,
+    /// The files beside the main one (animation files, a `.gltf`'s buffers and images).
+    pub companions: &'a dyn Companions,
+    /// What the read is for.
+    pub intent: Intent,
+}
+
+impl<'a> Input<'a> {
+    /// `bytes` read with `options`, nothing beside them, to be kept.
+    pub fn new(bytes: &'a [u8], options: &'a ReadOptions) -> Self {
+        Self {
+            bytes,
+            options,
+            companions: &NoCompanions,
+            intent: Intent::Keep,
+        }
+    }
+
+    /// This input with `companions` beside the main file.
+    pub fn beside(mut self, companions: &'a dyn Companions) -> Self {
+        self.companions = companions;
+        self
+    }
+
+    /// This input read for its model alone ([`Intent::Model`]).
+    pub fn for_model(mut self, options: ModelOptions) -> Self {
+        self.intent = Intent::Model(options);
+        self
+    }
+}
+
+impl fmt::Debug for Input<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Input")
+            .field("bytes", &self.bytes.len())
+            .field("options", self.options)
+            .field("intent", &self.intent)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A file read faithfully by its [`Reader`] ([`Opening::File`]): the format crate's own
+/// file, kept for what follows a read (counts, a same-format copy, the model) so that none
+/// of them reads the bytes again.
 pub trait Opened: Send + Sync + fmt::Debug {
-    /// The format the file is (a `.gltf` codec reading a `.glb` says `.glb`).
+    /// The format the file is (a `.gltf` reader reading a `.glb` says `.glb`).
     fn info(&self) -> &'static FormatInfo;
     /// The file's own counts and facts, as `rigport info` shows them.
     fn summary(&self) -> FileSummary;
@@ -203,15 +324,45 @@ pub trait Opened: Send + Sync + fmt::Debug {
     fn as_any(&self) -> &dyn Any;
 }
 
-/// What [`Codec::open`] gives: the file kept, and what its read warned about.
-pub type Opening = Result<(Box<dyn Opened>, Report), FormatError>;
-
-/// A model still to be made from what a read kept ([`Codec::read_pending`]): it owns all it
+/// A model still to be made from what a read kept ([`Opening::Model`]): it owns all it
 /// needs, so the bytes read can be freed before it runs.
 pub type PendingModel = Box<dyn FnOnce() -> Result<Modelled, FormatError> + Send>;
 
-/// A format, implemented once by its crate.
-pub trait Codec: Send + Sync {
+/// What [`Reader::open`] gives.
+pub enum Opening {
+    /// The file, kept.
+    File(Box<dyn Opened>),
+    /// The model still to be made: only for [`Intent::Model`].
+    Model(PendingModel),
+}
+
+impl Opening {
+    /// The file opened, kept.
+    pub fn file(file: impl Opened + 'static) -> Self {
+        Opening::File(Box::new(file))
+    }
+
+    /// The model: made now from the file, or by the pending read. `options` are those of
+    /// the file's conversion (a pending model was given its own with the [`Intent`]).
+    pub fn into_model(self, options: &ModelOptions) -> Result<Modelled, FormatError> {
+        match self {
+            Opening::File(file) => file.to_model(options),
+            Opening::Model(pending) => pending(),
+        }
+    }
+}
+
+impl fmt::Debug for Opening {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Opening::File(file) => f.debug_tuple("File").field(file).finish(),
+            Opening::Model(_) => f.write_str("Model(..)"),
+        }
+    }
+}
+
+/// A format's reader, implemented once by its crate.
+pub trait Reader: Send + Sync {
     /// What the format is.
     fn info(&self) -> &'static FormatInfo;
 
@@ -219,161 +370,200 @@ pub trait Codec: Send + Sync {
     /// Content decides, never the extension.
     fn sniff(&self, bytes: &[u8]) -> bool;
 
-    /// Reads a whole file into the neutral model, with a report of what it warned about.
-    /// The model's [`Model::up`] is [`FormatInfo::up`].
-    fn read(&self, bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), FormatError>;
+    /// Reads a file: the one read. It gives the file kept ([`Opening::File`]), or for
+    /// [`Intent::Model`] possibly the model still to be made ([`Opening::Model`]), with what
+    /// the read warned about. The model's [`Model::up`] is [`FormatInfo::up`].
+    fn open(&self, input: &Input<'_>) -> Result<(Opening, Report), FormatError>;
+}
 
-    /// [`Codec::read`] with the files beside the main one (by default they are not used).
-    fn read_with(
+/// Where a [`Writer`] writes: the main file's name (companions are named after it), the
+/// options, and the files it may read (texture images to embed, looked up among them by
+/// the rule of [`crate::texture`]).
+#[derive(Clone, Copy)]
+pub struct Output<'a> {
+    /// The main output's file name.
+    pub main: &'a str,
+    /// What to write.
+    pub options: &'a WriteOptions,
+    /// Files the writer may read; `None`: every texture stays a URI.
+    pub files: Option<&'a dyn Companions>,
+}
+
+impl<'a> Output<'a> {
+    /// The main file `main` written with `options`, no files to read.
+    pub fn new(main: &'a str, options: &'a WriteOptions) -> Self {
+        Self {
+            main,
+            options,
+            files: None,
+        }
+    }
+
+    /// This output with `files` to read.
+    pub fn reading(mut self, files: &'a dyn Companions) -> Self {
+        self.files = Some(files);
+        self
+    }
+}
+
+impl fmt::Debug for Output<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Output")
+            .field("main", &self.main)
+            .field("options", self.options)
+            .field("files", &self.files.is_some())
+            .finish()
+    }
+}
+
+/// A format's writer, implemented once by its crate.
+pub trait Writer: Send + Sync {
+    /// What the format is.
+    fn info(&self) -> &'static FormatInfo;
+
+    /// Writes `model` as this format: the main file first, then its companions. A model
+    /// given away ([`Cow::Owned`]) lets a writer free each part once it is written, so a
+    /// large model is not held in full beside its output; the output is the same.
+    fn write(&self, model: Cow<'_, Model>, output: &Output<'_>) -> Result<Written, FormatError>;
+}
+
+/// A format as a registry lists it: what it is, and its reader and writer (a format has one
+/// or both). Its methods read and write through them, for callers that hold the format
+/// rather than its reader or writer.
+#[derive(Clone, Copy)]
+pub struct Codec {
+    info: &'static FormatInfo,
+    reader: Option<&'static dyn Reader>,
+    writer: Option<&'static dyn Writer>,
+}
+
+impl Codec {
+    /// The format `info` says, read by `reader` and written by `writer`.
+    pub const fn new(
+        info: &'static FormatInfo,
+        reader: Option<&'static dyn Reader>,
+        writer: Option<&'static dyn Writer>,
+    ) -> Self {
+        Self {
+            info,
+            reader,
+            writer,
+        }
+    }
+
+    /// What the format is.
+    pub fn info(&self) -> &'static FormatInfo {
+        self.info
+    }
+
+    /// Its reader, if it is read.
+    pub fn reader(&self) -> Option<&'static dyn Reader> {
+        self.reader
+    }
+
+    /// Its writer, if it is written.
+    pub fn writer(&self) -> Option<&'static dyn Writer> {
+        self.writer
+    }
+
+    /// Whether `bytes` look like this format ([`Reader::sniff`]; false for a format that is
+    /// not read).
+    pub fn sniff(&self, bytes: &[u8]) -> bool {
+        self.reader.is_some_and(|reader| reader.sniff(bytes))
+    }
+
+    /// [`Reader::open`], or an error for a format that is not read.
+    pub fn open(&self, input: &Input<'_>) -> Result<(Opening, Report), FormatError> {
+        match self.reader {
+            Some(reader) => reader.open(input),
+            None => Err(self.not("read")),
+        }
+    }
+
+    /// Reads a whole file into the neutral model, with the read's and the conversion's
+    /// reports. The images a file holds are left out (a loss the report names):
+    /// [`Opened::to_model`] gives them.
+    pub fn read(
         &self,
         bytes: &[u8],
         options: &ReadOptions,
-        companions: &dyn Companions,
     ) -> Result<(Model, Report), FormatError> {
-        let _ = companions;
-        self.read(bytes, options)
+        self.read_model(&Input::new(bytes, options))
     }
 
-    /// The file's own counts and facts, as `rigport info` shows them, with the read's
-    /// warnings. By default the [`Opened`] file's ([`Codec::open`]), else counted on the
-    /// model [`Codec::read`] gives; a codec whose file counts differ from the model's
-    /// (welded vertices, fanned polygons) overrides it.
-    fn summary(&self, bytes: &[u8], options: &ReadOptions) -> Result<FileSummary, FormatError> {
-        let Some(opened) = self.open(bytes, options, &NoCompanions) else {
-            let (model, report) = self.read(bytes, options)?;
-            return Ok(FileSummary::of_model(self.info().key, &model, &report));
+    /// [`Codec::read`] of `input` (its companions; [`Intent::Model`]'s options, else the
+    /// default ones).
+    pub fn read_model(&self, input: &Input<'_>) -> Result<(Model, Report), FormatError> {
+        let options = match input.intent {
+            Intent::Model(options) => options,
+            Intent::Keep => ModelOptions::default(),
         };
-        let (file, report) = opened?;
-        Ok(file.summary().with_warnings_of(&report))
+        let (opening, mut report) = self.open(&input.for_model(options))?;
+        let modelled = opening.into_model(&options)?;
+        report.extend(modelled.report);
+        if !modelled.images.is_empty() {
+            report.loss(
+                crate::codes::IMAGES_NOT_CARRIED,
+                format!(
+                    "{} images held in the file are not part of the model (materials keep their names)",
+                    modelled.images.len()
+                ),
+            );
+        }
+        Ok((modelled.model, report))
     }
 
-    /// A copy of the file in the same format through the faithful layer: byte-identical for
-    /// a binary format, content-identical for a text one (comments and unknown lines kept).
-    /// By default the [`Opened`] file's [`Opened::to_vec`]; `None` when the codec has no
-    /// faithful layer ([`Codec::open`] gives none): the copy then goes through the model.
-    fn copy(
+    /// Opens `bytes` alone and keeps the file ([`Opening::File`]).
+    pub fn open_file(
         &self,
         bytes: &[u8],
         options: &ReadOptions,
-    ) -> Option<Result<(Vec<u8>, Report), FormatError>> {
-        let opened = self.open(bytes, options, &NoCompanions)?;
-        Some(opened.map(|(file, report)| (file.to_vec(), report)))
-    }
-
-    /// Reads the file faithfully and keeps it ([`Opened`]) for the steps that follow;
-    /// `None` (the default) when the codec has no faithful layer beyond
-    /// [`Codec::read_with`], [`Codec::summary`] and [`Codec::copy`].
-    fn open(
-        &self,
-        bytes: &[u8],
-        options: &ReadOptions,
-        companions: &dyn Companions,
-    ) -> Option<Opening> {
-        let _ = (bytes, options, companions);
-        None
-    }
-
-    /// Reads the file for a conversion that frees `bytes` before the model is made (the
-    /// input and the model are then never held at once): the read's report now, the model
-    /// when the returned [`PendingModel`] runs. By default the faithful file
-    /// ([`Codec::open`]) is kept and turned into the model later, or, for a codec without
-    /// one, [`Codec::read_model`] runs at once; a codec that builds what the model is made
-    /// from while it checks the file keeps that instead (nothing is built twice).
-    fn read_pending(
-        &self,
-        bytes: &[u8],
-        options: &ReadOptions,
-        companions: &dyn Companions,
-        model_options: &ModelOptions,
-    ) -> Result<(PendingModel, Report), FormatError> {
-        let model_options = *model_options;
-        match self.open(bytes, options, companions) {
-            Some(opened) => {
-                let (file, report) = opened?;
-                Ok((Box::new(move || file.to_model(&model_options)), report))
-            }
-            None => {
-                let mut modelled = self.read_model(bytes, options, companions, &model_options)?;
-                let report = std::mem::take(&mut modelled.report);
-                Ok((Box::new(move || Ok(modelled)), report))
-            }
+    ) -> Result<(Box<dyn Opened>, Report), FormatError> {
+        match self.open(&Input::new(bytes, options))? {
+            (Opening::File(file), report) => Ok((file, report)),
+            (Opening::Model(_), _) => Err(self.not("kept")),
         }
     }
 
-    /// Bytes to the neutral model in one step, with the images the file holds, for a
-    /// conversion that needs nothing else of the file. By default [`Codec::open`] then
-    /// [`Opened::to_model`], or [`Codec::read_with`] for a codec without a faithful layer;
-    /// a codec with a faster way overrides it.
-    fn read_model(
-        &self,
-        bytes: &[u8],
-        options: &ReadOptions,
-        companions: &dyn Companions,
-        model_options: &ModelOptions,
-    ) -> Result<Modelled, FormatError> {
-        match self.open(bytes, options, companions) {
-            Some(opened) => {
-                let (file, mut report) = opened?;
-                let mut modelled = file.to_model(model_options)?;
-                report.extend(std::mem::take(&mut modelled.report));
-                modelled.report = report;
-                Ok(modelled)
-            }
-            None => {
-                let (model, report) = self.read_with(bytes, options, companions)?;
-                Ok(Modelled {
-                    model,
-                    images: Vec::new(),
-                    report,
-                })
-            }
-        }
-    }
-
-    /// Writes `model` as this format. `main` is the main output's file name: companions
-    /// are named after it. Formats that cannot be written keep the default, an error.
-    fn write(
+    /// Writes `model` as `main` with `options` ([`Writer::write`] of a borrowed model), or
+    /// an error for a format that is not written.
+    pub fn write(
         &self,
         model: &Model,
         main: &str,
         options: &WriteOptions,
     ) -> Result<Written, FormatError> {
-        let _ = (model, main, options);
-        Err(FormatError::new(
-            self.info().key,
+        self.write_to(Cow::Borrowed(model), &Output::new(main, options))
+    }
+
+    /// [`Writer::write`], or an error for a format that is not written.
+    pub fn write_to(
+        &self,
+        model: Cow<'_, Model>,
+        output: &Output<'_>,
+    ) -> Result<Written, FormatError> {
+        match self.writer {
+            Some(writer) => writer.write(model, output),
+            None => Err(self.not("written")),
+        }
+    }
+
+    fn not(&self, what: &str) -> FormatError {
+        FormatError::new(
+            self.info.key,
             Location::Unknown,
-            "this format is not written",
-        ))
+            format!("this format is not {what}"),
+        )
     }
+}
 
-    /// [`Codec::write`] with files the writer may read (texture images to embed, looked up
-    /// among `files` by the rule of [`crate::texture`]); by default they are not used.
-    fn write_with(
-        &self,
-        model: &Model,
-        main: &str,
-        options: &WriteOptions,
-        files: &dyn Companions,
-    ) -> Result<Written, FormatError> {
-        let _ = files;
-        self.write(model, main, options)
-    }
-
-    /// [`Codec::write_with`] (or [`Codec::write`] when there are no `files`) for a model the
-    /// caller gives away: a writer may free each part of the model once it is written, so a
-    /// large model is not held in full beside its output. The output is the same; by
-    /// default the model is simply borrowed.
-    fn write_owned(
-        &self,
-        model: Model,
-        main: &str,
-        options: &WriteOptions,
-        files: Option<&dyn Companions>,
-    ) -> Result<Written, FormatError> {
-        match files {
-            Some(files) => self.write_with(&model, main, options, files),
-            None => self.write(&model, main, options),
-        }
+impl fmt::Debug for Codec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Codec")
+            .field("key", &self.info.key)
+            .field("reads", &self.reader.is_some())
+            .field("writes", &self.writer.is_some())
+            .finish()
     }
 }
 

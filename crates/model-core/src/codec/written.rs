@@ -12,8 +12,8 @@ pub struct OutputFile {
     pub bytes: Vec<u8>,
 }
 
-/// What [`Codec::write`](super::Codec::write) produced: the main file first, then its companions, and a report of
-/// everything the format could not carry.
+/// What [`Writer::write`](super::Writer::write) produced: the main file first, then its
+/// companions, and a report of everything the format could not carry.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Written {
     /// Files, the main one first.

@@ -50,11 +50,3 @@ pub(crate) fn read_pending(
     let modelled = model_of(&file, parts, planned, made, animation_report);
     Ok((Box::new(move || Ok(modelled)), report))
 }
-
-/// [`read_pending`], the model made at once.
-pub(crate) fn read_model(bytes: &[u8], options: &ReadOptions) -> Result<(Model, Report), Error> {
-    let (pending, mut report) = read_pending(bytes, options)?;
-    let (model, more) = pending()?;
-    report.extend(more);
-    Ok((model, report))
-}

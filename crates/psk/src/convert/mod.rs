@@ -9,7 +9,7 @@ pub use to_model::{bind_by_name, shared_bones, to_model, to_model_with_animation
 
 /// Frames per second for a sequence whose `AnimRate` is not positive, and for writing an
 /// animation without a positive rate.
-pub const DEFAULT_FRAMERATE: f32 = 30.0;
+pub const DEFAULT_FPS: f32 = 30.0;
 
 /// The report codes this crate adds to those of [`rigport_model_core::codes`].
 pub mod codes {
@@ -27,24 +27,24 @@ pub mod codes {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConvertOptions {
     /// Frame rate for a sequence without a positive `AnimRate`, and for writing an
-    /// animation whose own rate is not positive. Default [`DEFAULT_FRAMERATE`].
-    pub default_framerate: f32,
+    /// animation whose own rate is not positive. Default [`DEFAULT_FPS`].
+    pub default_fps: f32,
 }
 
 impl Default for ConvertOptions {
     fn default() -> Self {
         Self {
-            default_framerate: DEFAULT_FRAMERATE,
+            default_fps: DEFAULT_FPS,
         }
     }
 }
 
 impl ConvertOptions {
     pub(crate) fn fallback_fps(&self) -> f32 {
-        if self.default_framerate.is_finite() && self.default_framerate > 0.0 {
-            self.default_framerate
+        if self.default_fps.is_finite() && self.default_fps > 0.0 {
+            self.default_fps
         } else {
-            DEFAULT_FRAMERATE
+            DEFAULT_FPS
         }
     }
 }
