@@ -62,6 +62,23 @@ impl Failure {
         }
     }
 
+    /// A picture's or a dataset's error about `input`: the facade's as [`Failure::rigport`],
+    /// the drawing's by its message.
+    pub(crate) fn dataset(
+        error: &rigport_dataset::Error,
+        input: &[u8],
+        path: Option<&Path>,
+    ) -> Self {
+        match error {
+            rigport_dataset::Error::Read(error) => Self::rigport(error, input, path),
+            other => Failure::Rigport {
+                message: other.to_string(),
+                location: Location::Unknown,
+                path: path.map(|p| p.display().to_string()),
+            },
+        }
+    }
+
     pub(crate) fn into_pyerr(self, py: Python<'_>) -> PyErr {
         match self {
             Failure::Rigport {

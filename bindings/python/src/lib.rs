@@ -4,12 +4,12 @@
 //!
 //! * reading (`read`, `read_bytes`) gives a `Model` whose meshes carry numpy arrays;
 //! * `convert`, `Model.save`, `info` and `render` build the same
-//!   `rigport::pipeline::Settings`, `rigport::info` summary and `rigport::picture` request as
+//!   `rigport::pipeline::Settings`, `rigport::info` summary and `rigport_dataset::picture` request as
 //!   the `rigport` command with the same options, so they write the same bytes;
-//! * `render_views` draws an orbit through `rigport::picture::Prepared::orbit_set`, as
+//! * `render_views` draws an orbit through `rigport_dataset::picture::Prepared::orbit_set`, as
 //!   `rigport render --orbit N` does, and gives its pictures, cameras and keypoints as numpy
 //!   arrays; the library helpers behind `rigport.distributed.render_all(..., orbit=N)` write
-//!   the command's dataset by the layout and `--resume` rule of `rigport::library`;
+//!   the command's dataset by the layout and `--resume` rule of `rigport_dataset::library`;
 //! * every failure is a Python exception: `RigportError` (with `.offset`, `.line`,
 //!   `.column` and `.path` where known), `FileNotFoundError` and the other `OSError`s,
 //!   `FileExistsError` for an output that exists without `force=True`, `ValueError` for

@@ -1,23 +1,22 @@
 //! The library layout of ``rigport render INPUTS... -o DIR --orbit N`` for
 //! `rigport.distributed.render_all`: the plan of folders and what a resumed run skips, one
 //! model's files (the command's, byte for byte) and its manifest line, and
-//! `annotations.json` of the models done. The rules live in `rigport::library`.
+//! `annotations.json` of the models done. The rules live in `rigport_dataset::library`.
 
 use crate::errors::{Failure, check_target, detached};
 use crate::model::Which;
 use crate::render::Colour;
 use crate::values::{py_to_json, report_list};
-use crate::views::{OrbitRequest, check_size, colour_of, convention, orbits};
+use crate::views::{check_size, colour_of, convention, orbits};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use rigport::batch::input_dir;
-use rigport::library::{self, ModelDone};
-use rigport::picture::{
-    CocoModel, DepthFormat, OrbitAnimation, OrbitKeypoints, OrbitSet, Passes, PictureRequest,
-    Prepared, RenderOptions,
-};
 use rigport::pipeline::PoseRequest;
 use rigport::{ReadOptions, Report};
+use rigport_dataset::library::{self, ModelDone};
+use rigport_dataset::model::{ModelRequest, model_files};
+use rigport_dataset::picture::{
+    DepthFormat, OrbitAnimation, OrbitKeypoints, OrbitSet, Passes, PictureRequest, RenderOptions,
+};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -67,16 +66,6 @@ pub(crate) fn manifest_failure(input: PathBuf, name: String, error: String) -> S
     library::manifest_line(&input, &name, Path::new(""), Err(&error)).to_string()
 }
 
-/// The options of a library run, as `rigport render` takes them.
-struct LibraryRequest {
-    orbit: Option<OrbitRequest>,
-    request: PictureRequest,
-    animate: bool,
-    fps: Option<f32>,
-    metadata: bool,
-    force: bool,
-}
-
 /// Draws one model as ``rigport render INPUT -o OUT_DIR --orbit N ...`` does into
 /// ``out_dir/<name>/`` (the same files, byte for byte) and returns its manifest line
 /// (JSON: ``status`` ``"ok"`` with ``outputs``, ``warnings`` and, with keypoints,
@@ -117,7 +106,7 @@ pub(crate) fn render_model(
 ) -> PyResult<(String, Py<PyList>)> {
     // The orbit options not named here keep their defaults, as the command's do.
     #[allow(clippy::needless_update)]
-    let prepare = || -> Result<LibraryRequest, Failure> {
+    let prepare = || -> Result<ModelRequest, Failure> {
         let (width, height) = size;
         check_size(width, height)?;
         let passes: Passes = if passes.is_empty() {
@@ -126,7 +115,7 @@ pub(crate) fn render_model(
             passes
                 .join(",")
                 .parse()
-                .map_err(|e: rigport::picture::RenderError| Failure::Value(e.to_string()))?
+                .map_err(|e: rigport_dataset::picture::RenderError| Failure::Value(e.to_string()))?
         };
         let request = PictureRequest {
             read: ReadOptions {
@@ -152,49 +141,47 @@ pub(crate) fn render_model(
         let depth_format = depth_format
             .map(|key| {
                 key.parse::<DepthFormat>()
-                    .map_err(|e: rigport::picture::RenderError| Failure::Value(e.to_string()))
+                    .map_err(|e: rigport_dataset::picture::RenderError| {
+                        Failure::Value(e.to_string())
+                    })
             })
             .transpose()?;
         let orbit = match orbit {
-            Some(views) => Some(OrbitRequest {
-                request: request.clone(),
-                set: OrbitSet {
-                    orbits: orbits(views, seed, elevation)?,
-                    keypoints,
-                    depth_format,
-                    convention: camera_convention.as_deref().map(convention).transpose()?,
-                    animate: animate.then_some(OrbitAnimation {
-                        fps,
-                        frames,
-                        views_per_frame,
-                        seed: seed.unwrap_or(0),
-                    }),
-                    ..OrbitSet::default()
-                },
+            Some(views) => Some(OrbitSet {
+                orbits: orbits(views, seed, elevation)?,
+                keypoints,
+                depth_format,
+                convention: camera_convention.as_deref().map(convention).transpose()?,
+                animate: animate.then_some(OrbitAnimation {
+                    fps,
+                    frames,
+                    views_per_frame,
+                    seed: seed.unwrap_or(0),
+                }),
+                ..OrbitSet::default()
             }),
             None => None,
         };
-        Ok(LibraryRequest {
+        Ok(ModelRequest {
+            picture: request,
             orbit,
-            request,
             animate,
             fps,
             metadata,
-            force,
         })
     };
     let request = prepare().map_err(|f| f.into_pyerr(py))?;
     let (line, report) = py.detach(move || {
         let folder = out_dir.join(&name);
         let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            draw_model(&request, &input, &folder)
+            draw_model(&request, force, &input, &folder)
         }))
         .unwrap_or_else(|_| Err("internal error: the drawing panicked".to_owned()));
         match drawn {
             Ok((outputs, report, keypoints)) => {
                 let done = ModelDone {
                     outputs: &outputs,
-                    warnings: warning_count(&report),
+                    warnings: library::warning_count(&report),
                     keypoints: keypoints.as_ref(),
                 };
                 let line = library::manifest_line(&input, &name, &out_dir, Ok(done));
@@ -209,74 +196,22 @@ pub(crate) fn render_model(
     Ok((line, report_list(py, &report)?.unbind()))
 }
 
-/// Warnings and losses, as the command counts them in a manifest line.
-fn warning_count(report: &Report) -> usize {
-    report
-        .notices
-        .iter()
-        .filter(|n| n.severity != rigport::Severity::Info)
-        .count()
-}
-
 /// What one model's drawing left: the files written, what reading and drawing reported,
 /// the keypoints.
 type Drawn = (Vec<PathBuf>, Report, Option<OrbitKeypoints>);
 
-/// Reads one model and writes everything `request` asks for into `folder`, as the command
-/// does.
-fn draw_model(request: &LibraryRequest, input: &Path, folder: &Path) -> Result<Drawn, String> {
+/// Reads one model, makes everything `request` asks for (`rigport_dataset::model`, the
+/// command's own job) and writes it into `folder`.
+fn draw_model(
+    request: &ModelRequest,
+    force: bool,
+    input: &Path,
+    folder: &Path,
+) -> Result<Drawn, String> {
     let bytes = std::fs::read(input).map_err(|e| format!("cannot read: {e}"))?;
-    let prepared = Prepared::read(&bytes, &input_dir(input), &request.request.read)
-        .map_err(|e| e.to_string())?;
-    drop(bytes);
-    let mut report = prepared.report.clone();
-    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
-    let mut keypoints = None;
-    if let Some(orbit) = &request.orbit {
-        let pictures = prepared
-            .orbit_set(&orbit.request, &orbit.set)
-            .map_err(|e| e.to_string())?;
-        report.extend(pictures.report);
-        for view in pictures.views {
-            for (path, bytes) in view.into_files() {
-                files.push((folder.join(path), bytes));
-            }
-        }
-        let json = serde_json::to_vec_pretty(&pictures.transforms).map_err(|e| e.to_string())?;
-        files.push((folder.join(library::TRANSFORMS), json));
-        if let Some(seen) = pictures.keypoints {
-            let json = serde_json::to_vec(&seen.json).map_err(|e| e.to_string())?;
-            files.push((folder.join(library::KEYPOINTS), json));
-            keypoints = Some(seen);
-        }
-    }
-    if request.animate && request.orbit.is_none() {
-        let animated = prepared
-            .animation(&request.request, request.fps)
-            .map_err(|e| e.to_string())?;
-        report.extend(animated.report);
-        files.push((folder.join("animation.png"), animated.png));
-    }
-    if request.orbit.is_none() && !request.animate {
-        let (picture, picture_report) = prepared
-            .picture(&request.request)
-            .map_err(|e| e.to_string())?;
-        report.extend(picture_report);
-        let png = rigport::picture::encode_png(&picture.image).map_err(|e| e.to_string())?;
-        files.push((folder.join("picture.png"), png));
-    }
-    if request.metadata {
-        let mut metadata = prepared.metadata(&input.display().to_string());
-        metadata["render_warnings"] = report
-            .notices
-            .iter()
-            .map(|n| serde_json::Value::from(n.to_string()))
-            .collect();
-        let json = serde_json::to_vec_pretty(&metadata).map_err(|e| e.to_string())?;
-        files.push((folder.join("metadata.json"), json));
-    }
-    for (path, _) in &files {
-        check_target(path, Some(input), request.force).map_err(|f| match f {
+    let made = model_files(bytes, input, folder, request).map_err(|e| e.to_string())?;
+    for (path, _) in &made.files {
+        check_target(path, Some(input), force).map_err(|f| match f {
             Failure::Exists(path) => format!(
                 "{} already exists (use force=True to overwrite)",
                 path.display()
@@ -284,13 +219,13 @@ fn draw_model(request: &LibraryRequest, input: &Path, folder: &Path) -> Result<D
             other => format!("{other:?}"),
         })?;
     }
-    for (path, bytes) in &files {
+    for (path, bytes) in &made.files {
         rigport::output::write_atomic_unsynced(path, bytes).map_err(|e| e.to_string())?;
     }
     Ok((
-        files.into_iter().map(|(path, _)| path).collect(),
-        report,
-        keypoints,
+        made.files.into_iter().map(|(path, _)| path).collect(),
+        made.report,
+        made.keypoints,
     ))
 }
 
@@ -321,16 +256,7 @@ pub(crate) fn write_annotations(
                 None => missing.push(name),
             }
         }
-        seen.sort_by(|a, b| a.0.cmp(&b.0));
-        let models: Vec<CocoModel<'_>> = seen
-            .iter()
-            .map(|(folder, keypoints)| CocoModel {
-                folder,
-                size,
-                keypoints,
-            })
-            .collect();
-        let coco = rigport::picture::coco_keypoints(&models);
+        let coco = library::annotations(seen, size);
         let bytes = serde_json::to_vec(&coco)
             .map_err(|e| Failure::message(e.to_string(), Some(&out_dir)))?;
         rigport::output::write_atomic_unsynced(&out_dir.join(library::ANNOTATIONS), &bytes)?;

@@ -52,21 +52,24 @@ pub(crate) fn render<'py>(
     force: bool,
     strict: bool,
 ) -> PyResult<Bound<'py, PyList>> {
-    use rigport::picture::{PictureRequest, RenderOptions, Rgb, View, render_png};
+    use rigport_dataset::picture::{PictureRequest, RenderOptions, Rgb, View, render_png};
     let (width, height) = match size {
         Size::Square(side) => (side, side),
         Size::Sides(w, h) => (w, h),
     };
     let view: View = view
         .parse()
-        .map_err(|e: rigport::picture::RenderError| PyValueError::new_err(e.to_string()))?;
+        .map_err(|e: rigport_dataset::picture::RenderError| PyValueError::new_err(e.to_string()))?;
     let defaults = RenderOptions::default();
     let background = match background {
         None => defaults.background,
         Some(Colour::Rgb(r, g, b)) => Rgb([r, g, b]),
-        Some(Colour::Hex(hex)) => hex
-            .parse()
-            .map_err(|e: rigport::picture::RenderError| PyValueError::new_err(e.to_string()))?,
+        Some(Colour::Hex(hex)) => {
+            hex.parse()
+                .map_err(|e: rigport_dataset::picture::RenderError| {
+                    PyValueError::new_err(e.to_string())
+                })?
+        }
     };
     if time.is_some() && sheet.is_some() {
         return Err(PyValueError::new_err(
@@ -100,7 +103,7 @@ pub(crate) fn render<'py>(
         check_target(&png, Some(&src), force)?;
         let bytes = read_input(&src)?;
         let (picture, report) = render_png(&bytes, &input_dir(&src), &request)
-            .map_err(|e| Failure::rigport(&e, &bytes, Some(&src)))?;
+            .map_err(|e| Failure::dataset(&e, &bytes, Some(&src)))?;
         write_atomic(&png, &picture)?;
         Ok(report)
     })?;

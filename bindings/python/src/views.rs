@@ -15,11 +15,11 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rigport::ReadOptions;
 use rigport::batch::input_dir;
-use rigport::picture::{
+use rigport::pipeline::PoseRequest;
+use rigport_dataset::picture::{
     CameraConvention, DepthFormat, Orbit, OrbitAnimation, OrbitSet, Passes, PictureRequest,
     Prepared, RenderOptions,
 };
-use rigport::pipeline::PoseRequest;
 use std::path::{Path, PathBuf};
 
 /// The orbit views of one model as numpy arrays ([`render_views`]). The leading dimensions
@@ -146,23 +146,23 @@ pub(crate) fn orbits(views: u32, seed: Option<u64>, elevation: f32) -> Result<Ve
 /// The camera axes named `key` (``"opengl"``, ``"opencv"``).
 pub(crate) fn convention(key: &str) -> Result<CameraConvention, Failure> {
     key.parse()
-        .map_err(|e: rigport::picture::RenderError| Failure::Value(e.to_string()))
+        .map_err(|e: rigport_dataset::picture::RenderError| Failure::Value(e.to_string()))
 }
 
 /// A background colour as the command takes it.
-pub(crate) fn colour_of(colour: Option<Colour>) -> Result<rigport::picture::Rgb, Failure> {
+pub(crate) fn colour_of(colour: Option<Colour>) -> Result<rigport_dataset::picture::Rgb, Failure> {
     Ok(match colour {
         None => RenderOptions::default().background,
-        Some(Colour::Rgb(r, g, b)) => rigport::picture::Rgb([r, g, b]),
+        Some(Colour::Rgb(r, g, b)) => rigport_dataset::picture::Rgb([r, g, b]),
         Some(Colour::Hex(hex)) => hex
             .parse()
-            .map_err(|e: rigport::picture::RenderError| Failure::Value(e.to_string()))?,
+            .map_err(|e: rigport_dataset::picture::RenderError| Failure::Value(e.to_string()))?,
     })
 }
 
 /// A picture size the renderer takes.
 pub(crate) fn check_size(width: u32, height: u32) -> Result<(), Failure> {
-    let max = rigport::picture::MAX_SIDE;
+    let max = rigport_dataset::picture::MAX_SIDE;
     if !(1..=max).contains(&width) || !(1..=max).contains(&height) {
         return Err(Failure::Value(format!(
             "size {width}x{height}: each side must be between 1 and {max}"
@@ -192,7 +192,7 @@ fn npy_values(npy: &[u8]) -> Option<Vec<f32>> {
 fn draw(path: &Path, orbit: &OrbitRequest) -> Result<Drawn, Failure> {
     let bytes = read_input(path)?;
     let prepared = Prepared::read(&bytes, &input_dir(path), &orbit.request.read)
-        .map_err(|e| Failure::rigport(&e, &bytes, Some(path)))?;
+        .map_err(|e| Failure::dataset(&e, &bytes, Some(path)))?;
     drop(bytes);
     let pictures = prepared
         .orbit_set(&orbit.request, &orbit.set)

@@ -2,7 +2,7 @@
 
 use crate::format_arg::FormatArg;
 use clap::{Args, Parser, Subcommand};
-use rigport::picture::{CameraConvention, DepthFormat, Passes, RenderError, Rgb, View};
+use rigport_dataset::picture::{CameraConvention, DepthFormat, Passes, RenderError, Rgb, View};
 use std::path::PathBuf;
 
 /// Inspect, validate, convert and draw skeletal models.
@@ -518,7 +518,7 @@ fn parse_fps(s: &str) -> Result<f32, String> {
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    rigport::picture::parse_size(s).map_err(|e| e.to_string())
+    rigport_dataset::picture::parse_size(s).map_err(|e| e.to_string())
 }
 
 fn parse_view(s: &str) -> Result<View, String> {

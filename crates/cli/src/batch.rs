@@ -4,7 +4,6 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use rigport_model_core::{Report, Severity};
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -115,14 +114,9 @@ pub fn report_skipped(skipped: &[Skipped], verbose: bool, json: bool) {
     }
 }
 
-/// Warnings and losses: what a person should look at (info notices are not counted).
-pub fn warning_count(report: &Report) -> usize {
-    report
-        .notices
-        .iter()
-        .filter(|n| n.severity != Severity::Info)
-        .count()
-}
+/// Warnings and losses in a report: what the summary and a manifest line count (the
+/// dataset crate's one rule).
+pub use rigport_dataset::library::warning_count;
 
 /// Whether any input of a batch failed.
 pub fn any_failed(outcomes: &[Outcome]) -> bool {

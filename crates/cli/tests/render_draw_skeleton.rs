@@ -5,7 +5,7 @@
 mod common;
 
 use common::{repo_root, rigport};
-use rigport::picture::{JOINT_DOT_RADIUS, SKELETON_OCCLUDED, SKELETON_VISIBLE};
+use rigport_dataset::picture::{JOINT_DOT_RADIUS, SKELETON_OCCLUDED, SKELETON_VISIBLE};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

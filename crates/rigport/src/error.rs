@@ -73,14 +73,6 @@ pub enum Error {
     /// The pose asked for (of an OBJ export or a picture) names no pose of the model.
     #[error(transparent)]
     Pose(#[from] rigport_anim::request::RequestError),
-    /// The picture could not be drawn (no triangles, bad size, no animation for a sheet…).
-    #[cfg(feature = "render")]
-    #[error(transparent)]
-    Render(#[from] rigport_render::RenderError),
-    /// The drawn picture could not be encoded as PNG.
-    #[cfg(feature = "render")]
-    #[error("cannot encode the PNG: {0}")]
-    Png(#[source] rigport_render::image::ImageError),
     /// The output's companion file (`.bin` beside a `.gltf`, `.mtl` beside an `.obj`) would
     /// have the output's own name.
     #[error(

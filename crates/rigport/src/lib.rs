@@ -18,9 +18,8 @@
 //! }
 //! ```
 //!
-//! Feature `render` (on by default, takes `obj` along) adds [`picture`]: PNG pictures of a
-//! posed model or contact sheets of an animation, drawn by `rigport-render`. Feature
-//! `parallel` (on by default) reads large IQE files and writes IQM files on every core
+//! Pictures and datasets of posed models are the `rigport-dataset` crate's, above this one.
+//! Feature `parallel` (on by default) reads large IQE files and writes IQM files on every core
 //! (rayon); without it (the WebAssembly build) they run on the calling thread, with the same
 //! result. Feature `files` (on by default) adds [`output`]: output files written the way
 //! every door writes them (atomically, never over an input, synced only when replacing).
@@ -50,12 +49,8 @@ mod error;
 mod images;
 pub use images::TextureList;
 pub mod info;
-#[cfg(feature = "render")]
-pub mod library;
 #[cfg(feature = "files")]
 pub mod output;
-#[cfg(feature = "render")]
-pub mod picture;
 pub mod pipeline;
 mod registry;
 

@@ -1,6 +1,7 @@
 //! The one texture lookup through the library's doors, over files in memory (what the web
-//! page and the Python package hand over) as over a folder: glTF embedding, pictures and
-//! `info` find the same images, and warn about the same missing ones.
+//! page and the Python package hand over) as over a folder: glTF embedding and `info` find
+//! the same images, and warn about the same missing ones (pictures: `rigport-dataset`'s
+//! `tests/texture_lookup.rs`).
 
 use rigport::Format;
 use rigport::pipeline::{Beside, Settings, convert};
@@ -71,41 +72,4 @@ fn glb_export_finds_images_among_files_in_memory() {
             missing[0].message
         );
     }
-}
-
-#[test]
-fn pictures_and_info_use_the_same_rule() {
-    use rigport::picture::{PictureRequest, RenderOptions, View, render_png_with};
-    let request = PictureRequest {
-        options: RenderOptions {
-            width: 32,
-            height: 32,
-            view: View::Front,
-            ..RenderOptions::default()
-        },
-        ..PictureRequest::default()
-    };
-    let files = BTreeMap::from([("Body.tga".to_owned(), tga())]);
-    let (with, report) = render_png_with(&square("Body.jpg"), None, &files, &request).unwrap();
-    assert_eq!(
-        report.with_code(codes::TEXTURE_MISSING).count(),
-        0,
-        "{report:?}"
-    );
-    let none = BTreeMap::new();
-    let (without, report) = render_png_with(&square("Body.jpg"), None, &none, &request).unwrap();
-    let missing: Vec<_> = report.with_code(codes::TEXTURE_MISSING).collect();
-    assert_eq!(missing.len(), 1);
-    assert!(missing[0].message.contains("Body.jpg"));
-    assert_ne!(with, without, "the texture changes the picture");
-
-    let options = rigport::ReadOptions::default();
-    let info = rigport::info::inspect(&square("Body.jpg"), None, Some(&files), &options).unwrap();
-    assert_eq!(
-        info.textures.found,
-        [("Body.jpg".to_owned(), "Body.tga".to_owned())]
-    );
-    let info = rigport::info::inspect(&square("Body.jpg"), None, Some(&none), &options).unwrap();
-    assert_eq!(info.textures.missing, ["Body.jpg"]);
-    assert!(info.summary.warnings.iter().any(|w| w.contains("Body.jpg")));
 }

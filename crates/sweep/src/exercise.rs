@@ -7,8 +7,8 @@
 
 use rigport::Format;
 use rigport::document::{Document, sniff};
-use rigport::picture::{PictureRequest, RenderOptions, render_png};
 use rigport::pipeline::{Settings, convert};
+use rigport_dataset::picture::{PictureRequest, RenderOptions, render_png};
 use rigport_model_core::{ReadOptions, Report};
 use std::path::Path;
 

@@ -5,8 +5,8 @@ use super::Status;
 use crate::args::{Detail, RenderArgs};
 use crate::batch;
 use crate::output::{check_target, write_atomic};
-use rigport::picture::{PictureRequest, Prepared, RenderOptions, render_png};
 use rigport::pipeline::PoseRequest;
+use rigport_dataset::picture::{PictureRequest, Prepared, RenderOptions, render_png};
 use rigport_model_core::{Notice, Report, Severity};
 use std::path::Path;
 

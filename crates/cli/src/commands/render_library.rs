@@ -2,17 +2,15 @@
 //! `DIR/<name>/` per model, drawn in parallel, and `DIR/manifest.jsonl`, one line per input
 //! appended as each finishes, so an interrupted run can `--resume`; with `--keypoints`,
 //! `DIR/annotations.json` (COCO keypoints) of every model done. The layout, the manifest
-//! line and the `--resume` rule are `rigport::library`'s, shared with the Python package.
+//! line and the `--resume` rule are `rigport_dataset::library`'s, shared with the Python package.
 
 use super::Status;
 use crate::args::{OrbitArg, RenderArgs};
 use crate::batch;
 use crate::output::{check_target, write_atomic_unsynced};
-use rigport::library::{self, ANNOTATIONS, KEYPOINTS, MANIFEST, ModelDone};
-use rigport::picture::{
-    CocoModel, Orbit, OrbitAnimation, OrbitKeypoints, OrbitSet, PictureRequest, Prepared,
-};
-use serde_json::Value;
+use rigport_dataset::library::{self, ANNOTATIONS, MANIFEST, ModelDone};
+use rigport_dataset::model::{ModelRequest, model_files};
+use rigport_dataset::picture::{Orbit, OrbitAnimation, OrbitKeypoints, OrbitSet, PictureRequest};
 use std::collections::{HashMap, HashSet};
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -114,17 +112,7 @@ pub fn run(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status {
             }
             seen.extend(resumed);
         }
-        seen.sort_by(|a, b| a.0.cmp(&b.0));
-        let size = (request.options.width, request.options.height);
-        let models: Vec<CocoModel<'_>> = seen
-            .iter()
-            .map(|(folder, keypoints)| CocoModel {
-                folder,
-                size,
-                keypoints,
-            })
-            .collect();
-        let coco = rigport::picture::coco_keypoints(&models);
+        let coco = library::annotations(seen, (request.options.width, request.options.height));
         let path = dir.join(ANNOTATIONS);
         let written = serde_json::to_vec(&coco)
             .map_err(|e| e.to_string())
@@ -155,7 +143,8 @@ pub fn run(args: &RenderArgs, dir: &Path, request: &PictureRequest) -> Status {
 /// joints seen from each view when `--keypoints` asked for them.
 type Drawn = (Vec<PathBuf>, usize, Option<OrbitKeypoints>);
 
-/// Reads one model and writes everything asked for into `folder`.
+/// Reads one model, makes everything asked for (`rigport_dataset::model`, the job the
+/// Python package runs too) and writes it into `folder`.
 fn draw_model(
     args: &RenderArgs,
     request: &PictureRequest,
@@ -163,81 +152,41 @@ fn draw_model(
     folder: &Path,
 ) -> Result<Drawn, String> {
     let bytes = crate::input::read(input, true).map_err(|e| format!("cannot read: {e}"))?;
-    let prepared = Prepared::read(bytes.as_ref(), &batch::input_dir(input), &request.read)
-        .map_err(|e| e.to_string())?;
-    drop(bytes);
-    let mut report = prepared.report.clone();
-    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
-    let mut keypoints = None;
-    if let Some(orbit) = args.orbit {
-        let orbits = match orbit {
+    let orbit = args.orbit.map(|orbit| OrbitSet {
+        orbits: match orbit {
             OrbitArg::Ring(views) => Orbit::ring(views, args.elevation),
             OrbitArg::Random(views) => Orbit::random(views, args.seed),
-        };
-        let set = OrbitSet {
-            orbits,
-            keypoints: args.keypoints,
-            draw_skeleton: args.draw_skeleton,
-            depth_format: args.depth_format,
-            convention: args.camera_convention,
-            animate: args.animate.then_some(OrbitAnimation {
-                fps: args.fps,
-                frames: args.frames,
-                views_per_frame: args.views_per_frame,
-                seed: args.seed,
-            }),
-        };
-        let orbit = prepared
-            .orbit_set(request, &set)
-            .map_err(|e| e.to_string())?;
-        report.extend(orbit.report);
-        for view in orbit.views {
-            for (path, bytes) in view.into_files() {
-                files.push((folder.join(path), bytes));
-            }
-        }
-        let json = serde_json::to_vec_pretty(&orbit.transforms).map_err(|e| e.to_string())?;
-        files.push((folder.join("transforms.json"), json));
-        if let Some(seen) = orbit.keypoints {
-            let json = serde_json::to_vec(&seen.json).map_err(|e| e.to_string())?;
-            files.push((folder.join(KEYPOINTS), json));
-            keypoints = Some(seen);
-        }
-    }
-    if args.animate && args.orbit.is_none() {
-        let animated = prepared
-            .animation(request, args.fps)
-            .map_err(|e| e.to_string())?;
-        report.extend(animated.report);
-        files.push((folder.join("animation.png"), animated.png));
-    }
-    if args.orbit.is_none() && !args.animate {
-        let (picture, picture_report) = prepared.picture(request).map_err(|e| e.to_string())?;
-        report.extend(picture_report);
-        let png = rigport::picture::encode_png(&picture.image).map_err(|e| e.to_string())?;
-        files.push((folder.join("picture.png"), png));
-    }
-    if args.metadata {
-        let mut metadata = prepared.metadata(&input.display().to_string());
-        metadata["render_warnings"] = report
-            .notices
-            .iter()
-            .map(|n| Value::from(n.to_string()))
-            .collect();
-        let json = serde_json::to_vec_pretty(&metadata).map_err(|e| e.to_string())?;
-        files.push((folder.join("metadata.json"), json));
-    }
+        },
+        keypoints: args.keypoints,
+        draw_skeleton: args.draw_skeleton,
+        depth_format: args.depth_format,
+        convention: args.camera_convention,
+        animate: args.animate.then_some(OrbitAnimation {
+            fps: args.fps,
+            frames: args.frames,
+            views_per_frame: args.views_per_frame,
+            seed: args.seed,
+        }),
+    });
+    let job = ModelRequest {
+        picture: request.clone(),
+        orbit,
+        animate: args.animate,
+        fps: args.fps,
+        metadata: args.metadata,
+    };
+    let made = model_files(bytes, input, folder, &job).map_err(|e| e.to_string())?;
     // A resumed run replaces what an interrupted one left behind.
     let force = args.force || args.resume;
-    for (path, _) in &files {
+    for (path, _) in &made.files {
         check_target(path, &[input], force)?;
     }
-    for (path, bytes) in &files {
+    for (path, bytes) in &made.files {
         write_atomic_unsynced(path, bytes).map_err(|e| e.to_string())?;
     }
     Ok((
-        files.into_iter().map(|(path, _)| path).collect(),
-        batch::warning_count(&report),
-        keypoints,
+        made.files.into_iter().map(|(path, _)| path).collect(),
+        batch::warning_count(&made.report),
+        made.keypoints,
     ))
 }

@@ -52,7 +52,7 @@ impl TextureSource for Textures {
 
 /// Decodes the source's own images (PNG, re-encoded by the import, which already bounded
 /// their size); one that does not decode is left to the folder lookup.
-pub(super) fn decode_embedded(images: &[crate::Image]) -> HashMap<String, Arc<RgbaImage>> {
+pub(super) fn decode_embedded(images: &[rigport::Image]) -> HashMap<String, Arc<RgbaImage>> {
     images
         .iter()
         .filter_map(|image| {

@@ -37,9 +37,9 @@ pub use orbit::{OrbitPictures, OrbitSet, ViewFiles};
 use textures::{AmongFiles, Textures, decode_embedded};
 use transforms::transforms_json;
 
-use crate::document::Document;
-use crate::error::Error;
-use crate::pipeline::PoseRequest;
+use crate::Error;
+use rigport::Document;
+use rigport::pipeline::PoseRequest;
 use rigport_model_core::codec::Companions;
 use rigport_model_core::{Model, ReadOptions, Report, UpAxis};
 use rigport_render::image::RgbaImage;
@@ -99,7 +99,7 @@ pub fn render_png_with(
 ) -> Result<(Vec<u8>, Report), Error> {
     let (document, mut report) = Document::sniff_and_read_in(input, &request.read, source_dir)?;
     let (model, images, to_model_report) =
-        document.to_model_with_images(&crate::ModelOptions::default())?;
+        document.to_model_with_images(&rigport::ModelOptions::default())?;
     drop(document);
     report.extend(to_model_report);
     let options = posed_options(&model, &request.options, &request.pose)?;
@@ -134,7 +134,7 @@ fn posed_options(
 /// images (decoded once, whichever pictures use them) and what reading it warned about.
 pub struct Prepared {
     model: Model,
-    info: crate::info::Info,
+    info: rigport::info::Info,
     textures: Textures,
     /// What reading and converting the file warned about.
     pub report: Report,
@@ -152,11 +152,11 @@ impl Prepared {
             .warnings
             .extend(report.notices.iter().map(|n| n.message.clone()));
         let (model, images, to_model_report) =
-            document.to_model_with_images(&crate::ModelOptions::default())?;
+            document.to_model_with_images(&rigport::ModelOptions::default())?;
         drop(document);
         report.extend(to_model_report);
         // The textures `rigport info` lists, with its warning for each one missing.
-        let textures = crate::TextureList::of(
+        let textures = rigport::TextureList::of(
             &model,
             &images,
             &rigport_model_core::codec::Folder::new(source_dir),
@@ -166,7 +166,7 @@ impl Prepared {
         summary
             .warnings
             .extend(missing.notices.into_iter().map(|n| n.message));
-        let info = crate::info::Info { summary, textures };
+        let info = rigport::info::Info { summary, textures };
         Ok(Self {
             model,
             info,
@@ -228,7 +228,7 @@ impl Prepared {
     }
 }
 
-#[cfg(all(test, feature = "iqe"))]
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -255,6 +255,9 @@ mod tests {
         );
         assert!(err.to_string().contains("no triangles"), "{err}");
         let err = render_png(b"junk", Path::new("."), &request).unwrap_err();
-        assert!(matches!(err, Error::Unrecognized), "{err}");
+        assert!(
+            matches!(err, Error::Read(rigport::Error::Unrecognized)),
+            "{err}"
+        );
     }
 }

@@ -7,7 +7,7 @@ use super::{
     Drawn, OrbitKeypoints, OrbitPictures, OrbitSet, PictureRequest, Prepared, ViewFiles,
     ViewKeypoints, overlay, transforms_json, view_digits,
 };
-use crate::error::Error;
+use crate::Error;
 use rigport_model_core::Report;
 use rigport_render::{DepthFormat, Orbit, OrbitFrames, PoseAt, PosedJoints, RenderError};
 use serde_json::json;

@@ -12,7 +12,7 @@ impl Prepared {
     /// `textures` (`found`, `missing`: the references materials name, by whether an
     /// image was found for them).
     pub fn metadata(&self, file: &str) -> Value {
-        let mut value = crate::info::info_json(file, &self.info);
+        let mut value = rigport::info::info_json(file, &self.info);
         let model = &self.model;
         value["up"] = json!(model.up.key());
         let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);

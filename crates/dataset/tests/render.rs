@@ -1,4 +1,4 @@
-//! Pictures of files through the facade (`rigport::picture`): goldens per fixture (compared
+//! Pictures of files (`rigport_dataset::picture`): goldens per fixture (compared
 //! with a tolerance), the README's contact sheet, and front-view silhouettes of every corpus
 //! model against an independent projection. The command line is tested in `rigport-cli`.
 //!
@@ -7,7 +7,7 @@
 //! this machine's rounding or encoder would write.
 
 use rigport::document::Document;
-use rigport::picture::{PictureRequest, render_png};
+use rigport_dataset::picture::{PictureRequest, render_png};
 use rigport_model_core::glam::DVec2;
 use rigport_model_core::{Mesh, Model, ReadOptions, UpAxis};
 use rigport_render::image;
@@ -17,7 +17,7 @@ use rigport_test_support::workspace_root as repo_root;
 use std::path::{Path, PathBuf};
 
 /// Golden pictures of the fixtures.
-const GOLDEN_DIR: &str = "crates/rigport/tests/render_goldens";
+const GOLDEN_DIR: &str = "crates/dataset/tests/render_goldens";
 /// The README's contact sheet.
 const README_SHEET: &str = "docs/images/rig_full_sheet.png";
 
@@ -82,7 +82,10 @@ fn fixture_goldens() {
             Err(error) => {
                 // Skeleton- or animation-only fixtures: the typed error, and no golden.
                 assert!(
-                    matches!(error, rigport::Error::Render(RenderError::NoTriangles)),
+                    matches!(
+                        error,
+                        rigport_dataset::Error::Render(RenderError::NoTriangles)
+                    ),
                     "{}: {error}",
                     fixture.display()
                 );

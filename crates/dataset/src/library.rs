@@ -9,7 +9,7 @@
 //! ([`completed`]) when its last line says ok and every output it lists is there whole
 //! ([`whole`]); any other model is drawn again, replacing what an interrupted run left.
 
-use crate::picture::OrbitKeypoints;
+use crate::picture::{CocoModel, OrbitKeypoints, coco_keypoints};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
@@ -251,6 +251,30 @@ pub fn model_keypoints(json: Value, bboxes: &Value) -> Option<OrbitKeypoints> {
         })
         .collect();
     OrbitKeypoints::from_json(json, &boxes)
+}
+
+/// `annotations.json` (COCO keypoints, [`coco_keypoints`]) of the models `seen`, each by
+/// its folder name, in the order of their names, for pictures of `size` (width, height).
+pub fn annotations(mut seen: Vec<(String, OrbitKeypoints)>, size: (u32, u32)) -> Value {
+    seen.sort_by(|a, b| a.0.cmp(&b.0));
+    let models: Vec<CocoModel<'_>> = seen
+        .iter()
+        .map(|(folder, keypoints)| CocoModel {
+            folder,
+            size,
+            keypoints,
+        })
+        .collect();
+    coco_keypoints(&models)
+}
+
+/// Warnings and losses in `report`: what a manifest line counts.
+pub fn warning_count(report: &rigport_model_core::Report) -> usize {
+    report
+        .notices
+        .iter()
+        .filter(|n| n.severity != rigport_model_core::Severity::Info)
+        .count()
 }
 
 #[cfg(test)]
