@@ -10,7 +10,7 @@
 use crate::exercise;
 use rigport::Format;
 use rigport_model_core::ReadOptions;
-use rigport_model_core::codec::{Codec, Input, WriteOptions};
+use rigport_model_core::codec::{Codec, Input, Location, Opening, WriteOptions};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -51,6 +51,9 @@ pub fn format(format: Format, data: &[u8]) {
         if format.has(|info| info.faithful_copy) {
             faithful_copy_is_stable(codec, data, &options);
         }
+        if KEEPS_EVERY_BYTE.contains(&format.key()) {
+            keeps_every_byte(format, codec, data, &options);
+        }
         let Ok((model, _)) = codec.read(data, &options) else {
             continue;
         };
@@ -77,6 +80,26 @@ pub fn format(format: Format, data: &[u8]) {
             back.read_model(&Input::new(&file.bytes, &strict).beside(&files))
                 .unwrap_or_else(|e| panic!("{} does not read back: {e}", file.name));
         }
+    }
+}
+
+/// The formats whose reads keep every byte of any input they accept, damaged tails and
+/// unknown sections included, and place every refusal at a byte offset.
+const KEEPS_EVERY_BYTE: [&str; 3] = ["b3d", "psk", "psa"];
+
+/// `data` read as `format`, which keeps every byte: the file written back is `data`, and a
+/// refusal names its byte offset.
+fn keeps_every_byte(format: Format, codec: &Codec, data: &[u8], options: &ReadOptions) {
+    match codec.open(&Input::new(data, options)) {
+        Ok((Opening::File(file), _)) => assert!(
+            file.to_vec() == data,
+            "{format}: the faithful write differs from the input"
+        ),
+        Ok((Opening::Model(_), _)) => panic!("{format}: opened to keep, it gave no file"),
+        Err(error) => assert!(
+            matches!(error.location, Location::Offset(_)),
+            "{format}: a read error without an offset: {error}"
+        ),
     }
 }
 
