@@ -32,7 +32,7 @@ fn refused(write: Write<'_>, model: &Model, what: &str, limit: usize) {
     );
 }
 
-fn loss_naming_limit(report: &Report, code: &str, limit: usize) -> usize {
+fn loss_naming_limit(report: &Report, code: rigport_model_core::Code, limit: usize) -> usize {
     let notices: Vec<_> = report.with_code(code).collect();
     assert!(!notices.is_empty(), "`{code}` missing from:\n{report}");
     for notice in &notices {
@@ -130,24 +130,36 @@ pub fn names(write: Write<'_>) {
     model.meshes[0].name = "€".repeat(11);
     model.materials[0].texture = Some(format!("C:/{}/skin.png", "x".repeat(200)));
     let report = write(&model).expect("names are cut, not refused");
-    loss_naming_limit(&report, "name-truncated", 31);
-    let notice = report.with_code("name-truncated").next().unwrap();
+    loss_naming_limit(&report, rigport_model_core::codes::NAME_TRUNCATED, 31);
+    let notice = report
+        .with_code(rigport_model_core::codes::NAME_TRUNCATED)
+        .next()
+        .unwrap();
     assert!(
         notice.message.contains("127") && notice.message.starts_with("3 "),
         "{notice}"
     );
     // Names that fit are not reported.
     let report = write(&small(1)).unwrap();
-    assert_eq!(report.with_code("name-truncated").count(), 0, "{report}");
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::NAME_TRUNCATED)
+            .count(),
+        0,
+        "{report}"
+    );
 }
 
 /// One timeline: the first animation is kept, each other one is a loss naming it.
 pub fn animations(write: Write<'_>) {
     let model = small(3);
     let report = write(&model).expect("several animations are written");
-    assert_eq!(loss_naming_limit(&report, "animations-dropped", 1), 2);
+    assert_eq!(
+        loss_naming_limit(&report, rigport_model_core::codes::ANIMATIONS_DROPPED, 1),
+        2
+    );
     for (notice, name) in report
-        .with_code("animations-dropped")
+        .with_code(rigport_model_core::codes::ANIMATIONS_DROPPED)
         .zip(["anim1", "anim2"])
     {
         assert!(notice.message.contains(&format!("`{name}`")), "{notice}");
@@ -155,7 +167,9 @@ pub fn animations(write: Write<'_>) {
     }
     let report = write(&small(1)).unwrap();
     assert_eq!(
-        report.with_code("animations-dropped").count(),
+        report
+            .with_code(rigport_model_core::codes::ANIMATIONS_DROPPED)
+            .count(),
         0,
         "{report}"
     );
@@ -164,7 +178,7 @@ pub fn animations(write: Write<'_>) {
 /// Extra joint weights: binary rounds them to whole percents, ASCII keeps one bone; both
 /// report it as a loss naming the limit (`weights`: the code and limit number the writer
 /// uses), and weights that fit are not reported.
-pub fn weights(write: Write<'_>, code: &str, limit: usize) {
+pub fn weights(write: Write<'_>, code: rigport_model_core::Code, limit: usize) {
     let mut model = small(0);
     for vertex in &mut model.meshes[0].vertices {
         // 12.5 % is no whole percent.

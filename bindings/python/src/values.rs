@@ -13,7 +13,7 @@ pub(crate) fn report_list<'py>(py: Python<'py>, report: &Report) -> PyResult<Bou
     let list = PyList::empty(py);
     for notice in &report.notices {
         let entry = PyDict::new(py);
-        entry.set_item("code", notice.code)?;
+        entry.set_item("code", notice.code.key())?;
         entry.set_item("message", &notice.message)?;
         entry.set_item("severity", notice.severity.to_string())?;
         list.append(entry)?;

@@ -254,15 +254,25 @@ mod tests {
         assert_eq!(times, [0.0, 1.0, 1.0, 2.0]);
         // Stable: the two keys at t=1 keep their file order.
         assert_eq!((keys[1].value.x, keys[2].value.x), (10.0, 11.0));
-        assert_eq!(report.with_code("keys-unsorted").count(), 1);
-        assert_eq!(report.with_code("keys-same-time").count(), 1);
+        assert_eq!(
+            report
+                .with_code(rigport_model_core::codes::KEYS_UNSORTED)
+                .count(),
+            1
+        );
+        assert_eq!(
+            report
+                .with_code(rigport_model_core::codes::KEYS_SAME_TIME)
+                .count(),
+            1
+        );
         // Sampling the sorted channel: half way from 0 (t=0) to 10 (first key at t=1).
         let x = crate::sample::sample(keys, 0.5, Interpolation::Linear, Vec3::ZERO).x;
         assert!((x - 5.0).abs() < 1e-6);
         // Already clean: nothing more to say.
         assert!(
             normalize_animation(&mut anim, 1)
-                .with_code("keys-unsorted")
+                .with_code(rigport_model_core::codes::KEYS_UNSORTED)
                 .next()
                 .is_none()
         );
@@ -323,7 +333,10 @@ mod tests {
             codes::KEYS_NOT_FINITE,
             codes::ROTATION_ZERO,
         ] {
-            let notice = report.with_code(code).next().expect(code);
+            let notice = report
+                .with_code(code)
+                .next()
+                .unwrap_or_else(|| panic!("{code}"));
             assert_eq!(notice.severity, Severity::Warning);
         }
         assert_eq!(report.count(Severity::Info), 1);

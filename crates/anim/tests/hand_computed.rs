@@ -327,8 +327,18 @@ fn pose_model_reports_what_it_cannot_use() {
     model.meshes[0].vertices[0].joints[0] = JointId(40);
     model.animations[0].tracks.push(Track::new(JointId(99)));
     let (posed, report) = pose_model(&model, 0, 0.0).unwrap();
-    assert_eq!(report.with_code("skin-joint-missing").count(), 1);
-    assert_eq!(report.with_code("track-joint-missing").count(), 1);
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::SKIN_JOINT_MISSING)
+            .count(),
+        1
+    );
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::TRACK_JOINT_MISSING)
+            .count(),
+        1
+    );
     assert_eq!(posed.meshes[0].vertices[0].position, Vec3::ZERO);
     model.skeleton.joints[0].parent = Some(JointId(1));
     model.skeleton.joints[1].parent = Some(JointId(0));

@@ -82,7 +82,12 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
 }
 
 impl<'a> Reader<'a> {
-    fn warn(&mut self, offset: usize, code: &'static str, message: String) -> Result<(), Error> {
+    fn warn(
+        &mut self,
+        offset: usize,
+        code: rigport_model_core::Code,
+        message: String,
+    ) -> Result<(), Error> {
         if self.strict {
             return Err(Error::Strict {
                 offset: offset as u64,

@@ -428,11 +428,17 @@ fn two_skins_a_folded_armature_and_a_bind_pose_off_rest_pose_equal_gltf_skinning
     let prop_positions = crate::accessor(&json, &buffers, 0);
     let prop_indices = crate::accessor(&json, &buffers, 3);
     assert!(
-        report.with_code("node-animation").next().is_some(),
+        report
+            .with_code(rigport_model_core::codes::NODE_ANIMATION)
+            .next()
+            .is_some(),
         "{report}"
     );
     assert!(
-        report.with_code("skins-merged").next().is_some(),
+        report
+            .with_code(rigport_model_core::codes::SKINS_MERGED)
+            .next()
+            .is_some(),
         "{report}"
     );
     // glTF leaves the armature's own animation out of our comparison: it is a loss, so the

@@ -81,11 +81,19 @@ fn strips_and_fans_become_lists_with_gltf_winding() {
     let (list, report) = import(&line_of_points(4)).unwrap();
     assert_eq!(corners(&list), [[0, 1, 2]]);
     // Five corners make one triangle and two left over: reported.
-    assert!(report.with_code("invalid-triangles").next().is_some());
+    assert!(
+        report
+            .with_code(rigport_model_core::codes::INVALID_TRIANGLES)
+            .next()
+            .is_some()
+    );
     // Points: nothing to carry, a named loss.
     let (points, report) = import(&line_of_points(0)).unwrap();
     assert!(points.meshes.is_empty());
-    let loss = report.with_code("non-triangle-primitives").next().unwrap();
+    let loss = report
+        .with_code(rigport_model_core::codes::NON_TRIANGLE_PRIMITIVES)
+        .next()
+        .unwrap();
     assert_eq!(loss.severity, Severity::Loss);
 }
 
@@ -100,7 +108,12 @@ fn missing_normals_are_flat_and_unwelded() {
     for v in &mesh.vertices {
         assert_eq!(v.normal, Vec3::NEG_Z);
     }
-    assert!(report.with_code("normals-generated").next().is_some());
+    assert!(
+        report
+            .with_code(rigport_model_core::codes::NORMALS_GENERATED)
+            .next()
+            .is_some()
+    );
 }
 
 /// One joint (node 1) under a skinned mesh node; one vertex per influence test.
@@ -187,13 +200,21 @@ fn more_than_four_influences_keep_the_four_largest_renormalized() {
         assert_eq!(*gj, ej);
         assert!((gw - ew).abs() < 1e-6, "{got:?}");
     }
-    let loss = report.with_code("weights-truncated").next().unwrap();
+    let loss = report
+        .with_code(rigport_model_core::codes::WEIGHTS_TRUNCATED)
+        .next()
+        .unwrap();
     assert_eq!(loss.severity, Severity::Loss);
     assert!(loss.message.starts_with("3 "), "{}", loss.message);
     // Four influences summing to 1: kept as they are, nothing reported.
     let (model, report) = import(&skinned([0, 1, 2, 3], [0.4, 0.3, 0.2, 0.1], None)).unwrap();
     assert_eq!(model.meshes[0].vertices[2].weights, [0.4, 0.3, 0.2, 0.1]);
-    assert!(report.with_code("weights-truncated").next().is_none());
+    assert!(
+        report
+            .with_code(rigport_model_core::codes::WEIGHTS_TRUNCATED)
+            .next()
+            .is_none()
+    );
     // The skeleton: five joints, b's bind (no inverse bind matrices: identity → bind world
     // = identity, so b's local bind is the identity too).
     assert_eq!(model.skeleton.len(), 5);
@@ -520,7 +541,12 @@ fn a_linear_channel_beside_a_cubic_one_keeps_its_straight_segments() {
     let (model, report) = import(&glb(json, &bin)).unwrap();
     let animation = &model.animations[0];
     assert_eq!(animation.interpolation, Interpolation::CubicSpline);
-    assert!(report.with_code("interpolation-mixed").next().is_some());
+    assert!(
+        report
+            .with_code(rigport_model_core::codes::INTERPOLATION_MIXED)
+            .next()
+            .is_some()
+    );
     let bind = rigport_anim::Transform::IDENTITY;
     for (t, expected) in [(0.5_f32, 1.5_f32), (1.0, 2.0), (1.5, 2.5)] {
         let at = rigport_anim::sample::sample_track(
@@ -606,7 +632,12 @@ fn translation_x(model: &Model, time: f32) -> f32 {
 #[test]
 fn a_step_channel_beside_a_linear_one_keeps_its_jump_through_our_export() {
     let (model, report) = import(&step_beside_linear(0.7)).unwrap();
-    assert!(report.with_code("interpolation-mixed").next().is_some());
+    assert!(
+        report
+            .with_code(rigport_model_core::codes::INTERPOLATION_MIXED)
+            .next()
+            .is_some()
+    );
     let animation = &model.animations[0];
     assert_eq!(animation.interpolation, Interpolation::Linear);
     // Key times 0.5, 1.5 and 0.7 s are whole frames first at 10 fps (5, 15, 7); at 1..9

@@ -441,7 +441,9 @@ fn corpus_morph_targets_pose_as_gltf_says_before_and_after_a_glb_round_trip() {
             GltfFile::from_slice_with(&bytes, &ReadOptions::default(), Some(&dir)).unwrap();
         let (imported, report) = to_model(&file, &ImportOptions::default()).unwrap();
         assert_eq!(
-            report.with_code("morph-targets").count(),
+            report
+                .with_code(rigport_model_core::codes::MORPH_TARGETS)
+                .count(),
             0,
             "{name}: {report:?}"
         );
@@ -577,7 +579,13 @@ fn skinned_morph_model() -> Model {
 fn an_exported_skinned_morph_equals_rigports_posing_by_the_specifications_math() {
     let model = skinned_morph_model();
     let (glb, report) = to_glb(&model, &ExportOptions::default()).unwrap();
-    assert_eq!(report.with_code("morph-targets").count(), 0, "{report:?}");
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::MORPH_TARGETS)
+            .count(),
+        0,
+        "{report:?}"
+    );
     let doc = Doc::load(&glb, Path::new("."));
     let json = &doc.json;
     assert_eq!(

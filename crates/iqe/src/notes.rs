@@ -19,7 +19,7 @@ pub(crate) enum Place {
 
 /// One pending warning.
 struct Note {
-    code: &'static str,
+    code: rigport_model_core::Code,
     place: Place,
     message: String,
 }
@@ -41,13 +41,23 @@ pub(crate) struct Notes {
 
 impl Notes {
     /// Records a warning about `span`.
-    pub fn warn(&mut self, code: &'static str, span: Option<Span>, message: impl Into<String>) {
+    pub fn warn(
+        &mut self,
+        code: rigport_model_core::Code,
+        span: Option<Span>,
+        message: impl Into<String>,
+    ) {
         let place = span.map_or(Place::Nowhere, Place::Span);
         self.warn_at(code, place, message);
     }
 
     /// Records a warning about `place`.
-    pub fn warn_at(&mut self, code: &'static str, place: Place, message: impl Into<String>) {
+    pub fn warn_at(
+        &mut self,
+        code: rigport_model_core::Code,
+        place: Place,
+        message: impl Into<String>,
+    ) {
         self.notes.push(Note {
             code,
             place,

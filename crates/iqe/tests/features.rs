@@ -100,7 +100,12 @@ fn custom_attributes_v0_to_v9_default_missing_components_to_zero() {
         &ConvertOptions::default(),
     )
     .unwrap();
-    assert_eq!(report.with_code("custom-attributes").count(), 10);
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::CUSTOM_ATTRIBUTES)
+            .count(),
+        10
+    );
 }
 
 #[test]
@@ -113,12 +118,12 @@ fn tangents_in_both_forms() {
     let (_, report) = to_model(&fixture("tangents.iqe"), &ConvertOptions::default()).unwrap();
     assert!(
         report
-            .with_code("tangents")
+            .with_code(rigport_model_core::codes::TANGENTS)
             .any(|n| n.message.starts_with("3 "))
     );
     assert!(
         report
-            .with_code("bitangents")
+            .with_code(rigport_model_core::codes::BITANGENTS)
             .any(|n| n.message.starts_with("1 "))
     );
 }
@@ -145,7 +150,9 @@ fn blends_with_no_pairs_and_with_six_keep_the_four_largest() {
         .find(|v| v.position == Vec3::ZERO)
         .unwrap();
     assert!(!unskinned.is_skinned());
-    let loss: Vec<_> = report.with_code("weights-truncated").collect();
+    let loss: Vec<_> = report
+        .with_code(rigport_model_core::codes::WEIGHTS_TRUNCATED)
+        .collect();
     assert_eq!(loss.len(), 1);
     assert!(
         loss[0].message.starts_with("1 vertices"),
@@ -225,7 +232,12 @@ fn animation_only_files_get_placeholder_joints_and_keys_in_seconds() {
     );
     let (model, report) = to_model(&file, &ConvertOptions::default()).unwrap();
     assert_eq!(model.skeleton.len(), 2);
-    assert_eq!(report.with_code("placeholder-joints").count(), 1);
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::PLACEHOLDER_JOINTS)
+            .count(),
+        1
+    );
     let walk = &model.animations[0];
     assert!(walk.looping);
     assert_eq!(walk.fps, 10.0);
@@ -238,7 +250,12 @@ fn animation_only_files_get_placeholder_joints_and_keys_in_seconds() {
     );
     // No framerate: the documented default, 24.
     assert_eq!(model.animations[1].fps, 24.0);
-    assert_eq!(report.with_code("default-framerate").count(), 1);
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::DEFAULT_FRAMERATE)
+            .count(),
+        1
+    );
 }
 
 #[test]
@@ -291,7 +308,13 @@ fn unquoted_utf8_and_latin1_names_keep_their_bytes() {
 fn unknown_commands_are_kept_in_order_and_warned_about() {
     let bytes = fixture_bytes("unknown_commands.iqe");
     let (file, report) = File::from_slice_with(&bytes, &ReadOptions::default()).unwrap();
-    assert_eq!(report.with_code("unknown-command").count(), 2, "{report}");
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::UNKNOWN_COMMAND)
+            .count(),
+        2,
+        "{report}"
+    );
     assert!(report.notices[0].message.starts_with("line 3:"), "{report}");
     assert_eq!(
         file.command(1).map(|c| c.to_command()),
@@ -304,7 +327,11 @@ fn unknown_commands_are_kept_in_order_and_warned_about() {
     );
     assert!(File::from_slice_with(&bytes, &ReadOptions::strict()).is_err());
     let (_, loss) = to_model(&file, &ConvertOptions::default()).unwrap();
-    assert_eq!(loss.with_code("unknown-commands").count(), 1);
+    assert_eq!(
+        loss.with_code(rigport_model_core::codes::UNKNOWN_COMMANDS)
+            .count(),
+        1
+    );
 }
 
 #[test]
@@ -322,7 +349,13 @@ fn header_tolerates_bom_spaces_and_text_after_export() {
 fn frames_with_the_wrong_pose_count_warn_and_fail_strict() {
     let src = b"# Inter-Quake Export\njoint a -1\njoint b 0\npq 0 0 0\npq 0 0 0\nanimation x\nframe\npq 0 0 0\n";
     let (_, report) = File::from_slice_with(src, &ReadOptions::default()).unwrap();
-    assert_eq!(report.with_code("frame-pose-count").count(), 1, "{report}");
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::FRAME_POSE_COUNT)
+            .count(),
+        1,
+        "{report}"
+    );
     assert!(report.notices[0].message.starts_with("line 7:"), "{report}");
     assert!(File::from_slice_with(src, &ReadOptions::strict()).is_err());
 }
@@ -354,7 +387,12 @@ fn from_model_leaves_out_vertices_when_no_triangle_exists() {
     mesh.vertices = vec![Vertex::default(); 2];
     model.meshes.push(mesh);
     let (file, report) = rigport_iqe::from_model(&model, &ConvertOptions::default()).unwrap();
-    assert_eq!(report.with_code("faceless-vertices").count(), 1);
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::FACELESS_VERTICES)
+            .count(),
+        1
+    );
     let bytes = file.to_vec();
     let (back, _) = File::from_slice_with(&bytes, &ReadOptions::strict()).unwrap();
     let (back_model, _) = to_model(&back, &ConvertOptions::default()).unwrap();
@@ -368,7 +406,12 @@ fn from_model_keeps_names_on_one_line_and_refuses_dangling_indices() {
     let mut model = Model::default();
     model.skeleton.joints.push(Joint::new("upper\narm"));
     let (file, report) = rigport_iqe::from_model(&model, &ConvertOptions::default()).unwrap();
-    assert_eq!(report.with_code("name-quotes").count(), 1);
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::NAME_QUOTES)
+            .count(),
+        1
+    );
     let (back, _) = File::from_slice_with(&file.to_vec(), &ReadOptions::strict()).unwrap();
     let (back_model, _) = to_model(&back, &ConvertOptions::default()).unwrap();
     assert_eq!(back_model.skeleton.joints.len(), 1);
@@ -410,7 +453,9 @@ fn empty_frames_and_many_joints_allocate_by_poses_and_warn_once() {
         text.push_str("frame\n");
     }
     let (file, report) = File::from_slice_with(text.as_bytes(), &ReadOptions::default()).unwrap();
-    let counts: Vec<_> = report.with_code("frame-pose-count").collect();
+    let counts: Vec<_> = report
+        .with_code(rigport_model_core::codes::FRAME_POSE_COUNT)
+        .collect();
     assert_eq!(counts.len(), 1, "{report}");
     assert!(
         counts[0].message.contains(": 5000 frames do not hold"),

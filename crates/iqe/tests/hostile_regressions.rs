@@ -60,7 +60,12 @@ fn a_cut_off_last_line_kept_raw_reads_back_after_writing() {
         b"# Inter-Quake Export\n smoothangle at # note",
     ] {
         let (file, report) = File::from_slice_with(cut, &Default::default()).unwrap();
-        assert!(report.with_code("damaged-tail").next().is_some());
+        assert!(
+            report
+                .with_code(rigport_model_core::codes::DAMAGED_TAIL)
+                .next()
+                .is_some()
+        );
         let written = file.to_vec();
         let again = File::from_slice(&written).unwrap();
         assert_eq!(again, file);

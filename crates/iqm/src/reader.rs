@@ -163,7 +163,7 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
             });
         }
         report.warn(
-            "filesize",
+            rigport_model_core::codes::FILESIZE,
             format!(
                 "header filesize at byte 20 is {}, but the file has {} bytes",
                 header.filesize,
@@ -376,7 +376,7 @@ fn read_vertex_arrays(
                     });
                 }
                 report.warn(
-                    "unknown-format",
+                    rigport_model_core::codes::UNKNOWN_FORMAT,
                     format!(
                         "vertex array {i} (byte {at}) has unknown format {}; its data kept raw",
                         d.format
@@ -435,7 +435,7 @@ fn read_extensions(
                 });
             }
             report.warn(
-                "extensions-short",
+                rigport_model_core::codes::EXTENSIONS_SHORT,
                 format!(
                     "the extension list at byte {field_at} ends after {i} of {count} extensions"
                 ),

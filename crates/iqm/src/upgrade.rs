@@ -162,7 +162,7 @@ pub(crate) fn frames(file: &mut File, report: &mut Report) {
     file.header.num_framechannels = new_channels as u32;
     let _ = writer::pack(file);
     report.info(
-        "version-1",
+        rigport_model_core::codes::VERSION_1,
         "IQM version 1 file: rotations gained an explicit w (−√(1 − x² − y² − z²)); it writes back as version 2",
     );
 }

@@ -215,8 +215,16 @@ fn every_component_format_decodes() {
     assert_eq!(v[0].color, Vec4::new(1.0, 0.0, 0.0, 1.0));
     // Vertex 2 names joint 5 of 2: dropped, and said so.
     assert!(!v[2].is_skinned());
-    assert_eq!(report.with_code("weight-joint-out-of-range").count(), 1);
-    let custom = report.with_code("custom-arrays").next().unwrap();
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::WEIGHT_JOINT_OUT_OF_RANGE)
+            .count(),
+        1
+    );
+    let custom = report
+        .with_code(rigport_model_core::codes::CUSTOM_ARRAYS)
+        .next()
+        .unwrap();
     assert!(custom.message.contains("`extra`"), "{custom}");
     assert_eq!(
         file.array(rigport_iqm::ArrayKind::Custom(9)).unwrap().data,
@@ -328,5 +336,10 @@ fn a_vertex_count_no_array_backs_is_cut_not_allocated() {
     let file = File::from_slice(&raw.finish()).unwrap();
     let (model, report) = to_model(&file, &Default::default()).unwrap();
     assert!(model.meshes[0].vertices.is_empty());
-    assert_eq!(report.with_code("mesh-out-of-range").count(), 1);
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::MESH_OUT_OF_RANGE)
+            .count(),
+        1
+    );
 }

@@ -84,7 +84,7 @@ pub enum Error {
         /// Where.
         span: Range<usize>,
         /// The warning's report code.
-        code: &'static str,
+        code: rigport_model_core::Code,
         /// The warning.
         message: String,
     },

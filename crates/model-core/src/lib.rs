@@ -23,7 +23,7 @@
 //! assert_eq!(model.triangle_count(), 1);
 //!
 //! let mut report = Report::default();
-//! report.loss("smoothing-groups", "3 smoothing groups cannot be carried");
+//! report.loss(rigport_model_core::codes::SMOOTHING, "3 smoothing groups cannot be carried");
 //! assert_eq!(report.count(Severity::Loss), 1);
 //! ```
 #![forbid(unsafe_code)]
@@ -62,7 +62,7 @@ pub use mesh::{Mesh, Vertex};
 pub use model::Model;
 pub use morph::{MorphTarget, MorphTrack};
 pub use references::ReferenceProblem;
-pub use report::{MAX_NOTICE_BYTES, Notice, Report, Severity};
+pub use report::{Code, MAX_NOTICE_BYTES, Notice, Report, Severity};
 pub use skeleton::{Joint, Skeleton};
 pub use summary::FileSummary;
 pub use winding::Winding;

@@ -23,13 +23,50 @@ impl fmt::Display for Severity {
     }
 }
 
+/// A report code: kebab-case and stable, for tools to match on. Codes are named constants
+/// ([`crate::codes`], and a format crate's own few), never spelt where a notice is written:
+/// a typo is a compile error, not a silently unmatched notice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Code(&'static str);
+
+impl Code {
+    /// The code spelt `key` (kebab-case), for a list of named constants.
+    pub const fn new(key: &'static str) -> Self {
+        Code(key)
+    }
+
+    /// How the code is spelt (`"weights-truncated"`).
+    pub const fn key(self) -> &'static str {
+        self.0
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// A code equals its spelling, so tools and tests can compare with text they read.
+impl PartialEq<str> for Code {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Code {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
 /// One entry of a [`Report`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Notice {
     /// How serious it is.
     pub severity: Severity,
-    /// A stable, kebab-case code for tools (`"weights-truncated"`).
-    pub code: &'static str,
+    /// A stable, kebab-case code for tools (`weights-truncated`).
+    pub code: Code,
     /// A sentence for a person, with counts and locations.
     pub message: String,
 }
@@ -53,7 +90,7 @@ pub struct Report {
 impl Report {
     /// Adds a notice. A message longer than [`MAX_NOTICE_BYTES`] is cut there (with `…`):
     /// messages quote names from the input, and a hostile file's names can be megabytes.
-    pub fn push(&mut self, severity: Severity, code: &'static str, message: impl Into<String>) {
+    pub fn push(&mut self, severity: Severity, code: Code, message: impl Into<String>) {
         let mut message = message.into();
         if message.len() > MAX_NOTICE_BYTES {
             let mut end = MAX_NOTICE_BYTES;
@@ -71,17 +108,17 @@ impl Report {
     }
 
     /// Adds an [`Severity::Info`] notice.
-    pub fn info(&mut self, code: &'static str, message: impl Into<String>) {
+    pub fn info(&mut self, code: Code, message: impl Into<String>) {
         self.push(Severity::Info, code, message);
     }
 
     /// Adds a [`Severity::Warning`] notice.
-    pub fn warn(&mut self, code: &'static str, message: impl Into<String>) {
+    pub fn warn(&mut self, code: Code, message: impl Into<String>) {
         self.push(Severity::Warning, code, message);
     }
 
     /// Adds a [`Severity::Loss`] notice.
-    pub fn loss(&mut self, code: &'static str, message: impl Into<String>) {
+    pub fn loss(&mut self, code: Code, message: impl Into<String>) {
         self.push(Severity::Loss, code, message);
     }
 
@@ -104,7 +141,11 @@ impl Report {
     }
 
     /// Notices with a given code.
-    pub fn with_code<'a>(&'a self, code: &'a str) -> impl Iterator<Item = &'a Notice> + 'a {
+    /// (`code`: a [`Code`], or its spelling, as a tool reads it).
+    pub fn with_code<C>(&self, code: C) -> impl Iterator<Item = &Notice>
+    where
+        Code: PartialEq<C>,
+    {
         self.notices.iter().filter(move |n| n.code == code)
     }
 }
@@ -127,9 +168,9 @@ mod tests {
         let mut report = Report::default();
         // 'é' is two bytes: 300 of them put byte 512 right after a whole character, and one
         // leading 'x' puts it in the middle of one.
-        report.warn("a", "é".repeat(300));
-        report.warn("b", format!("x{}", "é".repeat(300)));
-        report.warn("c", "short");
+        report.warn(crate::codes::COUNT_MISMATCH, "é".repeat(300));
+        report.warn(crate::codes::RESAMPLED, format!("x{}", "é".repeat(300)));
+        report.warn(crate::codes::SMOOTHING, "short");
         assert_eq!(report.notices[0].message, format!("{}…", "é".repeat(256)));
         assert_eq!(report.notices[1].message, format!("x{}…", "é".repeat(255)));
         assert_eq!(report.notices[2].message, "short");

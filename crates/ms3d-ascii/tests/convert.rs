@@ -96,14 +96,22 @@ fn vertex_normal_pairs_weld_in_vertex_order() {
     assert_eq!(mesh.vertices[2].position, Vec3::new(2.0, 0.0, 0.0));
     assert_eq!(mesh.material, None);
     // Flags and smoothing groups cannot be carried.
-    let flags = report.with_code("flags").next().unwrap();
+    let flags = report
+        .with_code(rigport_model_core::codes::FLAGS)
+        .next()
+        .unwrap();
     assert!(
         flags
             .message
             .contains("1 meshes, 3 vertices, 2 triangles and 0 bones"),
         "{flags}"
     );
-    assert_eq!(report.with_code("smoothing-groups").count(), 1);
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::SMOOTHING_GROUPS)
+            .count(),
+        1
+    );
 
     // Back: equal vertex records merge again (3), equal normals merge (4 → 2).
     let (file, _) = from_model(&model, &ConvertOptions::default()).unwrap();
@@ -142,7 +150,10 @@ fn latin1_names_decode_and_encode_back() {
     assert_eq!(model.meshes[0].name, "café*");
     assert_eq!(model.skeleton.joints[0].name, "épaule*");
     // Two mesh names, the material name, its texture path and the bone name.
-    let info = report.with_code("latin1-names").next().unwrap();
+    let info = report
+        .with_code(rigport_model_core::codes::LATIN1_NAMES)
+        .next()
+        .unwrap();
     assert!(info.message.starts_with("5 names"), "{info}");
     let (back, _) = from_model(&model, &ConvertOptions::default()).unwrap();
     assert_eq!(back.meshes()[0].name, b"caf\xe9*");
@@ -152,11 +163,19 @@ fn latin1_names_decode_and_encode_back() {
 #[test]
 fn unknown_blocks_with_content_are_reported_lost() {
     let (_, report) = to_model(&read("unknown_blocks.txt"), &ConvertOptions::default()).unwrap();
-    let loss = report.with_code("unknown-blocks").next().unwrap();
+    let loss = report
+        .with_code(rigport_model_core::codes::UNKNOWN_BLOCKS)
+        .next()
+        .unwrap();
     assert!(loss.message.starts_with("3 blocks"), "{loss}");
     // Empty comment blocks carry nothing and are not reported.
     let (_, report) = to_model(&read("lf_skinned_quad.txt"), &ConvertOptions::default()).unwrap();
-    assert_eq!(report.with_code("unknown-blocks").count(), 0);
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::UNKNOWN_BLOCKS)
+            .count(),
+        0
+    );
 }
 
 #[test]
@@ -165,8 +184,18 @@ fn missing_parents_and_cycles_become_roots() {
 \"b\"\n\"a\"\n0 0 0 0 0 0 0\n0\n0\n\"c\"\n\"nobody\"\n0 0 0 0 0 0 0\n0\n0\n";
     let file = File::from_slice(text).unwrap();
     let (model, report) = to_model(&file, &ConvertOptions::default()).unwrap();
-    assert_eq!(report.with_code("missing-parent").count(), 1);
-    assert_eq!(report.with_code("joint-cycle").count(), 1);
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::MISSING_PARENT)
+            .count(),
+        1
+    );
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::JOINT_CYCLE)
+            .count(),
+        1
+    );
     assert!(model.skeleton.joints[2].parent.is_none());
     assert!(rigport_anim::skeleton::parent_first_order(&model.skeleton).is_ok());
 }
@@ -195,7 +224,10 @@ fn several_weights_keep_the_largest_and_report_it() {
     model.meshes.push(mesh);
     let (file, report) = from_model(&model, &ConvertOptions::default()).unwrap();
     assert!(file.meshes()[0].vertices.iter().all(|v| v.bone == 1));
-    let loss = report.with_code("weights-dropped").next().unwrap();
+    let loss = report
+        .with_code(rigport_model_core::codes::WEIGHTS_DROPPED)
+        .next()
+        .unwrap();
     assert!(loss.message.starts_with("3 vertices"), "{loss}");
     assert_eq!(loss.severity, Severity::Loss);
 }
@@ -245,7 +277,11 @@ fn from_model_reports_the_loop_flag_and_refuses_dangling_parents() {
     animation.looping = true;
     model.animations.push(animation);
     let (_, report) = from_model(&model, &ConvertOptions::default()).unwrap();
-    assert_eq!(report.with_code("looping").count(), 1, "{report}");
+    assert_eq!(
+        report.with_code(rigport_model_core::codes::LOOPING).count(),
+        1,
+        "{report}"
+    );
     // One rule for all writers: a model pointing at what it does not have is refused.
     model.skeleton.joints[0].parent = Some(JointId(9));
     let error = from_model(&model, &ConvertOptions::default()).unwrap_err();

@@ -14,4 +14,4 @@ fn write(model: &Model) -> Result<Report, String> {
         .map_err(|e| e.to_string())
 }
 
-rigport_test_support::milkshape_limit_tests!(&write, "weights-dropped", 1);
+rigport_test_support::milkshape_limit_tests!(&write, rigport_model_core::codes::WEIGHTS_DROPPED, 1);

@@ -172,7 +172,12 @@ fn lenient_reading_keeps_a_truncated_block_as_raw_bytes() {
     let (file, report) = File::from_slice_with(&bytes, &ReadOptions::default()).unwrap();
     let start = bytes.windows(7).position(|w| w == b"Meshes:").unwrap();
     assert_eq!(file.damaged_tail, &bytes[start..]);
-    assert_eq!(report.with_code("damaged-tail").count(), 1);
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::DAMAGED_TAIL)
+            .count(),
+        1
+    );
     // The blocks before it are kept, and writing puts the tail back verbatim.
     assert_eq!(file.frames(), Some(30));
     assert!(file.to_vec().ends_with(&bytes[start..]));
@@ -192,7 +197,12 @@ fn sniff_wants_the_header_comment() {
 fn empty_input_is_an_empty_file_with_a_warning() {
     let (file, report) = File::from_slice_with(b"", &ReadOptions::default()).unwrap();
     assert!(file.blocks.is_empty());
-    assert_eq!(report.with_code("missing-magic").count(), 1);
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::MISSING_MAGIC)
+            .count(),
+        1
+    );
 }
 
 #[test]
@@ -202,7 +212,13 @@ fn a_cut_inside_a_name_or_number_on_the_last_line_is_a_damaged_tail() {
         let text = [&head[..], cut].concat();
         let (file, report) = File::from_slice_with(&text, &ReadOptions::default())
             .unwrap_or_else(|e| panic!("{}", e.render(&text)));
-        assert_eq!(report.with_code("damaged-tail").count(), 1, "{report}");
+        assert_eq!(
+            report
+                .with_code(rigport_model_core::codes::DAMAGED_TAIL)
+                .count(),
+            1,
+            "{report}"
+        );
         assert!(
             file.to_vec().ends_with(cut),
             "the cut tail is kept as it was"

@@ -121,7 +121,7 @@ fn a_missing_parent_makes_a_root_with_a_warning() {
     let (model, report) = to_model(&file, &ConvertOptions::default()).unwrap();
     assert_eq!(model.skeleton.joints[3].parent, None);
     let warning = report
-        .with_code("missing-parent")
+        .with_code(rigport_model_core::codes::MISSING_PARENT)
         .next()
         .expect("a warning");
     assert!(warning.message.contains("nobody"), "{warning}");
@@ -171,7 +171,7 @@ fn losses_name_what_the_model_cannot_carry() {
         .notices
         .iter()
         .filter(|n| n.severity == Severity::Loss)
-        .map(|n| n.code)
+        .map(|n| n.code.key())
         .collect();
     for code in [
         "smoothing-groups",
@@ -184,7 +184,10 @@ fn losses_name_what_the_model_cannot_carry() {
         assert!(codes.contains(&code), "{code} missing from {report}");
     }
     assert!(!codes.contains(&"flags") && !codes.contains(&"name-bytes"));
-    let smoothing = report.with_code("smoothing-groups").next().unwrap();
+    let smoothing = report
+        .with_code(rigport_model_core::codes::SMOOTHING_GROUPS)
+        .next()
+        .unwrap();
     assert!(
         smoothing.message.contains("3 triangles (2 distinct)"),
         "{smoothing}"
@@ -412,7 +415,7 @@ fn keys_outside_the_timeline_from_damaged_data_are_dropped_and_reported() {
     // before 0 or after its last frame, so such keys are dropped with a warning.
     let (file, model, report) = convert("tail_misaligned_after_joint_keys.ms3d");
     let notice = report
-        .with_code("keys-outside-timeline")
+        .with_code(rigport_model_core::codes::KEYS_OUTSIDE_TIMELINE)
         .next()
         .expect("warned");
     assert!(notice.message.starts_with("2 keys"), "{}", notice.message);
@@ -433,5 +436,10 @@ fn keys_outside_the_timeline_from_damaged_data_are_dropped_and_reported() {
     }
     // An intact file keeps every key.
     let (_, _, clean) = convert("rig_full.ms3d");
-    assert_eq!(clean.with_code("keys-outside-timeline").count(), 0);
+    assert_eq!(
+        clean
+            .with_code(rigport_model_core::codes::KEYS_OUTSIDE_TIMELINE)
+            .count(),
+        0
+    );
 }

@@ -177,7 +177,10 @@ fn corpus_conversion_keeps_counts_and_front_faces() {
         let options = ConvertOptions::default();
         let (model, report) = to_model(&file, &options).unwrap();
         // MANIFEST: its one group names material 1 of 1.
-        let bad_material = report.with_code("missing-material").next().is_some();
+        let bad_material = report
+            .with_code(rigport_model_core::codes::MISSING_MATERIAL)
+            .next()
+            .is_some();
         assert_eq!(
             bad_material,
             name == "assimp_InvalidMaterialIndex.ms3d",

@@ -124,7 +124,12 @@ fn a_long_animation_made_on_several_threads_converts_alike() {
         .map(|t| t.rotations.len() + t.translations.len())
         .sum();
     assert_eq!(keys, 2 * frames * file.joints.len());
-    assert_eq!(report.with_code("keys-outside-timeline").count(), 1);
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::KEYS_OUTSIDE_TIMELINE)
+            .count(),
+        1
+    );
 }
 
 #[test]

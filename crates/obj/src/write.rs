@@ -93,7 +93,7 @@ pub fn write_obj(model: &Model, mtl_file_name: Option<&str>) -> ObjExport {
                 None => {
                     if let Some(id) = mesh.material {
                         out.report.warn(
-                            "obj-material-missing",
+                            rigport_model_core::codes::OBJ_MATERIAL_MISSING,
                             format!("mesh `{}` uses material {id}, which does not exist; it gets the default material", mesh.name),
                         );
                     }
@@ -182,7 +182,7 @@ fn write_mtl(out: &mut ObjExport, model: &Model, names: &[String], with_default:
     }
     if backslashes > 0 {
         out.report.info(
-            "obj-texture-path-slashes",
+            rigport_model_core::codes::OBJ_TEXTURE_PATH_SLASHES,
             format!("{backslashes} texture path(s) had back-slashes; written with forward slashes"),
         );
     }
@@ -192,7 +192,7 @@ fn write_mtl(out: &mut ObjExport, model: &Model, names: &[String], with_default:
 fn report_losses(report: &mut Report, model: &Model, skipped: usize, bad_numbers: usize) {
     if !model.skeleton.is_empty() {
         report.loss(
-            "obj-no-skeleton",
+            rigport_model_core::codes::OBJ_NO_SKELETON,
             format!(
                 "OBJ has no skeleton: {} joint(s) and the skin weights were dropped (the meshes are written in their current shape)",
                 model.skeleton.len()
@@ -201,7 +201,7 @@ fn report_losses(report: &mut Report, model: &Model, skipped: usize, bad_numbers
     }
     if !model.animations.is_empty() {
         report.loss(
-            "obj-no-animation",
+            rigport_model_core::codes::OBJ_NO_ANIMATION,
             format!(
                 "OBJ has no animation: {} animation(s) dropped",
                 model.animations.len()
@@ -211,19 +211,19 @@ fn report_losses(report: &mut Report, model: &Model, skipped: usize, bad_numbers
     let coloured = model.meshes.iter().filter(|m| m.has_colors).count();
     if coloured > 0 {
         report.loss(
-            "obj-no-vertex-colors",
+            rigport_model_core::codes::OBJ_NO_VERTEX_COLORS,
             format!("OBJ has no vertex colours: dropped those of {coloured} mesh(es)"),
         );
     }
     if skipped > 0 {
         report.warn(
-            "obj-triangle-out-of-range",
+            rigport_model_core::codes::OBJ_TRIANGLE_OUT_OF_RANGE,
             format!("skipped {skipped} triangle(s) whose indices point past their mesh's vertices"),
         );
     }
     if bad_numbers > 0 {
         report.warn(
-            "obj-not-finite",
+            rigport_model_core::codes::OBJ_NOT_FINITE,
             format!("{bad_numbers} number(s) were NaN or infinite; written as 0"),
         );
     }
@@ -395,7 +395,12 @@ d 1
 illum 2
 ";
         assert_eq!(out.mtl, expected);
-        assert_eq!(out.report.with_code("obj-texture-path-slashes").count(), 1);
+        assert_eq!(
+            out.report
+                .with_code(rigport_model_core::codes::OBJ_TEXTURE_PATH_SLASHES)
+                .count(),
+            1
+        );
     }
 
     #[test]
@@ -443,17 +448,21 @@ illum 2
         model.meshes[1].material = Some(MaterialId(5));
         let out = write_obj(&model, Some("m.mtl"));
         for code in [
-            "obj-no-skeleton",
-            "obj-no-animation",
-            "obj-no-vertex-colors",
+            rigport_model_core::codes::OBJ_NO_SKELETON,
+            rigport_model_core::codes::OBJ_NO_ANIMATION,
+            rigport_model_core::codes::OBJ_NO_VERTEX_COLORS,
         ] {
-            let notice = out.report.with_code(code).next().expect(code);
+            let notice = out
+                .report
+                .with_code(code)
+                .next()
+                .unwrap_or_else(|| panic!("{code}"));
             assert_eq!(notice.severity, Severity::Loss);
         }
         for code in [
-            "obj-triangle-out-of-range",
-            "obj-not-finite",
-            "obj-material-missing",
+            rigport_model_core::codes::OBJ_TRIANGLE_OUT_OF_RANGE,
+            rigport_model_core::codes::OBJ_NOT_FINITE,
+            rigport_model_core::codes::OBJ_MATERIAL_MISSING,
         ] {
             assert_eq!(out.report.with_code(code).count(), 1, "{code}");
         }

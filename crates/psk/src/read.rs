@@ -186,7 +186,12 @@ struct Warnings<'a> {
 }
 
 impl Warnings<'_> {
-    fn warn(&mut self, code: &'static str, offset: u64, message: String) -> Result<(), Error> {
+    fn warn(
+        &mut self,
+        code: rigport_model_core::Code,
+        offset: u64,
+        message: String,
+    ) -> Result<(), Error> {
         if self.strict {
             return Err(Error::Strict { offset, message });
         }

@@ -62,7 +62,9 @@ fn pskx_morphs_are_the_meshes_morph_targets() {
         let (file, _) = File::from_slice_with(&bytes, &ReadOptions::default()).unwrap();
         let (model, report) = to_model(&file, &ConvertOptions::default()).unwrap();
         assert_eq!(
-            report.with_code("morph-targets").count(),
+            report
+                .with_code(rigport_model_core::codes::MORPH_TARGETS)
+                .count(),
             0,
             "{name}: {report:?}"
         );

@@ -186,7 +186,13 @@ fn a_first_raw_frame_equal_to_the_frame_count_is_recomputed() {
     let (a, _) = to_model_with_animations(&psk, &[&good], &options).unwrap();
     let (b, report) = to_model_with_animations(&psk, &[&buggy], &options).unwrap();
     assert_eq!(a.animations, b.animations);
-    assert_eq!(report.with_code("first-raw-frame").count(), 1, "{report}");
+    assert_eq!(
+        report
+            .with_code(rigport_psk::codes::FIRST_RAW_FRAME)
+            .count(),
+        1,
+        "{report}"
+    );
     // Any other start past the keys is an error at that sequence's FirstRawFrame field.
     let past = File::from_slice(&two_bone_psa(1, ["root", "arm"])).unwrap();
     let error = to_model_with_animations(&psk, &[&past], &options).unwrap_err();
@@ -359,7 +365,13 @@ fn the_grunt_gets_one_animation_per_sequence() {
     assert_eq!(model.animations.len(), 1, "{report}");
     assert_eq!(model.animations[0].tracks.len(), 72, "{report}");
     assert_eq!(model.animations[0].frame_count(), 101);
-    assert_eq!(report.with_code("first-raw-frame").count(), 1, "{report}");
+    assert_eq!(
+        report
+            .with_code(rigport_psk::codes::FIRST_RAW_FRAME)
+            .count(),
+        1,
+        "{report}"
+    );
     assert!(
         report.to_string().contains("17 of the PSA's 89 bones"),
         "{report}"

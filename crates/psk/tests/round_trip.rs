@@ -31,7 +31,13 @@ fn a_milkshape_model_comes_back_with_its_triangles_bones_and_animations() {
         .unwrap();
     let names: Vec<&str> = written.files.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["rig.psk", "rig.psa"]);
-    assert_eq!(written.report.with_code("files-written").count(), 1);
+    assert_eq!(
+        written
+            .report
+            .with_code(rigport_model_core::codes::FILES_WRITTEN)
+            .count(),
+        1
+    );
     for file in &written.files {
         let (read, report) = File::from_slice_with(&file.bytes, &ReadOptions::strict())
             .unwrap_or_else(|e| panic!("{}: {e}", file.name));

@@ -41,7 +41,10 @@ impl AnimationSource {
         let (document, _) = Document::sniff_and_read_in(bytes, options, dir)
             .map_err(|e| format!("{label}: {e}"))?;
         let (model, report) = document.to_model().map_err(|e| format!("{label}: {e}"))?;
-        let named = report.with_code("placeholder-joints").next().is_none();
+        let named = report
+            .with_code(rigport_model_core::codes::PLACEHOLDER_JOINTS)
+            .next()
+            .is_none();
         Ok(Self {
             label,
             model,

@@ -16,7 +16,7 @@ pub struct Finding {
     /// `Error` fails validation; `Warning` and `Info` do not.
     pub severity: FindingSeverity,
     /// Stable kebab-case code.
-    pub code: &'static str,
+    pub code: rigport_model_core::Code,
     /// What and where, for a person.
     pub message: String,
 }
@@ -81,7 +81,11 @@ pub fn check_model(model: &Model, model_path: &Path) -> Vec<Finding> {
         })
     };
     if let Err(error) = parent_first_order(&model.skeleton) {
-        push(FindingSeverity::Error, "hierarchy", error.to_string());
+        push(
+            FindingSeverity::Error,
+            rigport_model_core::codes::HIERARCHY,
+            error.to_string(),
+        );
     }
     for mesh in &model.meshes {
         let name = &mesh.name;
@@ -109,7 +113,7 @@ pub fn check_model(model: &Model, model_path: &Path) -> Vec<Finding> {
         if out_of_range > 0 {
             push(
                 FindingSeverity::Error,
-                "index-out-of-range",
+                rigport_model_core::codes::INDEX_OUT_OF_RANGE,
                 format!(
                     "mesh `{name}`: {out_of_range} triangles index past its {} vertices (first: triangle {})",
                     mesh.vertices.len(),
@@ -120,7 +124,7 @@ pub fn check_model(model: &Model, model_path: &Path) -> Vec<Finding> {
         if degenerate > 0 {
             push(
                 FindingSeverity::Warning,
-                "degenerate-triangles",
+                rigport_model_core::codes::DEGENERATE_TRIANGLES,
                 format!("mesh `{name}`: {degenerate} triangles have zero area"),
             );
         }
@@ -128,7 +132,7 @@ pub fn check_model(model: &Model, model_path: &Path) -> Vec<Finding> {
         if unused > 0 {
             push(
                 FindingSeverity::Warning,
-                "unreferenced-vertices",
+                rigport_model_core::codes::UNREFERENCED_VERTICES,
                 format!("mesh `{name}`: {unused} vertices are used by no triangle"),
             );
         }
@@ -141,7 +145,7 @@ pub fn check_model(model: &Model, model_path: &Path) -> Vec<Finding> {
         if bad_weights > 0 {
             push(
                 FindingSeverity::Warning,
-                "weights-not-normalized",
+                rigport_model_core::codes::WEIGHTS_NOT_NORMALIZED,
                 format!("mesh `{name}`: {bad_weights} vertices have weights that do not sum to 1"),
             );
         }
@@ -154,7 +158,7 @@ pub fn check_model(model: &Model, model_path: &Path) -> Vec<Finding> {
         if bad_joints > 0 {
             push(
                 FindingSeverity::Error,
-                "joint-out-of-range",
+                rigport_model_core::codes::JOINT_OUT_OF_RANGE,
                 format!(
                     "mesh `{name}`: {bad_joints} vertices are weighted to joints that do not exist ({joint_count} joints)"
                 ),
@@ -164,7 +168,7 @@ pub fn check_model(model: &Model, model_path: &Path) -> Vec<Finding> {
         if winding.disagree > 0 {
             push(
                 FindingSeverity::Warning,
-                "winding",
+                rigport_model_core::codes::WINDING,
                 format!(
                     "mesh `{name}`: {} of {} triangles face away from their stored normals",
                     winding.disagree, winding.checked
@@ -178,13 +182,16 @@ pub fn check_model(model: &Model, model_path: &Path) -> Vec<Finding> {
     findings
 }
 
-fn check_rotations(model: &Model, push: &mut impl FnMut(FindingSeverity, &'static str, String)) {
+fn check_rotations(
+    model: &Model,
+    push: &mut impl FnMut(FindingSeverity, rigport_model_core::Code, String),
+) {
     let off_unit = |q: rigport_model_core::glam::Quat| (q.length() - 1.0).abs() > UNIT_TOLERANCE;
     for joint in &model.skeleton.joints {
         if off_unit(joint.rotation) {
             push(
                 FindingSeverity::Warning,
-                "non-unit-quaternion",
+                rigport_model_core::codes::NON_UNIT_QUATERNION,
                 format!(
                     "joint `{}`: bind rotation has length {}",
                     joint.name,
@@ -202,7 +209,7 @@ fn check_rotations(model: &Model, push: &mut impl FnMut(FindingSeverity, &'stati
         if count > 0 {
             push(
                 FindingSeverity::Warning,
-                "non-unit-quaternion",
+                rigport_model_core::codes::NON_UNIT_QUATERNION,
                 format!(
                     "animation `{}`: {count} rotation keys are not unit quaternions",
                     animation.name
@@ -215,7 +222,7 @@ fn check_rotations(model: &Model, push: &mut impl FnMut(FindingSeverity, &'stati
 fn check_textures(
     model: &Model,
     model_path: &Path,
-    push: &mut impl FnMut(FindingSeverity, &'static str, String),
+    push: &mut impl FnMut(FindingSeverity, rigport_model_core::Code, String),
 ) {
     let dir = model_path.parent().unwrap_or(Path::new("."));
     // Many materials often share one texture: report each path once, with its users.
@@ -242,13 +249,13 @@ fn check_textures(
         if rigport_model_core::texture::is_absolute(texture) {
             push(
                 FindingSeverity::Warning,
-                "absolute-texture-path",
+                rigport_model_core::codes::ABSOLUTE_TEXTURE_PATH,
                 format!("{used_by}: texture path `{texture}` is absolute"),
             );
         } else if !dir.join(texture.replace('\\', "/")).exists() {
             push(
                 FindingSeverity::Warning,
-                "missing-texture",
+                rigport_model_core::codes::MISSING_TEXTURE,
                 format!("{used_by}: texture `{texture}` is not beside the model"),
             );
         }
@@ -257,7 +264,7 @@ fn check_textures(
 
 fn check_other_format_limits(
     model: &Model,
-    push: &mut impl FnMut(FindingSeverity, &'static str, String),
+    push: &mut impl FnMut(FindingSeverity, rigport_model_core::Code, String),
 ) {
     let counts = [
         model.vertex_count(),
@@ -268,7 +275,11 @@ fn check_other_format_limits(
     ];
     for ((what, limit), count) in MS3D_LIMITS.iter().zip(counts) {
         if let Err(too_many) = TooMany::check("MilkShape 3D", what, count, *limit) {
-            push(FindingSeverity::Info, "ms3d-limit", too_many.to_string());
+            push(
+                FindingSeverity::Info,
+                rigport_model_core::codes::MS3D_LIMIT,
+                too_many.to_string(),
+            );
         }
     }
     let multi = model
@@ -280,14 +291,14 @@ fn check_other_format_limits(
     if multi > 0 {
         push(
             FindingSeverity::Info,
-            "ms3d-ascii-limit",
+            rigport_model_core::codes::MS3D_ASCII_LIMIT,
             format!("{multi} vertices have several joint weights; MilkShape ASCII keeps only one"),
         );
     }
     if model.animations.len() > 1 {
         push(
             FindingSeverity::Info,
-            "ms3d-limit",
+            rigport_model_core::codes::MS3D_LIMIT,
             format!(
                 "{} animations; MilkShape's limit is {} (one timeline; --concat-animations lays them end to end)",
                 model.animations.len(),
@@ -312,13 +323,21 @@ pub fn validate(bytes: &[u8], model_path: &Path) -> (Option<crate::Format>, Vec<
     let Some(format) = sniff(bytes) else {
         return (
             None,
-            error("unknown-format", "no known file signature".into()),
+            error(
+                rigport_model_core::codes::UNKNOWN_FORMAT,
+                "no known file signature".into(),
+            ),
         );
     };
     let (document, _) =
         match Document::read_in(bytes, format, &ReadOptions::strict(), model_path.parent()) {
             Ok(read) => read,
-            Err(e) => return (Some(format), error("read", e.to_string())),
+            Err(e) => {
+                return (
+                    Some(format),
+                    error(rigport_model_core::codes::READ, e.to_string()),
+                );
+            }
         };
     let mut findings = Vec::new();
     match document.to_model_with_images(&crate::ModelOptions::default()) {
@@ -341,7 +360,7 @@ pub fn validate(bytes: &[u8], model_path: &Path) -> (Option<crate::Format>, Vec<
                     .filter(|f| !embedded(f)),
             );
         }
-        Err(e) => findings.extend(error("model", e.to_string())),
+        Err(e) => findings.extend(error(rigport_model_core::codes::MODEL, e.to_string())),
     }
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     (Some(format), findings)
@@ -354,7 +373,7 @@ mod tests {
     use rigport_model_core::{Joint, JointId, Material, Mesh, Vertex};
 
     fn codes(findings: &[Finding]) -> Vec<&'static str> {
-        findings.iter().map(|f| f.code).collect()
+        findings.iter().map(|f| f.code.key()).collect()
     }
 
     #[test]

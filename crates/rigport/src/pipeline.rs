@@ -331,7 +331,7 @@ fn resample_cubic_splines(model: &mut Model, fps: f32, report: &mut Report) {
         }
         *animation = rigport_anim::resample::bake(animation, fps);
         report.info(
-            "animation-resampled",
+            rigport_model_core::codes::ANIMATION_RESAMPLED,
             format!(
                 "animation `{}`: cubic-spline keys resampled as linear keys at {fps} fps",
                 animation.name

@@ -78,7 +78,7 @@ fn tangents(glb: &[u8]) -> Option<Vec<[f32; 4]>> {
 
 /// Converts `glb` to `.glb`, writes the output into `dir` as `name` and returns it with the
 /// report's codes.
-fn copy(glb: &[u8], dir: &Path, name: &str) -> (Vec<u8>, Vec<&'static str>, PathBuf) {
+fn copy(glb: &[u8], dir: &Path, name: &str) -> (Vec<u8>, Vec<rigport_model_core::Code>, PathBuf) {
     let out = dir.join(name);
     let converted = convert(glb, &out, Format::Glb, &Settings::default()).unwrap();
     let bytes = converted.files[0].1.clone();

@@ -318,7 +318,7 @@ fn errors_name_the_line_and_column() {
 
 #[test]
 fn strict_reading_refuses_what_lenient_reading_warns_about() {
-    let cases: [(String, &str); 6] = [
+    let cases: [(String, rigport_model_core::Code); 6] = [
         (
             HEAD.replace("version 1", "version 2"),
             codes::UNSUPPORTED_VERSION,

@@ -167,7 +167,7 @@ pub fn report_json(report: &Report) -> Value {
         .notices
         .iter()
         .map(
-            |n| json!({ "severity": n.severity.to_string(), "code": n.code, "message": n.message }),
+            |n| json!({ "severity": n.severity.to_string(), "code": n.code.key(), "message": n.message }),
         )
         .collect()
 }
@@ -265,10 +265,10 @@ mod tests {
     #[test]
     fn report_lists_every_notice() {
         let mut report = Report::default();
-        report.loss("x-lost", "one thing lost");
+        report.loss(rigport_model_core::codes::MORPH_TARGETS, "one thing lost");
         let json = report_json(&report);
         assert_eq!(json[0]["severity"], "loss");
-        assert_eq!(json[0]["code"], "x-lost");
+        assert_eq!(json[0]["code"], "morph-targets");
         assert_eq!(json[0]["message"], "one thing lost");
     }
 }

@@ -514,15 +514,16 @@ fn meshes(
             model.meshes.push(out);
         }
     }
-    let mut note = |count: usize, severity_loss: bool, code: &'static str, text: String| {
-        if count > 0 {
-            if severity_loss {
-                report.loss(code, text);
-            } else {
-                report.info(code, text);
+    let mut note =
+        |count: usize, severity_loss: bool, code: rigport_model_core::Code, text: String| {
+            if count > 0 {
+                if severity_loss {
+                    report.loss(code, text);
+                } else {
+                    report.info(code, text);
+                }
             }
-        }
-    };
+        };
     note(
         zero,
         false,

@@ -18,7 +18,7 @@ pub fn notices_json(report: &Report) -> Vec<Value> {
         .notices
         .iter()
         .map(
-            |n| json!({ "severity": n.severity.to_string(), "code": n.code, "message": n.message }),
+            |n| json!({ "severity": n.severity.to_string(), "code": n.code.key(), "message": n.message }),
         )
         .collect()
 }
@@ -93,15 +93,18 @@ mod tests {
     fn the_count_line_names_losses_and_notes_in_the_plural_they_need() {
         let mut report = Report::default();
         assert_eq!(count_line(&report), None);
-        report.warn("w", "a warning is printed, not counted");
+        report.warn(
+            rigport_model_core::codes::COUNT_MISMATCH,
+            "a warning is printed, not counted",
+        );
         assert_eq!(count_line(&report), None);
-        report.loss("a", "x");
+        report.loss(rigport_model_core::codes::SMOOTHING, "x");
         assert_eq!(
             count_line(&report).as_deref(),
             Some("1 loss: --verbose lists them")
         );
-        report.loss("b", "y");
-        report.info("c", "z");
+        report.loss(rigport_model_core::codes::COMMENTS, "y");
+        report.info(rigport_model_core::codes::RESAMPLED, "z");
         assert_eq!(
             count_line(&report).as_deref(),
             Some("2 losses, 1 note: --verbose lists them")

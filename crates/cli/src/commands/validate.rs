@@ -23,7 +23,7 @@ pub fn run(args: &ValidateArgs) -> Status {
         if detail == Detail::Json {
             let list: Vec<_> = findings
                 .iter()
-                .map(|f| json!({ "severity": f.severity.as_str(), "code": f.code, "message": f.message }))
+                .map(|f| json!({ "severity": f.severity.as_str(), "code": f.code.key(), "message": f.message }))
                 .collect();
             println!(
                 "{}",
@@ -77,7 +77,7 @@ fn validate_file(path: &Path) -> (Option<&'static str>, Vec<Finding>) {
             None,
             vec![Finding {
                 severity: FindingSeverity::Error,
-                code: "unreadable",
+                code: rigport_model_core::codes::UNREADABLE,
                 message: format!("cannot read: {e}"),
             }],
         ),

@@ -9,7 +9,7 @@
 //! shows a Blender-made character's face.
 //!
 //! ```
-//! use rigport::picture::{PictureRequest, RenderOptions, render_png};
+//! use rigport_dataset::picture::{PictureRequest, RenderOptions, render_png};
 //! use std::path::Path;
 //!
 //! let iqe = b"# Inter-Quake Export\nmesh tri\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nfm 0 1 2\n";

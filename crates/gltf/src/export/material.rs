@@ -85,7 +85,7 @@ pub(super) fn write_materials(
     }
     if clamped > 0 {
         report.warn(
-            "gltf-colour-clamped",
+            rigport_model_core::codes::GLTF_COLOUR_CLAMPED,
             format!(
                 "{clamped} materials had colour or opacity values outside 0..1; they were clamped"
             ),
@@ -173,7 +173,7 @@ fn report_unmapped(materials: &[Material], report: &mut Report) {
     for (what, n) in lost {
         if n > 0 {
             report.loss(
-                "gltf-material-unmapped",
+                rigport_model_core::codes::GLTF_MATERIAL_UNMAPPED,
                 format!("{what} of {n} materials has no glTF equivalent; not carried"),
             );
         }

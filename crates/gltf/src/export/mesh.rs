@@ -313,12 +313,12 @@ pub(super) fn report_stats(stats: &MeshStats, report: &mut Report) {
     for (name, vertices) in &stats.skipped {
         if *vertices > 0 {
             report.loss(
-                "gltf-mesh-no-triangles",
+                rigport_model_core::codes::GLTF_MESH_NO_TRIANGLES,
                 format!("mesh `{name}` has no valid triangles; left out with its {vertices} vertices (glTF forbids empty primitives)"),
             );
         } else {
             report.info(
-                "gltf-mesh-empty",
+                rigport_model_core::codes::GLTF_MESH_EMPTY,
                 format!("mesh `{name}` is empty; left out"),
             );
         }
@@ -334,43 +334,43 @@ pub(super) fn report_stats(stats: &MeshStats, report: &mut Report) {
             (
                 stats.bad_triangles,
                 Loss,
-                "gltf-triangle-index-out-of-range",
+                rigport_model_core::codes::GLTF_TRIANGLE_INDEX_OUT_OF_RANGE,
                 "triangles name a vertex that does not exist; left out",
             ),
             (
                 stats.non_finite,
                 Warning,
-                "gltf-non-finite-vertex",
+                rigport_model_core::codes::GLTF_NON_FINITE_VERTEX,
                 "vertex positions or texture coordinates were not finite; written as 0",
             ),
             (
                 stats.normals_generated,
                 Warning,
-                "gltf-normals-generated",
+                rigport_model_core::codes::GLTF_NORMALS_GENERATED,
                 "vertices had a zero or broken normal; replaced by the normal of their faces",
             ),
             (
                 stats.without_normals,
                 Info,
-                "gltf-no-normals",
+                rigport_model_core::codes::GLTF_NO_NORMALS,
                 "meshes have no normals; written without (viewers compute flat normals)",
             ),
             (
                 stats.colours_clamped,
                 Warning,
-                "gltf-colour-clamped",
+                rigport_model_core::codes::GLTF_COLOUR_CLAMPED,
                 "vertex colours were outside 0..1; clamped",
             ),
             (
                 stats.bad_material,
                 Warning,
-                "gltf-material-missing",
+                rigport_model_core::codes::GLTF_MATERIAL_MISSING,
                 "meshes name a material that does not exist; written without material",
             ),
             (
                 stats.winding.disagree,
                 Warning,
-                "gltf-winding-disagrees",
+                rigport_model_core::codes::GLTF_WINDING_DISAGREES,
                 &winding,
             ),
         ],

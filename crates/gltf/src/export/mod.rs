@@ -256,7 +256,7 @@ fn build_apart(
         .is_some_and(|c| !c.trim().is_empty())
     {
         report.loss(
-            "gltf-comment",
+            rigport_model_core::codes::GLTF_COMMENT,
             "the model comment has no place in glTF; not carried",
         );
     }
@@ -397,7 +397,10 @@ struct Skinning {
 }
 
 /// Pushes one notice per entry whose count is not zero, reading "`count` `message`".
-fn report_counts(report: &mut Report, entries: &[(usize, Severity, &'static str, &str)]) {
+fn report_counts(
+    report: &mut Report,
+    entries: &[(usize, Severity, rigport_model_core::Code, &str)],
+) {
     for &(count, severity, code, message) in entries {
         if count > 0 {
             report.push(severity, code, format!("{count} {message}"));

@@ -117,7 +117,7 @@ pub(super) fn plan(
     if !listed.is_empty() {
         // One warning per file, however many meshes: the list says which and how badly.
         report.warn(
-            "gltf-double-sided",
+            rigport_model_core::codes::GLTF_DOUBLE_SIDED,
             format!(
                 "{} of {} meshes have more than {INCONSISTENT_PERCENT} % of their triangles facing away from their stored normals; drawn double-sided (a double-sided copy where the material is shared with consistent meshes): {}",
                 listed.len(),

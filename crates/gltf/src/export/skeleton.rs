@@ -51,7 +51,7 @@ pub(super) fn sanitized(skeleton: &Skeleton, report: &mut Report) -> Result<Skel
     }
     if fixed > 0 {
         report.warn(
-            "gltf-joint-transform-invalid",
+            rigport_model_core::codes::GLTF_JOINT_TRANSFORM_INVALID,
             format!("{fixed} joints had a non-finite or zero bind transform part; replaced by the identity part"),
         );
     }
@@ -118,7 +118,7 @@ pub(super) fn write_skeleton(
     }
     if singular > 0 {
         report.warn(
-            "gltf-bind-singular",
+            rigport_model_core::codes::GLTF_BIND_SINGULAR,
             format!("{singular} joints have a bind transform that cannot be inverted (zero scale); identity inverse bind matrix written"),
         );
     }
@@ -132,7 +132,7 @@ pub(super) fn write_skeleton(
             skin_nodes.push(unbound);
             matrices.push(Mat4::IDENTITY);
             report.info(
-                "gltf-unbound-joint",
+                rigport_model_core::codes::GLTF_UNBOUND_JOINT,
                 format!("vertices bound to no joint in skinned meshes are bound to the static joint `{UNBOUND_JOINT_NAME}`"),
             );
         }

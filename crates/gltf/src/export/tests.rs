@@ -209,7 +209,7 @@ fn static_mesh_round_trips_structurally() {
     // The default material still has ambient 0.2: glTF has no place for it.
     assert!(
         report
-            .with_code("gltf-material-unmapped")
+            .with_code(rigport_model_core::codes::GLTF_MATERIAL_UNMAPPED)
             .any(|n| n.message.contains("ambient"))
     );
     assert_eq!(report.count(Severity::Warning), 0, "{report}");
@@ -373,7 +373,9 @@ fn skinned_chain_with_child_before_parent() {
         assert_eq!(report.with_code(code).count(), 1, "{code} in {report}");
     }
     assert_eq!(
-        report.with_code("gltf-winding-disagrees").count(),
+        report
+            .with_code(rigport_model_core::codes::GLTF_WINDING_DISAGREES)
+            .count(),
         0,
         "{report}"
     );
@@ -406,7 +408,12 @@ fn several_roots_and_unbound_vertices_get_a_common_ancestor() {
         attribute(primitive, json::mesh::Semantic::Joints(0)).unwrap(),
     );
     assert_eq!(&joints[4..8], &[3, 0, 0, 0]);
-    assert_eq!(report.with_code("gltf-unbound-joint").count(), 1);
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::GLTF_UNBOUND_JOINT)
+            .count(),
+        1
+    );
 }
 
 #[test]
@@ -430,19 +437,26 @@ fn absolute_texture_path_and_transparency() {
         Checked::Valid(json::material::AlphaMode::Blend)
     );
     assert_eq!(material.pbr_metallic_roughness.base_color_factor.0[3], 0.5);
-    assert_eq!(report.with_code("gltf-texture-absolute").count(), 2);
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::GLTF_TEXTURE_ABSOLUTE)
+            .count(),
+        2
+    );
     assert!(
         report
-            .with_code("gltf-texture-absolute")
+            .with_code(rigport_model_core::codes::GLTF_TEXTURE_ABSOLUTE)
             .all(|n| n.severity == Severity::Warning)
     );
     assert_eq!(
-        report.with_code("gltf-texture-format").count(),
+        report
+            .with_code(rigport_model_core::codes::GLTF_TEXTURE_FORMAT)
+            .count(),
         1,
         "BMP is not a core glTF image"
     );
     let unmapped: Vec<&str> = report
-        .with_code("gltf-material-unmapped")
+        .with_code(rigport_model_core::codes::GLTF_MATERIAL_UNMAPPED)
         .map(|n| n.message.as_str())
         .collect();
     assert!(
@@ -521,7 +535,12 @@ fn declared_length_past_the_last_key_is_held() {
         &values[3..6],
         "the hold repeats the last value"
     );
-    assert_eq!(report.with_code("gltf-animation-length-held").count(), 1);
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::GLTF_ANIMATION_LENGTH_HELD)
+            .count(),
+        1
+    );
 }
 
 #[test]
@@ -549,8 +568,18 @@ fn looping_animation_blends_back_to_its_first_key() {
             "{first:?} {last:?}"
         );
     }
-    assert_eq!(report.with_code("gltf-animation-loop-wrap").count(), 1);
-    assert_eq!(report.with_code("gltf-animation-length-held").count(), 0);
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::GLTF_ANIMATION_LOOP_WRAP)
+            .count(),
+        1
+    );
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::GLTF_ANIMATION_LENGTH_HELD)
+            .count(),
+        0
+    );
 }
 
 #[test]
@@ -570,17 +599,36 @@ fn empty_meshes_and_animations_are_left_out_and_reported() {
     assert_eq!(root.meshes.len(), 1);
     assert!(root.animations.is_empty());
     assert_eq!(
-        report.with_code("gltf-mesh-no-triangles").count(),
+        report
+            .with_code(rigport_model_core::codes::GLTF_MESH_NO_TRIANGLES)
+            .count(),
         2,
         "{report}"
     );
-    assert_eq!(report.with_code("gltf-mesh-empty").count(), 1);
     assert_eq!(
-        report.with_code("gltf-triangle-index-out-of-range").count(),
+        report
+            .with_code(rigport_model_core::codes::GLTF_MESH_EMPTY)
+            .count(),
         1
     );
-    assert_eq!(report.with_code("gltf-animation-empty").count(), 1);
-    assert_eq!(report.with_code("gltf-comment").count(), 1);
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::GLTF_TRIANGLE_INDEX_OUT_OF_RANGE)
+            .count(),
+        1
+    );
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::GLTF_ANIMATION_EMPTY)
+            .count(),
+        1
+    );
+    assert_eq!(
+        report
+            .with_code(rigport_model_core::codes::GLTF_COMMENT)
+            .count(),
+        1
+    );
 }
 
 #[test]
@@ -598,7 +646,7 @@ fn winding_that_disagrees_with_normals_is_reported() {
     model.meshes[0].triangles[1] = [0, 3, 2];
     let (root, _, report) = glb(&model);
     let notice = report
-        .with_code("gltf-winding-disagrees")
+        .with_code(rigport_model_core::codes::GLTF_WINDING_DISAGREES)
         .next()
         .expect("reported");
     assert_eq!(notice.severity, Severity::Warning);

@@ -93,7 +93,7 @@ impl<'a> Textures<'a> {
                 _ => "embedded",
             };
             report.info(
-                "gltf-texture-embedded",
+                rigport_model_core::codes::GLTF_TEXTURE_EMBEDDED,
                 format!("{found} texture images {where_} ({converted} converted to PNG)"),
             );
         }
@@ -271,7 +271,7 @@ fn uri_reference(stored: &str, material_name: &str, report: &mut Report) -> Opti
     let Some(image) = image_uri(stored) else {
         if !stored.trim().is_empty() {
             report.loss(
-                "gltf-texture-no-file",
+                rigport_model_core::codes::GLTF_TEXTURE_NO_FILE,
                 format!(
                     "material `{material_name}`: texture path `{stored}` names no file; left out"
                 ),
@@ -281,7 +281,7 @@ fn uri_reference(stored: &str, material_name: &str, report: &mut Report) -> Opti
     };
     if image.was_absolute {
         report.warn(
-            "gltf-texture-absolute",
+            rigport_model_core::codes::GLTF_TEXTURE_ABSOLUTE,
             format!(
                 "material `{material_name}`: absolute texture path `{stored}` written as `{}` (place the image beside the model)",
                 image.uri
@@ -300,7 +300,7 @@ fn uri_image(
 ) -> json::Index<json::Image> {
     if !is_core_image(uri) {
         report.warn(
-            "gltf-texture-format",
+            rigport_model_core::codes::GLTF_TEXTURE_FORMAT,
             format!(
                 "material `{material_name}`: texture `{uri}` is not PNG or JPEG, which glTF viewers need; convert the image"
             ),

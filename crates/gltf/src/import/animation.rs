@@ -121,7 +121,7 @@ pub(crate) fn animations(
         animation.morph_tracks = morph_tracks;
         out.push(animation);
     }
-    let mut say = |count: usize, code: &'static str, loss: bool, text: &str| {
+    let mut say = |count: usize, code: rigport_model_core::Code, loss: bool, text: &str| {
         if count > 0 {
             let message = format!("{count} {text}");
             match loss {

@@ -60,7 +60,7 @@ impl GltfFile {
     ) -> Result<(GltfFile, Report), ImportError> {
         let mut report = Report::default();
         let mut budget = options.limits.budget();
-        let warn = |report: &mut Report, code: &'static str, message: String| {
+        let warn = |report: &mut Report, code: rigport_model_core::Code, message: String| {
             if options.strict {
                 Err(ImportError::Strict(message))
             } else {

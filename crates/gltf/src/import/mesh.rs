@@ -573,7 +573,7 @@ fn read_triangles(
 
 /// Turns the counts into report notices.
 fn report_stats(stats: &Stats, report: &mut Report) {
-    let mut say = |count: usize, code: &'static str, loss: bool, text: &str| {
+    let mut say = |count: usize, code: rigport_model_core::Code, loss: bool, text: &str| {
         if count > 0 {
             let message = format!("{count} {text}");
             if loss {

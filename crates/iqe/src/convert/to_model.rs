@@ -440,7 +440,7 @@ fn report_losses(losses: &Losses, skin: &SkinCounts, report: &mut Report) {
             format!("{} positions have W ≠ 1; W dropped", skin.w_not_one),
         );
     }
-    let arrays: [(&'static str, &str, usize); 3] = [
+    let arrays: [(rigport_model_core::Code, &str, usize); 3] = [
         (codes::TANGENTS, "vx tangents", losses.tangents),
         (
             codes::SMOOTHING_INDEXES,

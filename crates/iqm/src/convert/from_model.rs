@@ -115,7 +115,7 @@ fn compile(
     }
     if order.iter().enumerate().any(|(i, j)| j.index() != i) {
         report.info(
-            "joints-reordered",
+            rigport_model_core::codes::JOINTS_REORDERED,
             "joints were reordered so that every parent comes before its children, as IQM readers expect",
         );
     }
@@ -474,7 +474,7 @@ fn add_geometry(
     }
     if !empty.is_empty() {
         report.loss(
-            "empty-meshes",
+            rigport_model_core::codes::EMPTY_MESHES,
             format!(
                 "{} meshes without triangles dropped (IQM readers such as assimp refuse empty meshes): {}",
                 empty.len(),
@@ -484,13 +484,13 @@ fn add_geometry(
     }
     if welded > 0 {
         report.info(
-            "vertices-welded",
+            rigport_model_core::codes::VERTICES_WELDED,
             format!("{welded} identical vertices welded"),
         );
     }
     if truncated > 0 {
         report.loss(
-            "weights-truncated",
+            rigport_model_core::codes::WEIGHTS_TRUNCATED,
             format!("{truncated} vertices had more than 4 weights; kept the 4 largest"),
         );
     }
@@ -537,7 +537,7 @@ fn add_geometry(
             )
         } else {
             report.warn(
-                "blend-indexes-ushort",
+                rigport_model_core::codes::BLEND_INDEXES_USHORT,
                 format!(
                     "joint {widest} is above 255: blend indexes written as ushort, which raylib and other ubyte-only readers cannot load"
                 ),
@@ -613,7 +613,7 @@ fn add_bounds(
         Method::Exact(BoundsPlan::new(vertices))
     } else {
         report.info(
-            "bounds-conservative",
+            rigport_model_core::codes::BOUNDS_CONSERVATIVE,
             format!(
                 "{frames} frames × {} vertices: per-frame bounds computed from per-joint boxes (they contain the posed model but may be larger than the SDK's)",
                 vertices.len()

@@ -50,7 +50,7 @@ pub(crate) fn sample<'m>(
     if animations.is_empty() || skeleton.joints.is_empty() {
         if !animations.is_empty() {
             sampled.report.loss(
-                "animations-without-joints",
+                rigport_model_core::codes::ANIMATIONS_WITHOUT_JOINTS,
                 format!(
                     "{} animations dropped: the model has no joints",
                     animations.len()
@@ -149,7 +149,7 @@ pub(crate) fn sample<'m>(
     }
     if defaulted > 0 {
         sampled.report.warn(
-            "default-framerate",
+            rigport_model_core::codes::DEFAULT_FRAMERATE,
             format!(
                 "{defaulted} animations have no frame rate; sampled at {} fps",
                 options.default_fps
@@ -158,7 +158,7 @@ pub(crate) fn sample<'m>(
     }
     if stepped > 0 {
         sampled.report.loss(
-            "interpolation",
+            rigport_model_core::codes::INTERPOLATION,
             format!(
                 "{stepped} animations are step or cubic; IQM stores frames that engines blend linearly (sampled at every frame)"
             ),

@@ -89,7 +89,7 @@ fn add_joints(file: &File, model: &mut Model, report: &mut Report) {
             model.skeleton.joints.push(joint);
         }
         report.warn(
-            "placeholder-joints",
+            rigport_model_core::codes::PLACEHOLDER_JOINTS,
             format!(
                 "the file animates {} joints it does not define (an animation-only file); placeholder joints created",
                 file.poses.len()
@@ -98,13 +98,13 @@ fn add_joints(file: &File, model: &mut Model, report: &mut Report) {
     }
     if bad_names > 0 {
         report.warn(
-            "bad-name",
+            rigport_model_core::codes::BAD_NAME,
             format!("{bad_names} joint names point outside the text table; left empty"),
         );
     }
     if bad_parents > 0 {
         report.warn(
-            "bad-parent",
+            rigport_model_core::codes::BAD_PARENT,
             format!("{bad_parents} joints or poses name a parent that does not exist; made roots"),
         );
     }
@@ -187,13 +187,13 @@ fn add_meshes(file: &File, model: &mut Model, report: &mut Report) -> Result<(),
     let weights = decoded(ArrayKind::BlendWeights, true);
     if positions.is_none() && total > 0 && !file.meshes.is_empty() {
         report.warn(
-            "no-positions",
+            rigport_model_core::codes::NO_POSITIONS,
             format!("the file has {total} vertices but no position array; positions are zero"),
         );
     }
     if normals.is_none() && !file.triangles.is_empty() {
         report.info(
-            "no-normals",
+            rigport_model_core::codes::NO_NORMALS,
             "the file has no normal array; normals are zero",
         );
     }
@@ -212,7 +212,7 @@ fn add_meshes(file: &File, model: &mut Model, report: &mut Report) -> Result<(),
         let tri_count = (record.num_triangles as usize).min(file.triangles.len() - first_tri);
         if count != record.num_vertexes as usize || tri_count != record.num_triangles as usize {
             report.warn(
-                "mesh-out-of-range",
+                rigport_model_core::codes::MESH_OUT_OF_RANGE,
                 format!(
                     "mesh {m} uses vertices {}+{} and triangles {}+{} of the {total} and {} the file holds; cut to those",
                     record.first_vertex,
@@ -297,13 +297,13 @@ fn add_meshes(file: &File, model: &mut Model, report: &mut Report) -> Result<(),
     }
     if bad_names > 0 {
         report.warn(
-            "bad-name",
+            rigport_model_core::codes::BAD_NAME,
             format!("{bad_names} mesh or material names point outside the text table; left empty"),
         );
     }
     if outside > 0 {
         report.warn(
-            "vertices-outside-mesh",
+            rigport_model_core::codes::VERTICES_OUTSIDE_MESH,
             format!(
                 "triangles use {outside} vertices outside their mesh's vertex range; copied into the mesh"
             ),
@@ -311,13 +311,13 @@ fn add_meshes(file: &File, model: &mut Model, report: &mut Report) -> Result<(),
     }
     if dropped_triangles > 0 {
         report.loss(
-            "triangles-out-of-range",
+            rigport_model_core::codes::TRIANGLES_OUT_OF_RANGE,
             format!("{dropped_triangles} triangles use vertices past the end of the vertex arrays; dropped"),
         );
     }
     if skin.out_of_range > 0 {
         report.loss(
-            "weight-joint-out-of-range",
+            rigport_model_core::codes::WEIGHT_JOINT_OUT_OF_RANGE,
             format!(
                 "{} vertex weights name joints that do not exist; dropped",
                 skin.out_of_range
@@ -326,7 +326,7 @@ fn add_meshes(file: &File, model: &mut Model, report: &mut Report) -> Result<(),
     }
     if skin.renormalized > 0 {
         report.info(
-            "weights-renormalized",
+            rigport_model_core::codes::WEIGHTS_RENORMALIZED,
             format!(
                 "{} vertices had weights not summing to 1; renormalized",
                 skin.renormalized
@@ -335,7 +335,7 @@ fn add_meshes(file: &File, model: &mut Model, report: &mut Report) -> Result<(),
     }
     if skin.without_skeleton > 0 {
         report.loss(
-            "weights-without-skeleton",
+            rigport_model_core::codes::WEIGHTS_WITHOUT_SKELETON,
             format!(
                 "{} vertices carry blend weights but the file has no joints; dropped",
                 skin.without_skeleton
@@ -408,7 +408,7 @@ fn add_animations(
     if channels != stored {
         // Values a mask selects beyond the frame's stride read as 0 (see `pose_track`).
         report.warn(
-            "channel-count",
+            rigport_model_core::codes::CHANNEL_COUNT,
             format!(
                 "the poses' channel masks select {channels} values per frame, the header says {stored}; values past the frame read as 0"
             ),
@@ -424,7 +424,7 @@ fn add_animations(
     let joints = model.skeleton.joints.len();
     if file.poses.len() > joints {
         report.loss(
-            "extra-poses",
+            rigport_model_core::codes::EXTRA_POSES,
             format!(
                 "{} poses beyond the {joints} joints dropped",
                 file.poses.len() - joints
@@ -438,7 +438,7 @@ fn add_animations(
         let mut count = anim.num_frames as usize;
         if first.checked_add(count).is_none_or(|end| end > frames) {
             report.warn(
-                "frames-out-of-range",
+                rigport_model_core::codes::FRAMES_OUT_OF_RANGE,
                 format!(
                     "animation {a} uses frames {}..{} of the {frames} the file holds; cut to those",
                     anim.first_frame,
@@ -471,7 +471,7 @@ fn add_animations(
     }
     if defaulted > 0 {
         report.warn(
-            "default-framerate",
+            rigport_model_core::codes::DEFAULT_FRAMERATE,
             format!(
                 "{defaulted} animations have framerate 0; {} frames per second assumed",
                 options.default_fps
@@ -480,7 +480,7 @@ fn add_animations(
     }
     if bad_names > 0 {
         report.warn(
-            "bad-name",
+            rigport_model_core::codes::BAD_NAME,
             format!("{bad_names} animation names point outside the text table; left empty"),
         );
     }
@@ -578,7 +578,7 @@ fn report_losses(file: &File, report: &mut Report) {
         let n = file.header.num_vertexes;
         match array.kind() {
             ArrayKind::Tangent => report.loss(
-                "tangents",
+                rigport_model_core::codes::TANGENTS,
                 format!("{n} tangents cannot be carried (from_model computes them again)"),
             ),
             ArrayKind::Custom(name) => custom.push(format!(
@@ -590,7 +590,7 @@ fn report_losses(file: &File, report: &mut Report) {
         }
         if array.format().is_none() {
             report.loss(
-                "unknown-format",
+                rigport_model_core::codes::UNKNOWN_FORMAT,
                 format!(
                     "a vertex array of unknown format {} cannot be read",
                     array.format
@@ -599,14 +599,14 @@ fn report_losses(file: &File, report: &mut Report) {
         }
         if array.flags != 0 {
             report.loss(
-                "vertex-array-flags",
+                rigport_model_core::codes::VERTEX_ARRAY_FLAGS,
                 format!("vertex array flags {:#x} cannot be carried", array.flags),
             );
         }
     }
     if !custom.is_empty() {
         report.loss(
-            "custom-arrays",
+            rigport_model_core::codes::CUSTOM_ARRAYS,
             format!(
                 "{} custom vertex arrays cannot be carried: {}",
                 custom.len(),
@@ -616,32 +616,32 @@ fn report_losses(file: &File, report: &mut Report) {
     }
     if file.adjacency.is_some() {
         report.info(
-            "adjacency",
+            rigport_model_core::codes::ADJACENCY,
             "triangle adjacency is not kept in the model (from_model computes it again)",
         );
     }
     if file.bounds.is_some() {
         report.info(
-            "bounds",
+            rigport_model_core::codes::BOUNDS,
             "per-frame bounds are not kept in the model (from_model computes them again)",
         );
     }
     if !file.extensions.is_empty() {
         report.loss(
-            "extensions",
+            rigport_model_core::codes::EXTENSIONS,
             format!("{} extensions cannot be carried", file.extensions.len()),
         );
     }
     if file.header.flags != 0 {
         report.loss(
-            "header-flags",
+            rigport_model_core::codes::HEADER_FLAGS,
             format!("header flags {:#x} cannot be carried", file.header.flags),
         );
     }
     let loop_bits = file.anims.iter().filter(|a| a.flags & !1 != 0).count();
     if loop_bits > 0 {
         report.loss(
-            "animation-flags",
+            rigport_model_core::codes::ANIMATION_FLAGS,
             format!("{loop_bits} animations carry unknown flag bits; dropped"),
         );
     }

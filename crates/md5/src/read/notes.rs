@@ -5,12 +5,12 @@ use rigport_model_core::diagnostic::{Span, line_col};
 use rigport_model_core::{Report, codes};
 
 /// Report code: a count line (`numverts`, `numJoints`…) disagrees with the records.
-pub(crate) const COUNT_MISMATCH: &str = codes::COUNT_MISMATCH;
+pub(crate) const COUNT_MISMATCH: rigport_model_core::Code = codes::COUNT_MISMATCH;
 
 /// Warnings of one read, one entry per code: the first place and message, and how many more.
 pub(crate) struct Notes {
     strict: bool,
-    entries: Vec<(&'static str, Span, String, usize)>,
+    entries: Vec<(rigport_model_core::Code, Span, String, usize)>,
 }
 
 impl Notes {
@@ -24,7 +24,7 @@ impl Notes {
     /// A warning at `span`; in a strict read, the error it becomes.
     pub(crate) fn warn(
         &mut self,
-        code: &'static str,
+        code: rigport_model_core::Code,
         span: Span,
         message: impl FnOnce() -> String,
     ) -> Result<(), Error> {

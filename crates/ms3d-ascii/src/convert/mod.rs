@@ -15,7 +15,7 @@ use crate::Error;
 use rigport_model_core::Report;
 
 /// Records a loss under `code` when `count` things were lost (the message says how many).
-fn loss_if_any(report: &mut Report, code: &'static str, count: usize, message: String) {
+fn loss_if_any(report: &mut Report, code: rigport_model_core::Code, count: usize, message: String) {
     if count > 0 {
         report.loss(code, message);
     }

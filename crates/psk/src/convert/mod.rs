@@ -14,13 +14,16 @@ pub const DEFAULT_FPS: f32 = 30.0;
 /// The report codes this crate adds to those of [`rigport_model_core::codes`].
 pub mod codes {
     /// Sequences' `FirstRawFrame` recomputed (CUE4Parse's bug).
-    pub const FIRST_RAW_FRAME: &str = "first-raw-frame";
+    pub const FIRST_RAW_FRAME: rigport_model_core::Code =
+        rigport_model_core::Code::new("first-raw-frame");
     /// PSA bones the skeleton lacks, or skeleton bones a PSA does not animate.
-    pub const PSA_BONES_UNMATCHED: &str = "psa-bones-unmatched";
+    pub const PSA_BONES_UNMATCHED: rigport_model_core::Code =
+        rigport_model_core::Code::new("psa-bones-unmatched");
     /// Extra UV sets (`EXTRAUVS0`, …) the model cannot hold.
-    pub const EXTRA_UVS: &str = "extra-uvs";
+    pub const EXTRA_UVS: rigport_model_core::Code = rigport_model_core::Code::new("extra-uvs");
     /// Points without weights, bound to the root bone.
-    pub const UNWEIGHTED_POINTS: &str = "unweighted-points";
+    pub const UNWEIGHTED_POINTS: rigport_model_core::Code =
+        rigport_model_core::Code::new("unweighted-points");
 }
 
 /// Options for converting to and from the neutral model.

@@ -243,7 +243,7 @@ impl<'a> Scene<'a> {
         }
         if skipped > 0 {
             report.warn(
-                "triangles-skipped",
+                rigport_model_core::codes::TRIANGLES_SKIPPED,
                 format!(
                     "{skipped} of {total} triangle(s) were not drawn: indices out of range or positions not finite"
                 ),

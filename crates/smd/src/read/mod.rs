@@ -139,7 +139,7 @@ struct Reader<'a> {
     report: Report,
     warnings: usize,
     /// The code of the latest warning (the one the count of unlisted warnings carries).
-    last_code: &'static str,
+    last_code: rigport_model_core::Code,
     /// Bone IDs of the `nodes` block read so far (`None` before it).
     ids: Option<BoneIds>,
     materials: HashSet<Arc<[u8]>>,
@@ -156,7 +156,7 @@ impl<'a> Reader<'a> {
         &mut self,
         line: &Line<'_>,
         span: Range<usize>,
-        code: &'static str,
+        code: rigport_model_core::Code,
         message: String,
     ) -> Result<(), Error> {
         if self.strict {

@@ -165,7 +165,7 @@ struct Piece<L> {
     lines: Vec<L>,
     report: Report,
     warnings: usize,
-    last_code: &'static str,
+    last_code: rigport_model_core::Code,
     drawn: u64,
 }
 

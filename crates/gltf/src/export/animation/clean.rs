@@ -162,7 +162,7 @@ pub(super) fn declared_length_hold(
         return None;
     }
     report.info(
-        "gltf-animation-length-held",
+        rigport_model_core::codes::GLTF_ANIMATION_LENGTH_HELD,
         format!("animation `{}` lasts {declared} s but its last key is at {last} s; a holding key keeps the length", animation.name),
     );
     Some(declared)
@@ -177,7 +177,7 @@ pub(super) fn loop_wrap(animation: &Animation, last: f32, report: &mut Report) -
         return None;
     }
     report.info(
-        "gltf-animation-loop-wrap",
+        rigport_model_core::codes::GLTF_ANIMATION_LOOP_WRAP,
         format!(
             "looping animation `{}` lasts {period} s; each channel gets a key there equal to its first, so it blends back as it loops",
             animation.name
@@ -228,37 +228,37 @@ pub(super) fn report_key_stats(stats: &KeyStats, report: &mut Report) {
             (
                 stats.missing_joint_tracks,
                 Loss,
-                "gltf-track-joint-missing",
+                rigport_model_core::codes::GLTF_TRACK_JOINT_MISSING,
                 "animation tracks name a joint that does not exist; left out",
             ),
             (
                 stats.duplicate_tracks,
                 Loss,
-                "gltf-track-duplicate",
+                rigport_model_core::codes::GLTF_TRACK_DUPLICATE,
                 "animation tracks repeat a joint already animated; only the first is kept",
             ),
             (
                 stats.invalid,
                 Loss,
-                "gltf-key-invalid",
+                rigport_model_core::codes::GLTF_KEY_INVALID,
                 "keys had a non-finite time or value (or a zero rotation); left out",
             ),
             (
                 stats.negative,
                 Loss,
-                "gltf-key-time-negative",
+                rigport_model_core::codes::GLTF_KEY_TIME_NEGATIVE,
                 "keys had a negative time (glTF times start at 0); left out",
             ),
             (
                 stats.reordered_channels,
                 Warning,
-                "gltf-keys-reordered",
+                rigport_model_core::codes::GLTF_KEYS_REORDERED,
                 "key channels were not in time order; sorted",
             ),
             (
                 stats.collapsed,
                 Loss,
-                "gltf-key-duplicate-time",
+                rigport_model_core::codes::GLTF_KEY_DUPLICATE_TIME,
                 "keys shared a time with a later key of the same channel; the later one is kept",
             ),
         ],

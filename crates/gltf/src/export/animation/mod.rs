@@ -52,7 +52,7 @@ pub(super) fn write_animations(model: &Model, builder: &mut Builder, report: &mu
         };
         let Some(last) = last else {
             report.loss(
-                "gltf-animation-empty",
+                rigport_model_core::codes::GLTF_ANIMATION_EMPTY,
                 format!("animation `{}` has no valid keys; left out (glTF forbids animations without channels)", animation.name),
             );
             continue;
@@ -90,7 +90,7 @@ pub(super) fn write_animations(model: &Model, builder: &mut Builder, report: &mu
     morph::report_cleaned(cleaned_weights, report);
     if written > 0 {
         report.loss(
-            "gltf-animation-fps-loop",
+            rigport_model_core::codes::GLTF_ANIMATION_FPS_LOOP,
             format!("frame rate and loop flag of {written} animations have no place in glTF; not carried"),
         );
     }

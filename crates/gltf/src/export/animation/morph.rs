@@ -135,7 +135,7 @@ pub(crate) fn aim_weight_channels(
 pub(super) fn report_cleaned(cleaned: usize, report: &mut Report) {
     if cleaned > 0 {
         report.warn(
-            "gltf-weight-keys-cleaned",
+            rigport_model_core::codes::GLTF_WEIGHT_KEYS_CLEANED,
             format!("{cleaned} morph weight tracks had key times glTF does not accept (not finite, negative or out of order); those keys were left out"),
         );
     }

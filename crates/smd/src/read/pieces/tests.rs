@@ -105,7 +105,7 @@ fn reader_at(src: &[u8], start: usize) -> Reader<'_> {
         budget: ReadOptions::default().limits.budget(),
         report: Report::default(),
         warnings: 0,
-        last_code: "",
+        last_code: rigport_model_core::Code::new(""),
         ids: None,
         materials: HashSet::new(),
         last_material: None,
