@@ -10,7 +10,7 @@
 use crate::exercise;
 use rigport::Format;
 use rigport_model_core::ReadOptions;
-use rigport_model_core::codec::{Codec, Input, Location, Opening, WriteOptions};
+use rigport_model_core::codec::{Codec, Input, Location, WriteOptions};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -45,14 +45,24 @@ pub fn format(format: Format, data: &[u8]) {
         .unwrap_or_else(|| panic!("{format} is not in this build"));
     let _ = codec.sniff(data);
     for options in [ReadOptions::default(), ReadOptions::strict()] {
-        if let Ok((file, _)) = codec.open_file(data, &options) {
-            let _ = file.summary();
-        }
-        if format.has(|info| info.faithful_copy) {
-            faithful_copy_is_stable(codec, data, &options);
-        }
-        if KEEPS_EVERY_BYTE.contains(&format.key()) {
-            keeps_every_byte(format, codec, data, &options);
+        // One read keeps the file for its summary and every check of its faithful bytes.
+        let keeps_every_byte = KEEPS_EVERY_BYTE.contains(&format.key());
+        match codec.open_file(data, &options) {
+            Ok((file, _)) => {
+                let _ = file.summary();
+                let copy = file.to_vec();
+                assert!(
+                    !keeps_every_byte || copy == data,
+                    "{format}: the faithful write differs from the input"
+                );
+                if format.has(|info| info.faithful_copy) {
+                    faithful_copy_is_stable(codec, &copy);
+                }
+            }
+            Err(error) => assert!(
+                !keeps_every_byte || matches!(error.location, Location::Offset(_)),
+                "{format}: a read error without an offset: {error}"
+            ),
         }
         let Ok((model, _)) = codec.read(data, &options) else {
             continue;
@@ -87,30 +97,10 @@ pub fn format(format: Format, data: &[u8]) {
 /// unknown sections included, and place every refusal at a byte offset.
 const KEEPS_EVERY_BYTE: [&str; 3] = ["b3d", "psk", "psa"];
 
-/// `data` read as `format`, which keeps every byte: the file written back is `data`, and a
-/// refusal names its byte offset.
-fn keeps_every_byte(format: Format, codec: &Codec, data: &[u8], options: &ReadOptions) {
-    match codec.open(&Input::new(data, options)) {
-        Ok((Opening::File(file), _)) => assert!(
-            file.to_vec() == data,
-            "{format}: the faithful write differs from the input"
-        ),
-        Ok((Opening::Model(_), _)) => panic!("{format}: opened to keep, it gave no file"),
-        Err(error) => assert!(
-            matches!(error.location, Location::Offset(_)),
-            "{format}: a read error without an offset: {error}"
-        ),
-    }
-}
-
-/// The faithful copy of `data`, when it reads: read again, it copies to the same bytes.
-fn faithful_copy_is_stable(codec: &Codec, data: &[u8], options: &ReadOptions) {
-    let Ok((file, _)) = codec.open_file(data, options) else {
-        return;
-    };
-    let copy = file.to_vec();
+/// A faithful `copy`: read again, it copies to the same bytes.
+fn faithful_copy_is_stable(codec: &Codec, copy: &[u8]) {
     let (again, _) = codec
-        .open_file(&copy, &ReadOptions::default())
+        .open_file(copy, &ReadOptions::default())
         .unwrap_or_else(|e| panic!("the faithful copy does not read back: {e}"));
     assert!(
         again.to_vec() == copy,
