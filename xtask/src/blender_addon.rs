@@ -6,19 +6,9 @@
 //! tests), which keeps a compression crate out of xtask's build.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Where the zip is written, under the workspace's `target/`.
 pub const ZIP_NAME: &str = "rigport_io.zip";
-
-/// The Python that writes the archive: `python3 - ZIP (SOURCE NAME)...`.
-const WRITE_ZIP: &str = r"
-import sys, zipfile
-args = sys.argv[1:]
-with zipfile.ZipFile(args[0], 'w', zipfile.ZIP_DEFLATED) as z:
-    for src, name in zip(args[1::2], args[2::2]):
-        z.write(src, name)
-";
 
 /// Builds `target/rigport_io.zip` from `integrations/blender`.
 pub fn run(root: &Path) -> Result<(), String> {
@@ -41,20 +31,7 @@ pub fn run(root: &Path) -> Result<(), String> {
     let target = root.join("target");
     std::fs::create_dir_all(&target).map_err(|e| format!("{}: {e}", target.display()))?;
     let zip = target.join(ZIP_NAME);
-    let mut command = Command::new("python3");
-    command.arg("-c").arg(WRITE_ZIP).arg(&zip);
-    for (source, name) in &entries {
-        command.arg(source).arg(name);
-    }
-    let status = command
-        .status()
-        .map_err(|e| format!("cannot run python3 (needed to write the zip): {e}"))?;
-    if !status.success() {
-        return Err(format!(
-            "python3 could not write {}: {status}",
-            zip.display()
-        ));
-    }
+    crate::blender_extension::write_zip(&zip, "", &entries)?;
     println!("wrote {} ({} files)", zip.display(), entries.len());
     Ok(())
 }

@@ -21,15 +21,42 @@ pub const ID: &str = "rigport_io";
 const WHEELS_PLACEHOLDER: &str = "wheels = []";
 
 /// The Python that writes the archive: `python3 - ZIP MANIFEST_TEXT (SOURCE NAME)...`.
+/// Writes a zip: `argv[1]` the zip, `argv[2]` the manifest's text (none when empty), then
+/// pairs of a file and its name in the zip.
 const WRITE_ZIP: &str = r"
 import sys, zipfile
 zip_path, manifest = sys.argv[1], sys.argv[2]
 args = sys.argv[3:]
 with zipfile.ZipFile(zip_path, 'w', zipfile.ZIP_DEFLATED) as z:
-    z.writestr('blender_manifest.toml', manifest)
+    if manifest:
+        z.writestr('blender_manifest.toml', manifest)
     for src, name in zip(args[0::2], args[1::2]):
         z.write(src, name)
 ";
+
+/// Writes `zip` (with python3's `zipfile`): `blender_manifest.toml` holding `manifest`
+/// unless it is empty, then each file of `entries` under its name.
+pub(crate) fn write_zip(
+    zip: &Path,
+    manifest: &str,
+    entries: &[(PathBuf, String)],
+) -> Result<(), String> {
+    let mut command = Command::new("python3");
+    command.arg("-c").arg(WRITE_ZIP).arg(zip).arg(manifest);
+    for (source, name) in entries {
+        command.arg(source).arg(name);
+    }
+    let status = command
+        .status()
+        .map_err(|e| format!("cannot run python3 (needed to write the zip): {e}"))?;
+    if !status.success() {
+        return Err(format!(
+            "python3 could not write {}: {status}",
+            zip.display()
+        ));
+    }
+    Ok(())
+}
 
 /// Runs the subcommand: `args` are what follows `blender-extension`.
 pub fn run(root: &Path, args: &[&str]) -> Result<(), String> {
@@ -95,20 +122,7 @@ pub fn build(root: &Path, wheels: &[PathBuf]) -> Result<PathBuf, String> {
         }
     }
     let zip = dist.join(format!("{ID}-{version}.zip"));
-    let mut command = Command::new("python3");
-    command.arg("-c").arg(WRITE_ZIP).arg(&zip).arg(&manifest);
-    for (source, name) in &entries {
-        command.arg(source).arg(name);
-    }
-    let status = command
-        .status()
-        .map_err(|e| format!("cannot run python3 (needed to write the zip): {e}"))?;
-    if !status.success() {
-        return Err(format!(
-            "python3 could not write {}: {status}",
-            zip.display()
-        ));
-    }
+    write_zip(&zip, &manifest, &entries)?;
     Ok(zip)
 }
 

@@ -27,7 +27,9 @@ const THREE_ENTRIES: [&str; 4] = [
 /// Builds the site into `target/web/`.
 pub fn run(root: &Path) -> Result<(), String> {
     let site = root.join("target/web");
-    ensure_wasm_target()?;
+    crate::dist::ensure_rust_target(WASM_TARGET).map_err(|e| {
+        format!("{e}\nthe {WASM_TARGET} target is missing: install it with `rustup target add {WASM_TARGET}`")
+    })?;
     let version = wasm_bindgen_version(root)?;
     let bindgen = ensure_wasm_bindgen(root, &version)?;
     let wasm = build_wasm(root)?;
@@ -54,28 +56,6 @@ pub fn run(root: &Path) -> Result<(), String> {
         site.display()
     );
     Ok(())
-}
-
-/// Checks that the wasm32 standard library is installed; adds it with rustup when it is not.
-fn ensure_wasm_target() -> Result<(), String> {
-    let installed = Command::new("rustc")
-        .args(["--print", "target-libdir", "--target", WASM_TARGET])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()))
-        .is_some_and(|dir| dir.is_dir());
-    if installed {
-        return Ok(());
-    }
-    println!("installing the {WASM_TARGET} target: rustup target add {WASM_TARGET}");
-    run_command(
-        Command::new("rustup").args(["target", "add", WASM_TARGET]),
-        "rustup",
-    )
-    .map_err(|e| {
-        format!("{e}\nthe {WASM_TARGET} target is missing: install it with `rustup target add {WASM_TARGET}`")
-    })
 }
 
 /// The version of the `wasm-bindgen` crate in `Cargo.lock`.

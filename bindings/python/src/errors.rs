@@ -154,6 +154,18 @@ pub(crate) fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
     })
 }
 
+/// The files `paths` name, folders searched as batches search them
+/// ([`rigport::batch::collect_inputs`]); `FileNotFoundError` for a path that does not exist.
+pub(crate) fn collect_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+    if let Some(missing) = paths.iter().find(|p| !p.exists()) {
+        return Err(Failure::Io {
+            error: std::io::Error::from(std::io::ErrorKind::NotFound),
+            path: missing.clone(),
+        });
+    }
+    rigport::batch::collect_inputs(paths).map_err(Failure::Value)
+}
+
 /// The `rigport` command's output rule ([`rigport::output::check_target`]): never over the
 /// input, over an existing file only with `force`.
 pub(crate) fn check_target(path: &Path, input: Option<&Path>, force: bool) -> Result<(), Failure> {

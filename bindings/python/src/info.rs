@@ -53,13 +53,7 @@ pub(crate) fn plan_batch(
     verb: String,
 ) -> PyResult<Vec<PlannedRow>> {
     detached(py, move || {
-        if let Some(missing) = paths.iter().find(|p| !p.exists()) {
-            return Err(Failure::Io {
-                error: std::io::Error::from(std::io::ErrorKind::NotFound),
-                path: missing.clone(),
-            });
-        }
-        let inputs = rigport::batch::collect_inputs(&paths).map_err(Failure::Value)?;
+        let inputs = crate::errors::collect_inputs(&paths)?;
         let planned = rigport::batch::plan(&inputs, &out_dir, &extension, &verb);
         Ok(planned
             .into_iter()

@@ -37,13 +37,7 @@ pub(crate) fn plan_library(
     resume: bool,
 ) -> PyResult<Vec<PlannedModel>> {
     detached(py, move || {
-        if let Some(missing) = paths.iter().find(|p| !p.exists()) {
-            return Err(Failure::Io {
-                error: std::io::Error::from(std::io::ErrorKind::NotFound),
-                path: missing.clone(),
-            });
-        }
-        let inputs = rigport::batch::collect_inputs(&paths).map_err(Failure::Value)?;
+        let inputs = crate::errors::collect_inputs(&paths)?;
         let done = if resume {
             library::completed(&out_dir.join(library::MANIFEST), &out_dir)
         } else {

@@ -9,7 +9,7 @@
 //! ```
 
 use rigport_model_core::UpAxis;
-use rigport_model_core::codec::{FormatInfo, Location};
+use rigport_model_core::codec::FormatInfo;
 
 /// What the codec says about the format.
 pub static INFO: FormatInfo = FormatInfo {
@@ -25,6 +25,4 @@ pub static INFO: FormatInfo = FormatInfo {
     ..FormatInfo::DEFAULT
 };
 
-rigport_model_core::faithful_codec!(B3d, INFO, |error, _bytes| {
-    Location::at_offset(error.offset())
-});
+rigport_model_core::faithful_codec!(B3d, INFO);

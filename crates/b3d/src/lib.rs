@@ -59,7 +59,7 @@ mod write;
 
 pub use codec::{B3d, CODEC, INFO};
 pub use convert::{ConvertOptions, DEFAULT_FPS, from_model, to_model};
-pub use error::Error;
+pub use error::{Detail, Error};
 pub use file::{
     Anim, Bone, Brus, Brush, File, Key, Keys, Mesh, MeshChunk, Node, NodeChunk, RawChunk, Tag,
     Texs, Texture, TopChunk, Tris, Vrts,
@@ -79,7 +79,7 @@ pub fn sniff(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
-rigport_model_core::faithful_readers!();
+rigport_model_core::faithful_readers!(binary);
 
 impl File {
     /// Reads a file with options; the report holds the warnings of a lenient read (bytes
@@ -87,11 +87,6 @@ impl File {
     /// [`ReadOptions::strict`] each warning is an [`Error::Strict`].
     pub fn from_slice_with(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
         read::parse(bytes, options)
-    }
-
-    /// Writes the file (see [`File::to_vec`]).
-    pub fn write<W: std::io::Write>(&self, mut writer: W) -> std::io::Result<()> {
-        writer.write_all(&self.to_vec())
     }
 
     /// The file's bytes, every chunk length recomputed from its contents (equal to the

@@ -5,7 +5,7 @@ use crate::file::{
     Anim, Bone, Brus, Brush, File, Key, Keys, Mesh, MeshChunk, Node, NodeChunk, RawChunk, Tag,
     Texs, Texture, TopChunk, Tris, Vrts, vertex_floats,
 };
-use crate::{Error, MAX_DEPTH};
+use crate::{Detail, Error, MAX_DEPTH};
 use rigport_model_core::{Budget, ReadOptions, Report, codes};
 
 struct Reader<'a> {
@@ -31,6 +31,8 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
     if !bytes.starts_with(crate::MAGIC) {
         let n = bytes.len().min(4);
         return Err(Error::BadMagic {
+            format: "a B3D",
+            expected: "BB3D",
             found: String::from_utf8_lossy(&bytes[..n]).into_owned(),
         });
     }
@@ -89,10 +91,7 @@ impl<'a> Reader<'a> {
         message: String,
     ) -> Result<(), Error> {
         if self.strict {
-            return Err(Error::Strict {
-                offset: offset as u64,
-                message,
-            });
+            return Err(Error::strict(offset as u64, message));
         }
         self.report.warn(code, format!("byte {offset}: {message}"));
         Ok(())
@@ -107,10 +106,7 @@ impl<'a> Reader<'a> {
     ) -> Result<(), Error> {
         self.budget
             .reserve(what, count as u64, size as u64)
-            .map_err(|source| Error::Limit {
-                offset: at as u64,
-                source,
-            })
+            .map_err(|source| Error::limit(at as u64, source))
     }
 
     /// The chunk header at `pos`, whose chunk must end by `parent_end`.
@@ -128,29 +124,31 @@ impl<'a> Reader<'a> {
             .iter()
             .all(|b| b.is_ascii_alphanumeric() || *b == b' ' || *b == b'_')
         {
-            return Err(Error::BadTag {
-                offset: pos as u64,
-                tag,
-            });
+            let offset = pos as u64;
+            return Err(Error::at(offset, Detail::BadTag { offset, tag }));
         }
         let length = i32::from_le_bytes(self.bytes[pos + 4..pos + 8].try_into().expect("4 bytes"));
         if length < 0 {
-            return Err(Error::NegativeLength {
-                offset: pos as u64,
-                tag: tag_name(&tag),
+            let (offset, tag) = (pos as u64, tag_name(&tag));
+            let detail = Detail::NegativeLength {
+                offset,
+                tag,
                 length,
-            });
+            };
+            return Err(Error::at(offset, detail));
         }
         let end = pos as u64 + 8 + length as u64;
         if end > parent_end as u64 {
-            return Err(Error::ChunkPastEnd {
-                offset: pos as u64,
+            let offset = pos as u64;
+            let detail = Detail::ChunkPastEnd {
+                offset,
                 tag: tag_name(&tag),
                 length,
                 end,
                 parent,
                 parent_end: parent_end as u64,
-            });
+            };
+            return Err(Error::at(offset, detail));
         }
         Ok(Header {
             tag,
@@ -247,7 +245,7 @@ impl<'a> Reader<'a> {
             .filter(|&n| n <= (h.end - h.body) / 4)
             .ok_or(Error::Invalid {
                 offset: h.body as u64,
-                what: "BRUS n_texs",
+                what: "BRUS n_texs".into(),
                 value: n_texs.into(),
             })?;
         let mut brushes = Vec::new();
@@ -286,16 +284,26 @@ impl<'a> Reader<'a> {
 
     fn node(&mut self, h: &Header, depth: usize) -> Result<Node, Error> {
         if depth > MAX_DEPTH {
-            return Err(Error::TooDeep {
-                offset: h.at as u64,
-                max: MAX_DEPTH,
-            });
+            let offset = h.at as u64;
+            return Err(Error::at(
+                offset,
+                Detail::TooDeep {
+                    offset,
+                    max: MAX_DEPTH,
+                },
+            ));
         }
         let name = self
             .string(h.body, h.end)
-            .ok_or(Error::Unterminated {
-                offset: h.body as u64,
-                what: "NODE name",
+            .ok_or_else(|| {
+                let offset = h.body as u64;
+                Error::at(
+                    offset,
+                    Detail::Unterminated {
+                        offset,
+                        what: "NODE name",
+                    },
+                )
             })?
             .to_vec();
         let at = h.body + name.len() + 1;
@@ -359,7 +367,7 @@ impl<'a> Reader<'a> {
             };
             return Err(Error::Invalid {
                 offset: offset as u64,
-                what,
+                what: what.into(),
                 value: value.into(),
             });
         };

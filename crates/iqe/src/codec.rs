@@ -9,7 +9,7 @@
 //! ```
 
 use rigport_model_core::UpAxis;
-use rigport_model_core::codec::{FormatInfo, Location};
+use rigport_model_core::codec::FormatInfo;
 
 static INFO: FormatInfo = FormatInfo {
     key: "iqe",
@@ -23,13 +23,7 @@ static INFO: FormatInfo = FormatInfo {
     ..FormatInfo::DEFAULT
 };
 
-rigport_model_core::faithful_codec!(
-    Iqe,
-    INFO,
-    |error, bytes| Location::at_text(bytes, error.span().map(|span| span.start)),
-    render = crate::Error::render,
-    model_read = read_scene,
-);
+rigport_model_core::faithful_codec!(Iqe, INFO, model_read = read_scene);
 
 /// The read for the model alone: the scene the read checks the commands with is kept, and
 /// becomes the model once the text is freed (the commands are not interpreted twice).

@@ -20,7 +20,8 @@
 //!   everything the target cannot hold. Files without `vn` get normals from
 //!   [`corner_normals`] (area-weighted; `smoothgroup`, `smoothangle`, `smoothuv`, `fs`, `vs`).
 //!
-//! Errors carry a byte span; [`Error::render`] shows it as `line:column` with the line.
+//! Errors carry a byte span; [`Error::render`](rigport_model_core::Error::render) shows it
+//! as `line:column` with the line.
 //!
 //! With the `parallel` feature (on by default) a file of a megabyte or more is read on
 //! every core of rayon's thread pool, cut at line boundaries (into chunks of at most 8 MiB
@@ -77,7 +78,7 @@ mod write;
 pub use codec::{CODEC, Iqe};
 pub use command::{Attribute, Command, FaceBase, PoseKind, VertexArrayDecl};
 pub use convert::{ConvertOptions, DEFAULT_FPS, from_model, to_model};
-pub use error::Error;
+pub use error::{Detail, Error};
 pub use file::{File, sniff};
 pub use normals::{CornerNormals, corner_normals};
 pub use pose::{PoseFacts, Transform, pose_transform};

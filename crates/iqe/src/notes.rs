@@ -4,7 +4,7 @@
 use crate::error::Error;
 use crate::lines::command_spans;
 use rigport_model_core::diagnostic::Span;
-use rigport_model_core::{ReadOptions, Report};
+use rigport_model_core::{At, ReadOptions, Report};
 
 /// What a warning is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,7 +104,7 @@ impl Notes {
     pub fn flush_strict(&mut self, options: &ReadOptions) -> Result<(), Error> {
         match self.notes.first() {
             Some(note) if options.strict => Err(Error::Strict {
-                span: note.span(),
+                at: note.span().map(At::Span),
                 message: note.message.clone(),
             }),
             _ => Ok(()),

@@ -137,7 +137,7 @@ pub(crate) fn parse_chunks(
         drawn = drawn.saturating_add(chunk.drawn);
         match &chunk.read {
             // Its own budget ran out, so the shared one would have too, maybe earlier.
-            Err(Error::Limit(_)) => return None,
+            Err(Error::Limit { .. }) => return None,
             Err(_) | Ok(Some(_)) => break,
             Ok(None) => {}
         }

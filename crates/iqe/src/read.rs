@@ -1,7 +1,7 @@
 //! Bytes to commands: the header, one command per line, and the verbatim comment section.
 
 use crate::command::{Attribute, FaceBase, PoseKind, VertexArrayDecl};
-use crate::error::Error;
+use crate::error::{Detail, Error};
 use crate::fast::fast_line;
 use crate::lexer::{Lexeme, LineLexer, Token, token_text, trim_end};
 use crate::lines::{HEADER, Line, header_line, header_start};
@@ -44,10 +44,8 @@ pub(crate) fn parse(
     let (line_end, body) = header_line(src);
     let first_line = &src[start..line_end];
     if !first_line.starts_with(HEADER) {
-        return Err(Error::MissingHeader {
-            span: start..line_end,
-            found: excerpt(trim_end(first_line), 40),
-        });
+        let found = excerpt(trim_end(first_line), 40);
+        return Err(Error::at(start..line_end, Detail::MissingHeader { found }));
     }
     let header_extra = trim_end(&first_line[HEADER.len()..]).to_vec();
     let (commands, comment) = match parse_body_parallel(src, body, options, notes, split) {
@@ -254,7 +252,7 @@ struct Args<'a> {
 
 /// The error for a store whose side table of wide numbers is full.
 fn store_full() -> Error {
-    Error::Limit(LimitError {
+    Error::from(LimitError {
         what: "IQE commands",
         count: 1,
         item_bytes: 8,
@@ -264,12 +262,12 @@ fn store_full() -> Error {
 
 impl<'a> Args<'a> {
     fn syntax(&self, span: Span, expected: &'static str, found: &[u8]) -> Error {
-        Error::Syntax {
-            span,
+        let detail = Detail::Syntax {
             command: String::from_utf8_lossy(self.keyword).into_owned(),
             expected,
             found: excerpt(found, 40),
-        }
+        };
+        Error::at(span, detail)
     }
 
     fn text(&self, lexeme: &Lexeme) -> &'a [u8] {

@@ -425,17 +425,20 @@ fn from_model_keeps_names_on_one_line_and_refuses_dangling_indices() {
     mesh.triangles = vec![[0, 1, 3]];
     model.meshes.push(mesh);
     let err = rigport_iqe::from_model(&model, &ConvertOptions::default()).unwrap_err();
+    let problem = model.check_references().into_iter().next().unwrap();
     assert!(
         matches!(
-            err,
-            rigport_iqe::Error::InvalidModel(
-                rigport_model_core::ReferenceProblem::TriangleVertex {
-                    vertex: 3,
-                    vertices: 3,
-                    ..
-                }
-            )
+            problem,
+            rigport_model_core::ReferenceProblem::TriangleVertex {
+                vertex: 3,
+                vertices: 3,
+                ..
+            }
         ),
+        "{problem}"
+    );
+    assert!(
+        matches!(&err, rigport_iqe::Error::InvalidModel(message) if *message == problem.to_string()),
         "{err}"
     );
 }

@@ -30,7 +30,7 @@ fn a_key_at_an_absurd_time_is_refused_not_an_overflow() {
     for time in [3.3e38, f32::MAX, f32::INFINITY] {
         let error = from_model(&one_key_at(time), &ConvertOptions::default()).unwrap_err();
         assert!(
-            matches!(error, Error::Unrepresentable(_)),
+            matches!(error, Error::Unwritable { format: "IQE", .. }),
             "{time}: {error}"
         );
     }

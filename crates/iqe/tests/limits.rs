@@ -27,7 +27,7 @@ fn a_file_whose_commands_exceed_the_budget_is_refused() {
     // 401 commands (mesh, 300 vp, 100 fm): each costs at least its in-memory size, so 4 KiB
     // cannot hold them, while the default 1 GiB can.
     let error = File::from_slice_with(&bytes, &with_budget(4096)).unwrap_err();
-    assert!(matches!(error, Error::Limit(_)), "{error}");
+    assert!(matches!(error, Error::Limit { .. }), "{error}");
     assert!(error.to_string().contains("IQE commands"), "{error}");
     let (file, _) = File::from_slice_with(&bytes, &ReadOptions::default()).unwrap();
     assert_eq!(file.command_count(), 401);

@@ -1,7 +1,7 @@
 //! `File::scene()` on commands pushed by hand: its errors carry the span of the offending
 //! command in the file's own text (`File::to_vec`), like errors found while reading.
 
-use rigport_iqe::{Attribute, Command, Error, FaceBase, File};
+use rigport_iqe::{Attribute, Command, Detail, Error, FaceBase, File};
 
 #[test]
 fn a_scene_error_points_at_its_command_in_the_written_text() {
@@ -16,7 +16,16 @@ fn a_scene_error_points_at_its_command_in_the_written_text() {
     file.push(&Command::Face(FaceBase::Mesh, vec![0, 1, 9]))
         .unwrap();
     let error = file.scene().unwrap_err();
-    assert!(matches!(error, Error::IndexOutOfRange { .. }), "{error}");
+    assert!(
+        matches!(
+            error,
+            Error::Format {
+                detail: Detail::IndexOutOfRange { .. },
+                ..
+            }
+        ),
+        "{error}"
+    );
     let text = file.to_vec();
     let span = error.span().expect("a span");
     assert_eq!(&text[span.clone()], b"fm 0 1 9", "{}", error.render(&text));

@@ -9,7 +9,7 @@
 //! ```
 
 use rigport_model_core::UpAxis;
-use rigport_model_core::codec::{FormatInfo, Location};
+use rigport_model_core::codec::FormatInfo;
 
 static INFO: FormatInfo = FormatInfo {
     key: "iqm",
@@ -24,9 +24,4 @@ static INFO: FormatInfo = FormatInfo {
 };
 
 // Each mesh is freed once welded and the animations once sampled.
-rigport_model_core::faithful_codec!(
-    Iqm,
-    INFO,
-    |error, _bytes| Location::at_offset(error.offset()),
-    from_owned = crate::from_model_owned,
-);
+rigport_model_core::faithful_codec!(Iqm, INFO, from_owned = crate::from_model_owned);

@@ -63,7 +63,7 @@ mod writer;
 
 pub use codec::{CODEC, Iqm};
 pub use convert::{ConvertOptions, DEFAULT_FPS, from_model, from_model_owned, to_model};
-pub use error::Error;
+pub use error::{Detail, Error};
 pub use file::{ArrayKind, Extension, File, Format, Gap, VertexArray, half_to_f32};
 pub use records::{Anim, Bounds, HEADER_SIZE, Header, Joint, LOOP, MAGIC, Mesh, Pose};
 pub use rigport_model_core::{FileSummary, ReadOptions, Report};
@@ -73,17 +73,20 @@ pub fn sniff(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
-rigport_model_core::faithful_readers!();
+rigport_model_core::faithful_readers!(binary);
+
+/// A model or file IQM cannot hold.
+pub(crate) fn unwritable(message: String) -> Error {
+    Error::Unwritable {
+        format: "IQM",
+        message,
+    }
+}
 
 impl File {
     /// Reads a file with options; the report holds the warnings of a lenient read.
     pub fn from_slice_with(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
         reader::parse(bytes, options)
-    }
-
-    /// Writes the file (see [`File::to_vec`]).
-    pub fn write<W: std::io::Write>(&self, mut writer: W) -> std::io::Result<()> {
-        writer.write_all(&self.to_vec())
     }
 
     /// The file's bytes: each block at the offset its header field gives, the gaps between.
@@ -96,7 +99,7 @@ impl File {
     /// `num_vertexes`, `num_frames` and `num_framechannels` are left as set. Fails when
     /// the file would exceed 4 GiB.
     pub fn pack(&mut self) -> Result<(), Error> {
-        writer::pack(self).map_err(Error::TooLarge)
+        writer::pack(self).map_err(unwritable)
     }
 
     /// Counts and details for `rigport info`.

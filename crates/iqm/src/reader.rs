@@ -2,7 +2,7 @@
 //! against the input's size and the memory [`Budget`] before anything is allocated; then
 //! the bytes no block covers, kept as gaps.
 
-use crate::error::Error;
+use crate::error::{Detail, Error};
 use crate::file::{Extension, File, Format, Gap, VertexArray};
 use crate::records::{
     Anim, Bounds, ExtensionRecord, HEADER_SIZE, Header, Joint, JointV1, MAGIC, Mesh, Pose, PoseV1,
@@ -67,7 +67,7 @@ impl<'a> Reader<'a> {
             .and_then(|n| n.checked_add(start))
             .unwrap_or(u64::MAX);
         if end > self.len() {
-            return Err(Error::BlockPastEnd {
+            let detail = Detail::BlockPastEnd {
                 field: (place.field)(),
                 offset: place.at,
                 value: start,
@@ -76,14 +76,12 @@ impl<'a> Reader<'a> {
                 item_size: place.item_size,
                 end,
                 file_len: self.len(),
-            });
+            };
+            return Err(Error::at(place.at, detail));
         }
         self.budget
             .reserve(place.what, place.count, size_of::<T>() as u64)
-            .map_err(|source| Error::Limit {
-                offset: place.at,
-                source,
-            })?;
+            .map_err(|source| Error::limit(place.at, source))?;
         self.covered.push((start, end));
         // `end <= len` was checked, so both bounds fit in usize.
         Ok(&self.bytes[start as usize..end as usize])
@@ -157,10 +155,11 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
     let mut report = Report::default();
     if u64::from(header.filesize) != bytes.len() as u64 {
         if options.strict {
-            return Err(Error::FileSize {
+            let detail = Detail::FileSize {
                 stored: header.filesize.into(),
                 actual: bytes.len() as u64,
-            });
+            };
+            return Err(Error::at(20u64, detail));
         }
         report.warn(
             rigport_model_core::codes::FILESIZE,
@@ -321,6 +320,8 @@ fn read_header(bytes: &[u8]) -> Result<Header, Error> {
     let head = &bytes[..bytes.len().min(MAGIC.len())];
     if head != &MAGIC[..head.len()] {
         return Err(Error::BadMagic {
+            format: "an IQM",
+            expected: "INTERQUAKEMODEL\\0",
             found: String::from_utf8_lossy(head).into_owned(),
         });
     }
@@ -339,9 +340,10 @@ fn read_header(bytes: &[u8]) -> Result<Header, Error> {
         available: bytes.len() as u64,
     })?;
     if !matches!(header.version, 1 | 2) {
-        return Err(Error::UnsupportedVersion {
+        let detail = Detail::UnsupportedVersion {
             version: header.version,
-        });
+        };
+        return Err(Error::at(16u64, detail));
     }
     Ok(header)
 }
@@ -371,7 +373,7 @@ fn read_vertex_arrays(
                 if options.strict {
                     return Err(Error::Invalid {
                         offset: at + 8,
-                        what: format!("vertex array {i} format"),
+                        what: format!("vertex array {i} format").into(),
                         value: d.format.into(),
                     });
                 }
@@ -410,16 +412,20 @@ fn read_extensions(
     // The records alone need 16 bytes each: refuse a count the file cannot hold before
     // following any pointer.
     if count * ExtensionRecord::SIZE > r.len() {
-        return Err(Error::BlockPastEnd {
-            field: "num_extensions".to_owned(),
-            offset: at::OFS_EXTENSIONS - 4,
-            value: h.ofs_extensions.into(),
-            what: "extensions",
-            count,
-            item_size: ExtensionRecord::SIZE,
-            end: count * ExtensionRecord::SIZE,
-            file_len: r.len(),
-        });
+        let offset = at::OFS_EXTENSIONS - 4;
+        return Err(Error::at(
+            offset,
+            Detail::BlockPastEnd {
+                field: "num_extensions".to_owned(),
+                offset,
+                value: h.ofs_extensions.into(),
+                what: "extensions",
+                count,
+                item_size: ExtensionRecord::SIZE,
+                end: count * ExtensionRecord::SIZE,
+                file_len: r.len(),
+            },
+        ));
     }
     let mut extensions = Vec::new();
     let mut next = h.ofs_extensions;
@@ -430,7 +436,7 @@ fn read_extensions(
             if options.strict {
                 return Err(Error::Invalid {
                     offset: field_at,
-                    what,
+                    what: what.into(),
                     value: 0,
                 });
             }

@@ -5,7 +5,7 @@
 mod common;
 
 use common::raw::{self, Bytes, Raw};
-use rigport_iqm::{Error, File, ReadOptions, to_model};
+use rigport_iqm::{Detail, Error, File, ReadOptions, to_model};
 use rigport_model_core::glam::{Quat, Vec2, Vec3, Vec4};
 use rigport_model_core::{JointId, Severity};
 
@@ -287,7 +287,41 @@ fn a_filesize_that_lies_is_a_warning_or_a_strict_error() {
     assert_eq!(report.notices[0].code, "filesize");
     assert_eq!(file.to_vec(), bytes, "the trailing bytes are kept");
     let error = File::from_slice_with(&bytes, &ReadOptions::strict()).unwrap_err();
-    assert!(matches!(error, Error::FileSize { .. }), "{error}");
+    assert!(
+        matches!(
+            error,
+            Error::Format {
+                detail: Detail::FileSize { .. },
+                ..
+            }
+        ),
+        "{error}"
+    );
+    assert_eq!(error.offset(), Some(20));
+}
+
+#[test]
+fn a_wrong_magic_or_version_names_byte_0_or_16() {
+    let error = File::from_slice(b"IQE 1.0\n").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "not an IQM file: byte 0 holds \"IQE 1.0\\n\", expected \"INTERQUAKEMODEL\\0\""
+    );
+    assert_eq!(error.offset(), Some(0));
+    let mut bytes = typed_arrays();
+    bytes[16..20].copy_from_slice(&3u32.to_le_bytes());
+    let error = File::from_slice(&bytes).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::Format {
+                detail: Detail::UnsupportedVersion { version: 3 },
+                ..
+            }
+        ),
+        "{error}"
+    );
+    assert_eq!(error.offset(), Some(16));
 }
 
 #[test]

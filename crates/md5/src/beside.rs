@@ -7,21 +7,12 @@ use crate::convert::{
 use crate::error::Error;
 use crate::file::{File, Kind};
 use rigport_model_core::codec::{
-    Beside, FormatError, FormatInfo, Input, Keep, Kept, Location, Opening, Written, WrittenFiles,
+    Beside, FormatError, Input, Keep, Kept, Location, Opening, Written, WrittenFiles,
     attach_animations_beside, stem_of,
 };
 use rigport_model_core::{FileSummary, Model, ReadOptions, Report};
-use std::any::Any;
 
 use crate::codec::{ANIM_INFO, MESH_INFO};
-
-fn format_error(key: &'static str, bytes: &[u8], error: Error) -> FormatError {
-    let location = match error.span() {
-        Some(span) => Location::in_text(bytes, span.start),
-        None => Location::Unknown,
-    };
-    FormatError::wrap(key, location, error)
-}
 
 fn read_kind(
     key: &'static str,
@@ -30,7 +21,7 @@ fn read_kind(
     options: &ReadOptions,
 ) -> Result<(File, Report), FormatError> {
     let (file, report) =
-        File::from_slice_with(bytes, options).map_err(|e| format_error(key, bytes, e))?;
+        File::from_slice_with(bytes, options).map_err(|e| e.into_format_error(key, Some(bytes)))?;
     if file.kind != kind {
         return Err(FormatError::new(
             key,
@@ -41,38 +32,29 @@ fn read_kind(
     Ok((file, report))
 }
 
-/// An MD5 file a reader keeps: the file, and for a mesh the `.md5anim` files beside it that
-/// fit its joints, each with its file's stem as the animation's name.
-#[derive(Debug)]
-struct Md5Files {
-    info: &'static FormatInfo,
-    file: File,
-    anims: Vec<(String, File)>,
-}
+/// An MD5 file a reader keeps, and for a mesh the `.md5anim` files beside it that fit its
+/// joints, each with its file's stem as the animation's name.
+impl Keep for File {
+    type Beside = (String, File);
 
-impl Keep for Md5Files {
     fn summary(&self) -> FileSummary {
-        self.file.summary()
+        File::summary(self)
     }
 
     fn to_vec(&self) -> Vec<u8> {
-        self.file.to_vec()
+        File::to_vec(self)
     }
 
-    fn to_model(&self) -> Result<(Model, Report), FormatError> {
+    fn to_model(&self, anims: &[(String, File)]) -> Result<(Model, Report), FormatError> {
         let convert = ConvertOptions::default();
-        let made = if self.file.kind == Kind::Mesh {
-            let refs: Vec<(&str, &File)> =
-                self.anims.iter().map(|(n, f)| (n.as_str(), f)).collect();
-            to_model_with_animations(&self.file, &refs, &convert)
+        let (key, made) = if self.kind == Kind::Mesh {
+            let refs: Vec<(&str, &File)> = anims.iter().map(|(n, f)| (n.as_str(), f)).collect();
+            let made = to_model_with_animations(self, &refs, &convert);
+            (MESH_INFO.key, made)
         } else {
-            to_model(&self.file, &convert)
+            (ANIM_INFO.key, to_model(self, &convert))
         };
-        made.map_err(|e| FormatError::wrap(self.info.key, Location::Unknown, e))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        &self.file
+        made.map_err(|e| FormatError::wrap(key, Location::Unknown, e))
     }
 }
 
@@ -82,12 +64,7 @@ pub(crate) fn open_anim(
     options: &ReadOptions,
 ) -> Result<(Opening, Report), FormatError> {
     let (file, report) = read_kind(ANIM_INFO.key, Kind::Anim, bytes, options)?;
-    let files = Md5Files {
-        info: &ANIM_INFO,
-        file,
-        anims: Vec::new(),
-    };
-    Kept::opening(&ANIM_INFO, files, report)
+    Kept::opening(&ANIM_INFO, file, report)
 }
 
 /// Opens an `.md5mesh` with the `.md5anim` files beside it that fit its joints (see
@@ -119,12 +96,7 @@ pub(crate) fn open_mesh(input: &Input<'_>) -> Result<(Opening, Report), FormatEr
             Err(error) => Beside::Unreadable(error.render(content)),
         },
     );
-    let files = Md5Files {
-        info: &MESH_INFO,
-        file: mesh,
-        anims,
-    };
-    Kept::opening(&MESH_INFO, files, report)
+    Kept::opening_with(&MESH_INFO, mesh, anims, report)
 }
 
 /// The `.md5mesh` written as `main` and, per animation, `<stem>_<animation>.md5anim` beside

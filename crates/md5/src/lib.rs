@@ -85,7 +85,7 @@ pub use convert::{
     ConvertOptions, DEFAULT_FPS, anim_from_model, from_model, smooth_normals, to_model,
     to_model_with_animations,
 };
-pub use error::Error;
+pub use error::{Detail, Error};
 pub use file::{
     BaseFrameEntry, Block, Bounds, Comment, File, Frame, Header, HierarchyEntry, Item, Joint, Kind,
     Line, LineEnding, MeshLine, MeshView, Tri, Vert, Weight,
@@ -150,7 +150,7 @@ pub fn sniff_kind(bytes: &[u8]) -> Option<Kind> {
     answer
 }
 
-rigport_model_core::faithful_readers!();
+rigport_model_core::faithful_readers!(text);
 
 impl File {
     /// Reads a file with options; returns the warnings with it (`line N: …`, one notice
@@ -163,14 +163,6 @@ impl File {
     /// Writes the file in the canonical layout (see the crate docs).
     pub fn write<W: std::io::Write>(&self, writer: W) -> std::io::Result<()> {
         write::write(self, writer)
-    }
-
-    /// The written file as bytes.
-    pub fn to_vec(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        // Writing to a Vec cannot fail.
-        let _ = self.write(&mut out);
-        out
     }
 
     /// The file's own counts for `rigport info`: joints, mesh blocks, `vert` and `tri`

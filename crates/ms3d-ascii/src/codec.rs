@@ -9,7 +9,7 @@
 //! ```
 
 use rigport_model_core::UpAxis;
-use rigport_model_core::codec::{FormatInfo, Location};
+use rigport_model_core::codec::FormatInfo;
 
 static INFO: FormatInfo = FormatInfo {
     key: "ms3d-ascii",
@@ -23,9 +23,4 @@ static INFO: FormatInfo = FormatInfo {
     ..FormatInfo::DEFAULT
 };
 
-rigport_model_core::faithful_codec!(
-    Ms3dAscii,
-    INFO,
-    |error, bytes| Location::at_text(bytes, error.span().map(|span| span.start)),
-    render = crate::Error::render,
-);
+rigport_model_core::faithful_codec!(Ms3dAscii, INFO);

@@ -5,7 +5,8 @@
 //! Latin-1) and a small parser. It takes CRLF and LF, blank and `//` comment lines
 //! anywhere, blocks in any order, exponents such as `4e-05`, and keeps blocks it does not
 //! know (`GroupComments:`, `ModelComment:` …) as raw lines. Errors carry a byte span;
-//! [`Error::render`] shows the offending line with `line:column`.
+//! [`Error::render`](rigport_model_core::Error::render) shows the offending line with
+//! `line:column`.
 //!
 //! ```
 //! use rigport_ms3d_ascii::{File, ConvertOptions, to_model};
@@ -57,7 +58,7 @@ mod write;
 
 pub use codec::{CODEC, Ms3dAscii};
 pub use convert::{ConvertOptions, DEFAULT_FPS, from_model, to_model};
-pub use error::Error;
+pub use error::{Detail, Error};
 pub use file::{Block, Bone, File, Key, Material, Mesh, Triangle, UnknownBlock, Vertex};
 pub use rigport_model_core::{FileSummary, ReadOptions, Report};
 
@@ -67,7 +68,7 @@ pub fn sniff(bytes: &[u8]) -> bool {
     read::has_magic(bytes)
 }
 
-rigport_model_core::faithful_readers!();
+rigport_model_core::faithful_readers!(text);
 
 impl File {
     /// Reads a file with options; returns the warnings with it.
@@ -82,14 +83,6 @@ impl File {
     /// Writes the file: CRLF line endings, the shortest numbers that read back the same.
     pub fn write<W: std::io::Write>(&self, writer: W) -> std::io::Result<()> {
         write::write(self, writer)
-    }
-
-    /// The written file as bytes.
-    pub fn to_vec(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        // Writing to a Vec cannot fail.
-        let _ = self.write(&mut out);
-        out
     }
 
     /// Counts and facts for `rigport info`; the caller appends the read's warnings.

@@ -3,7 +3,7 @@
 mod common;
 
 use rigport_model_core::Limits;
-use rigport_ms3d_ascii::{Block, Error, File, ReadOptions};
+use rigport_ms3d_ascii::{Block, Detail, Error, File, ReadOptions};
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(common::fixture_dir().join(name)).unwrap()
@@ -130,7 +130,13 @@ fn a_repeated_block_names_both_lines() {
     let bytes = fixture("fail_duplicate_block.txt");
     let error = File::from_slice(&bytes).unwrap_err();
     assert!(
-        matches!(error, Error::DuplicateBlock { first_line: 6, .. }),
+        matches!(
+            error,
+            Error::Format {
+                detail: Detail::DuplicateBlock { first_line: 6, .. },
+                ..
+            }
+        ),
         "{error}"
     );
     assert!(error.render(&bytes).contains("--> 10:1"));
@@ -144,8 +150,11 @@ fn a_huge_count_fails_before_allocating() {
     assert!(
         matches!(
             error,
-            Error::CountExceedsInput {
-                count: 2_000_000_000,
+            Error::Format {
+                detail: Detail::CountExceedsInput {
+                    count: 2_000_000_000,
+                    ..
+                },
                 ..
             }
         ),

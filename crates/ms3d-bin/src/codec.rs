@@ -9,7 +9,7 @@
 //! ```
 
 use rigport_model_core::UpAxis;
-use rigport_model_core::codec::{FormatInfo, Location};
+use rigport_model_core::codec::FormatInfo;
 
 static INFO: FormatInfo = FormatInfo {
     key: "ms3d",
@@ -28,6 +28,5 @@ static INFO: FormatInfo = FormatInfo {
 rigport_model_core::faithful_codec!(
     Ms3dBinary,
     INFO,
-    |error, _bytes| Location::at_offset(error.offset()),
     model_read = crate::convert::direct::read_pending,
 );

@@ -61,7 +61,7 @@ mod write;
 
 pub use codec::{CODEC, Ms3dBinary};
 pub use convert::{ConvertOptions, from_model, to_model};
-pub use error::Error;
+pub use error::{Detail, Error};
 pub use file::{Comment, Comments, File, Group, Joint, JointExtra, MAGIC, VertexExtra};
 pub use records::{
     JointColor, Keyframe, Keyframer, Material, ModelExtra, Triangle, Vertex, VertexExtraRecord,

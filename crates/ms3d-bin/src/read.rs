@@ -5,7 +5,7 @@
 //! from the [`Budget`] before anything is allocated, so a hostile count fails at once.
 
 use crate::decode::{self, Decode};
-use crate::error::Error;
+use crate::error::{Detail, Error};
 use crate::file::{Comment, Comments, File, Group, Joint, JointExtra, MAGIC, VertexExtra};
 use crate::records::{
     GroupHead, JointColor, JointHead, Keyframe, Keyframer, Material, ModelExtra, Record, Triangle,
@@ -110,17 +110,18 @@ impl<'a> Reader<'a> {
         let needed = count.saturating_mul(min_size);
         let available = self.remaining();
         if needed > available {
-            return Err(Error::CountPastEnd {
+            let detail = Detail::CountPastEnd {
                 offset,
                 what,
                 count,
                 needed,
                 available,
-            });
+            };
+            return Err(Error::at(offset, detail));
         }
         self.budget
             .reserve(what, count, size_of::<T>() as u64)
-            .map_err(|source| Error::Limit { offset, source })
+            .map_err(|source| Error::limit(offset, source))
     }
 
     /// Reads `count` fixed-size records.
@@ -197,7 +198,7 @@ impl<'a> Reader<'a> {
         let value: i32 = self.record(what)?;
         u64::try_from(value).map_err(|_| Error::Invalid {
             offset,
-            what,
+            what: what.into(),
             value: value.into(),
         })
     }
@@ -257,11 +258,12 @@ fn parse_with(
         }
         let tail = bytes.get(start as usize..).unwrap_or_default();
         if options.strict {
-            return Err(Error::DamagedTail {
+            let detail = Detail::DamagedTail {
                 offset: start,
                 length: tail.len() as u64,
                 reason: problem.to_string(),
-            });
+            };
+            return Err(Error::at(start, detail));
         }
         report.warn(
             codes::DAMAGED_TAIL,
@@ -279,6 +281,8 @@ fn check_magic(bytes: &[u8]) -> Result<(), Error> {
     let head = &bytes[..bytes.len().min(MAGIC.len())];
     if head != &MAGIC[..head.len()] {
         return Err(Error::BadMagic {
+            format: "a MilkShape 3D binary",
+            expected: "MS3D000000",
             found: String::from_utf8_lossy(head).into_owned(),
         });
     }
@@ -297,7 +301,7 @@ fn check_magic(bytes: &[u8]) -> Result<(), Error> {
 fn read_core(r: &mut Reader) -> Result<File, Error> {
     let version: i32 = r.record("header version")?;
     if !matches!(version, 3 | 4) {
-        return Err(Error::UnsupportedVersion { version });
+        return Err(Error::at(10u64, Detail::UnsupportedVersion { version }));
     }
     let count = r.word("vertex count")?;
     let vertices = r.decoded::<Vertex>(count, "vertices")?;
@@ -407,10 +411,13 @@ fn read_trailing(r: &mut Reader, file: &mut File) -> Result<(), (u64, Error)> {
     }
     Err((
         start,
-        Error::UnexpectedBytes {
-            offset: start,
-            length: r.remaining(),
-        },
+        Error::at(
+            start,
+            Detail::UnexpectedBytes {
+                offset: start,
+                length: r.remaining(),
+            },
+        ),
     ))
 }
 
@@ -421,7 +428,7 @@ fn sub_version(r: &mut Reader, what: &'static str, known: fn(i32) -> bool) -> Re
     if !known(value) {
         return Err(Error::Invalid {
             offset,
-            what,
+            what: what.into(),
             value: value.into(),
         });
     }
@@ -492,7 +499,7 @@ fn read_model_extra(r: &mut Reader) -> Result<ModelExtra, Error> {
     if extra.sub_version != 1 {
         return Err(Error::Invalid {
             offset,
-            what: "model extra subVersion",
+            what: "model extra subVersion".into(),
             value: extra.sub_version.into(),
         });
     }

@@ -5,7 +5,7 @@
 mod common;
 
 use rigport_model_core::glam::Vec3;
-use rigport_ms3d_bin::{ConvertOptions, Error, File, ReadOptions, from_model, to_model};
+use rigport_ms3d_bin::{ConvertOptions, Detail, Error, File, ReadOptions, from_model, to_model};
 
 /// Counts read from the corpus with an independent Python scanner written while
 /// studying the files: (file, vertices, triangles, groups, materials, joints, keys,
@@ -86,7 +86,11 @@ fn corpus_files_read_write_back_and_fail_as_expected() {
         if let Some((_, expected_what)) = DAMAGED_CORE.iter().find(|d| d.0 == name) {
             let error = File::from_slice(bytes).expect_err(name);
             assert!(
-                matches!(&error, Error::CountPastEnd { what, .. } if what == expected_what),
+                matches!(
+                    &error,
+                    Error::Format { detail: Detail::CountPastEnd { what, .. }, .. }
+                        if what == expected_what
+                ),
                 "{name}: {error}"
             );
             let offset = error.offset().expect("a read error names its offset");

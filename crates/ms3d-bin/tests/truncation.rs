@@ -4,8 +4,8 @@
 
 mod common;
 
-use rigport_model_core::{Limits, ReadOptions};
-use rigport_ms3d_bin::{Error, File};
+use rigport_model_core::{At, Limits, ReadOptions};
+use rigport_ms3d_bin::{Detail, Error, File};
 
 /// Byte offsets where a file may end cleanly: after the core and after each block present.
 fn boundaries(file: &File) -> Vec<usize> {
@@ -49,7 +49,13 @@ fn check_prefix(name: &str, bytes: &[u8], cut: usize, ends: &[usize]) {
         assert_eq!(report.notices[0].code, "damaged-tail");
         let error = strict.expect_err("strict mode refuses a cut block");
         assert!(
-            matches!(error, Error::DamagedTail { .. }),
+            matches!(
+                error,
+                Error::Format {
+                    detail: Detail::DamagedTail { .. },
+                    ..
+                }
+            ),
             "{name}@{cut}: {error}"
         );
     }
@@ -134,13 +140,18 @@ fn hostile_vertex_count_fails_before_allocating() {
         ..ReadOptions::default()
     };
     let error = File::from_slice_with(&bytes, &options).unwrap_err();
+    assert_eq!(error.offset(), Some(16), "{error}");
     match error {
-        Error::CountPastEnd {
-            offset,
-            what,
-            count,
-            needed,
-            available,
+        Error::Format {
+            detail:
+                Detail::CountPastEnd {
+                    offset,
+                    what,
+                    count,
+                    needed,
+                    available,
+                },
+            ..
         } => {
             assert_eq!((offset, what, count), (16, "vertices", 65535));
             assert_eq!((needed, available), (983_025, 4));
@@ -160,7 +171,16 @@ fn memory_limit_is_enforced() {
         ..ReadOptions::default()
     };
     let error = File::from_slice_with(&bytes, &options).unwrap_err();
-    assert!(matches!(error, Error::Limit { offset: 16, .. }), "{error}");
+    assert!(
+        matches!(
+            error,
+            Error::Limit {
+                at: Some(At::Offset(16)),
+                ..
+            }
+        ),
+        "{error}"
+    );
     assert!(File::from_slice_with(&bytes, &ReadOptions::default()).is_ok());
 }
 
@@ -182,6 +202,22 @@ fn not_milkshape_and_short_headers() {
             ..
         })
     ));
+    let error = File::from_slice(b"MS3D000000\x05\0\0\0").unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::Format {
+                detail: Detail::UnsupportedVersion { version: 5 },
+                ..
+            }
+        ),
+        "{error}"
+    );
+    assert_eq!(error.offset(), Some(10));
+    assert_eq!(
+        File::from_slice(b"IQE\n").unwrap_err().to_string(),
+        "not a MilkShape 3D binary file: byte 0 holds \"IQE\\n\", expected \"MS3D000000\""
+    );
     assert!(!rigport_ms3d_bin::sniff(b"MS3D00000"));
     assert!(rigport_ms3d_bin::sniff(b"MS3D000000\x04\0\0\0"));
 }

@@ -7,11 +7,10 @@ use crate::convert::{
 use crate::error::Error;
 use crate::file::{File, Kind};
 use rigport_model_core::codec::{
-    Beside, FormatError, FormatInfo, Input, Keep, Kept, Location, Opening, Written, WrittenFiles,
+    Beside, FormatError, Input, Keep, Kept, Location, Opening, Written, WrittenFiles,
     attach_animations_beside,
 };
 use rigport_model_core::{FileSummary, Model, ReadOptions, Report};
-use std::any::Any;
 
 use crate::codec::{PSA_INFO, PSK_INFO};
 
@@ -40,37 +39,29 @@ fn read_kind(
     Ok((file, report))
 }
 
-/// A PSK or PSA a reader keeps: the file, and for a mesh the `.psa` files beside it whose
-/// bones fit its skeleton.
-#[derive(Debug)]
-struct PskFiles {
-    info: &'static FormatInfo,
-    file: File,
-    psas: Vec<File>,
-}
+/// A PSK or PSA a reader keeps, and for a mesh the `.psa` files beside it whose bones fit
+/// its skeleton.
+impl Keep for File {
+    type Beside = File;
 
-impl Keep for PskFiles {
     fn summary(&self) -> FileSummary {
-        self.file.summary()
+        File::summary(self)
     }
 
     fn to_vec(&self) -> Vec<u8> {
-        self.file.to_vec()
+        File::to_vec(self)
     }
 
-    fn to_model(&self) -> Result<(Model, Report), FormatError> {
+    fn to_model(&self, psas: &[File]) -> Result<(Model, Report), FormatError> {
         let convert = ConvertOptions::default();
-        let made = if self.file.kind == Kind::Mesh {
-            let refs: Vec<&File> = self.psas.iter().collect();
-            to_model_with_animations(&self.file, &refs, &convert)
+        let (key, made) = if self.kind == Kind::Mesh {
+            let refs: Vec<&File> = psas.iter().collect();
+            let made = to_model_with_animations(self, &refs, &convert);
+            (PSK_INFO.key, made)
         } else {
-            to_model(&self.file, &convert)
+            (PSA_INFO.key, to_model(self, &convert))
         };
-        made.map_err(|e| format_error(self.info.key, e))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        &self.file
+        made.map_err(|e| format_error(key, e))
     }
 }
 
@@ -80,12 +71,7 @@ pub(crate) fn open_anim(
     options: &ReadOptions,
 ) -> Result<(Opening, Report), FormatError> {
     let (file, report) = read_kind(PSA_INFO.key, Kind::Anim, bytes, options)?;
-    let files = PskFiles {
-        info: &PSA_INFO,
-        file,
-        psas: Vec::new(),
-    };
-    Kept::opening(&PSA_INFO, files, report)
+    Kept::opening(&PSA_INFO, file, report)
 }
 
 /// Opens a `.psk` with the `.psa` files beside it whose bones fit its skeleton (see
@@ -114,12 +100,7 @@ pub(crate) fn open_mesh(input: &Input<'_>) -> Result<(Opening, Report), FormatEr
             Err(error) => Beside::Unreadable(error.to_string()),
         }
     });
-    let files = PskFiles {
-        info: &PSK_INFO,
-        file: mesh,
-        psas,
-    };
-    Kept::opening(&PSK_INFO, files, report)
+    Kept::opening_with(&PSK_INFO, mesh, psas, report)
 }
 
 /// The `.psk` written as `main` and, when the model has animations, `<stem>.psa` beside it

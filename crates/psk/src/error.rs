@@ -1,11 +1,14 @@
-//! Errors of reading, writing and converting PSK, PSKX and PSA files.
+//! Errors of reading, writing and converting PSK, PSKX and PSA files: the shared
+//! [`rigport_model_core::Error`], with what only PSK and PSA say as its [`Detail`].
 
-use rigport_model_core::{LimitError, TooMany};
+/// Everything that can go wrong. Read errors name the byte offset they are about
+/// ([`Error::offset`](rigport_model_core::Error::offset)).
+pub type Error = rigport_model_core::Error<Detail>;
 
-/// Everything that can go wrong. Read errors name the byte offset they are about.
+/// What only a PSK or PSA file's sections can get wrong.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum Error {
+pub enum Detail {
     /// The first section is neither `ACTRHEAD` nor `ANIMHEAD`.
     #[error(
         "not a PSK or PSA file: the first section at byte 0 is {found:?}, expected ACTRHEAD or ANIMHEAD"
@@ -13,16 +16,6 @@ pub enum Error {
     NotPsk {
         /// The first section's name (at most 20 bytes), lossily decoded.
         found: String,
-    },
-    /// The input ends inside a section header.
-    #[error(
-        "truncated file: the section header at byte {offset} needs 32 bytes, only {available} left"
-    )]
-    TruncatedHeader {
-        /// Where the header starts.
-        offset: u64,
-        /// Bytes left in the input.
-        available: u64,
     },
     /// A section's record size or count is negative.
     #[error("section {id} at byte {offset}: {field} is {value}, which is negative")]
@@ -81,23 +74,6 @@ pub enum Error {
         /// How many there are.
         len: u64,
     },
-    /// A strict read met something a lenient read only warns about.
-    #[error("at byte {offset}: {message}")]
-    Strict {
-        /// Where.
-        offset: u64,
-        /// The warning.
-        message: String,
-    },
-    /// A count would make the reader allocate more than [`rigport_model_core::Limits`] allow.
-    #[error("at byte {offset}: {source}")]
-    Limit {
-        /// Where the count is stored.
-        offset: u64,
-        /// The exceeded limit.
-        #[source]
-        source: LimitError,
-    },
     /// The sections disagree in a way the model cannot take (a sequence whose frames lie
     /// past the keys).
     #[error("inconsistent file at byte {offset}: {message}")]
@@ -110,31 +86,4 @@ pub enum Error {
     /// The file lacks a section the conversion needs.
     #[error("the file has no {0} section")]
     Missing(&'static str),
-    /// Reading the input failed.
-    #[error("cannot read input: {0}")]
-    Io(#[from] std::io::Error),
-    /// A model holds more than a PSK or PSA file can.
-    #[error(transparent)]
-    TooMany(#[from] TooMany),
-    /// A model the writer cannot express (no animation for a `.psa`, a joint cycle).
-    #[error("invalid model: {0}")]
-    InvalidModel(String),
-}
-
-impl Error {
-    /// The byte offset the error is about, for errors found in a file.
-    pub fn offset(&self) -> Option<u64> {
-        match self {
-            Error::NotPsk { .. } => Some(0),
-            Error::TruncatedHeader { offset, .. }
-            | Error::Negative { offset, .. }
-            | Error::SectionPastEnd { offset, .. }
-            | Error::TrailingBytes { offset, .. }
-            | Error::IndexOutOfRange { offset, .. }
-            | Error::Strict { offset, .. }
-            | Error::Limit { offset, .. }
-            | Error::Inconsistent { offset, .. } => Some(*offset),
-            Error::Missing(_) | Error::Io(_) | Error::TooMany(_) | Error::InvalidModel(_) => None,
-        }
-    }
 }

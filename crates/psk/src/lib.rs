@@ -126,7 +126,7 @@ pub use convert::{
     ConvertOptions, DEFAULT_FPS, SCALE_TYPE_FLAG, TYPE_FLAG, anim_from_model, bind_by_name, codes,
     from_model, shared_bones, to_model, to_model_with_animations,
 };
-pub use error::Error;
+pub use error::{Detail, Error};
 pub use file::{
     AnimInfo, AnimKey, Body, Bone, Face, File, HEADER_SIZE, Kind, MaterialRecord, MorphDelta,
     MorphInfo, RawWeight, ScaleKey, Section, Wedge, name_field, name_of,
@@ -145,18 +145,13 @@ pub fn sniff_kind(bytes: &[u8]) -> Option<Kind> {
     read::sniff_id(bytes)
 }
 
-rigport_model_core::faithful_readers!();
+rigport_model_core::faithful_readers!(binary);
 
 impl File {
     /// Reads a file with options; the report holds the warnings of a lenient read. With
     /// [`ReadOptions::strict`] the first warning is an error.
     pub fn from_slice_with(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report), Error> {
         read::parse(bytes, options)
-    }
-
-    /// Writes the file (see [`File::to_vec`]).
-    pub fn write<W: std::io::Write>(&self, mut writer: W) -> std::io::Result<()> {
-        writer.write_all(&self.to_vec())
     }
 
     /// The file's bytes: each section's header as stored, then its records.

@@ -1,7 +1,7 @@
 //! Reading the section list, with every count checked against the bytes left and the
 //! memory budget before anything is allocated.
 
-use crate::error::Error;
+use crate::error::{Detail, Error};
 use crate::file::*;
 use rigport_model_core::{Budget, ReadOptions, Report, codes};
 
@@ -193,7 +193,7 @@ impl Warnings<'_> {
         message: String,
     ) -> Result<(), Error> {
         if self.strict {
-            return Err(Error::Strict { offset, message });
+            return Err(Error::strict(offset, message));
         }
         self.report.warn(code, format!("byte {offset}: {message}"));
         Ok(())
@@ -215,19 +215,19 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
     let len = bytes.len() as u64;
     if bytes.len() < HEADER_SIZE {
         if bytes.len() >= 8 && sniff_id(bytes).is_none() {
-            return Err(Error::NotPsk {
-                found: display_id(&bytes[..bytes.len().min(20)]),
-            });
+            let found = display_id(&bytes[..bytes.len().min(20)]);
+            return Err(Error::at(0u64, Detail::NotPsk { found }));
         }
-        return Err(Error::TruncatedHeader {
+        return Err(Error::Truncated {
             offset: 0,
+            what: "the section header",
+            needed: HEADER_SIZE as u64,
             available: len,
         });
     }
     let Some(kind) = sniff_id(bytes) else {
-        return Err(Error::NotPsk {
-            found: display_id(&bytes[..20]),
-        });
+        let found = display_id(&bytes[..20]);
+        return Err(Error::at(0u64, Detail::NotPsk { found }));
     };
     let mut sections = Vec::new();
     let mut trailing = Vec::new();
@@ -238,10 +238,11 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
         let left = bytes.len() - at;
         if left < HEADER_SIZE {
             if options.strict {
-                return Err(Error::TrailingBytes {
+                let detail = Detail::TrailingBytes {
                     offset,
                     count: left as u64,
-                });
+                };
+                return Err(Error::at(offset, detail));
             }
             warnings.warn(
                 codes::DAMAGED_TAIL,
@@ -260,12 +261,13 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
         let name = rigport_model_core::text::until_nul(&id);
         for (field, value) in [("DataSize", data_size), ("DataCount", data_count)] {
             if value < 0 {
-                return Err(Error::Negative {
+                let detail = Detail::Negative {
                     id: display_id(&id),
                     offset,
                     field,
                     value,
-                });
+                };
+                return Err(Error::at(offset, detail));
             }
         }
         let (size, count) = (data_size as u64, data_count as u64);
@@ -274,7 +276,7 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
         let available = (bytes.len() - body_at) as u64;
         if needed > available {
             let cut = available / size.max(1);
-            return Err(Error::SectionPastEnd {
+            let detail = Detail::SectionPastEnd {
                 id: display_id(&id),
                 offset,
                 size,
@@ -284,17 +286,15 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
                 available,
                 cut,
                 cut_at: body_at as u64 + cut * size,
-            });
+            };
+            return Err(Error::at(offset, detail));
         }
         let data = &bytes[body_at..body_at + needed as usize];
         let decoded = match known(name) {
             Some((kind, record)) if record as u64 == size => {
                 budget
                     .reserve("PSK records", count, memory_size(kind))
-                    .map_err(|source| Error::Limit {
-                        offset: offset + 28,
-                        source,
-                    })?;
+                    .map_err(|source| Error::limit(offset + 28, source))?;
                 body(kind, data, record)
             }
             other => {
@@ -314,10 +314,7 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
                 }
                 budget
                     .reserve("PSK raw section", needed, 1)
-                    .map_err(|source| Error::Limit {
-                        offset: offset + 28,
-                        source,
-                    })?;
+                    .map_err(|source| Error::limit(offset + 28, source))?;
                 Body::Raw(data.to_vec())
             }
         };
@@ -349,6 +346,17 @@ pub(crate) fn parse(bytes: &[u8], options: &ReadOptions) -> Result<(File, Report
     Ok((file, report))
 }
 
+/// An index stored at `offset` that is `index`, past the `len` items of what it indexes.
+fn out_of_range(offset: u64, what: &'static str, index: i64, len: u64) -> Error {
+    let detail = Detail::IndexOutOfRange {
+        offset,
+        what,
+        index,
+        len,
+    };
+    Error::at(offset, detail)
+}
+
 /// Which file the first section's name says the bytes are.
 pub(crate) fn sniff_id(bytes: &[u8]) -> Option<Kind> {
     let head = &bytes[..bytes.len().min(20)];
@@ -369,12 +377,12 @@ fn check(file: &File, warnings: &mut Warnings<'_>) -> Result<(), Error> {
     for (i, wedge) in wedges.iter().enumerate() {
         let point = u64::from(file.point_of(wedge));
         if point >= points {
-            return Err(Error::IndexOutOfRange {
-                offset: wedge_at + i as u64 * wedge_size,
-                what: "wedge point index",
-                index: point as i64,
-                len: points,
-            });
+            return Err(out_of_range(
+                wedge_at + i as u64 * wedge_size,
+                "wedge point index",
+                point as i64,
+                points,
+            ));
         }
     }
     let (face_at, face_size) = file.body_offset(|b| matches!(b, Body::Faces(_) | Body::Faces32(_)));
@@ -382,12 +390,12 @@ fn check(file: &File, warnings: &mut Warnings<'_>) -> Result<(), Error> {
     for (i, face) in file.faces().iter().enumerate() {
         for (k, &wedge) in face.wedges.iter().enumerate() {
             if u64::from(wedge) >= wedges.len() as u64 {
-                return Err(Error::IndexOutOfRange {
-                    offset: face_at + i as u64 * face_size + k as u64 * field,
-                    what: "face wedge index",
-                    index: i64::from(wedge),
-                    len: wedges.len() as u64,
-                });
+                return Err(out_of_range(
+                    face_at + i as u64 * face_size + k as u64 * field,
+                    "face wedge index",
+                    i64::from(wedge),
+                    wedges.len() as u64,
+                ));
             }
         }
     }
@@ -395,42 +403,42 @@ fn check(file: &File, warnings: &mut Warnings<'_>) -> Result<(), Error> {
     for (i, w) in file.weights().iter().enumerate() {
         let record = weight_at + i as u64 * weight_size;
         if w.point < 0 || w.point as u64 >= points {
-            return Err(Error::IndexOutOfRange {
-                offset: record + 4,
-                what: "weight point index",
-                index: i64::from(w.point),
-                len: points,
-            });
+            return Err(out_of_range(
+                record + 4,
+                "weight point index",
+                i64::from(w.point),
+                points,
+            ));
         }
         if w.bone < 0 || w.bone as u64 >= bones {
-            return Err(Error::IndexOutOfRange {
-                offset: record + 8,
-                what: "weight bone index",
-                index: i64::from(w.bone),
-                len: bones,
-            });
+            return Err(out_of_range(
+                record + 8,
+                "weight bone index",
+                i64::from(w.bone),
+                bones,
+            ));
         }
     }
     let (bone_at, bone_size) = file.body_offset(|b| matches!(b, Body::Bones(_)));
     for (i, bone) in file.bones().iter().enumerate().skip(1) {
         if file.kind == Kind::Mesh && bone.parent >= 0 && bone.parent as u64 >= bones {
-            return Err(Error::IndexOutOfRange {
-                offset: bone_at + i as u64 * bone_size + 72,
-                what: "bone parent index",
-                index: i64::from(bone.parent),
-                len: bones,
-            });
+            return Err(out_of_range(
+                bone_at + i as u64 * bone_size + 72,
+                "bone parent index",
+                i64::from(bone.parent),
+                bones,
+            ));
         }
     }
     let (morph_at, morph_size) = file.body_offset(|b| matches!(b, Body::MorphData(_)));
     for (i, delta) in file.morph_data().iter().enumerate() {
         if delta.point < 0 || delta.point as u64 >= points {
-            return Err(Error::IndexOutOfRange {
-                offset: morph_at + i as u64 * morph_size + 24,
-                what: "morph delta point index",
-                index: i64::from(delta.point),
-                len: points,
-            });
+            return Err(out_of_range(
+                morph_at + i as u64 * morph_size + 24,
+                "morph delta point index",
+                i64::from(delta.point),
+                points,
+            ));
         }
     }
     let offsets = file.section_offsets();

@@ -6,7 +6,7 @@ mod common;
 
 use proptest::prelude::*;
 use rigport_model_core::{Limits, ReadOptions};
-use rigport_psk::{ConvertOptions, File, to_model};
+use rigport_psk::{ConvertOptions, Detail, Error, File, to_model};
 use rigport_psk::{PSA_CODEC, PSK_CODEC};
 
 /// The inputs: every corpus file, and a small mesh and animation written by the crate
@@ -110,6 +110,31 @@ fn a_huge_count_is_an_error_not_an_allocation() {
     }
     let error = File::from_slice(&bytes).unwrap_err();
     assert_eq!(error.offset(), Some(32), "{error}");
+}
+
+#[test]
+fn not_psk_and_a_short_header() {
+    let error = File::from_slice(&[b'X'; 40]).unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            Error::Format {
+                detail: Detail::NotPsk { found },
+                ..
+            } if found == "XXXXXXXXXXXXXXXXXXXX"
+        ),
+        "{error}"
+    );
+    assert_eq!(error.offset(), Some(0));
+    let error = File::from_slice(b"ACTRHEAD\0\0").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "truncated file: reading the section header at byte 0 needs 32 bytes, only 10 left"
+    );
+    assert!(
+        matches!(error, Error::Truncated { offset: 0, .. }),
+        "{error}"
+    );
 }
 
 #[test]

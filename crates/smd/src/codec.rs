@@ -7,7 +7,6 @@ use rigport_model_core::codec::{
     Written, WrittenFiles,
 };
 use rigport_model_core::{FileSummary, Model, Report, UpAxis};
-use std::any::Any;
 use std::borrow::Cow;
 
 use crate::KEY;
@@ -33,6 +32,8 @@ pub struct Smd;
 pub static CODEC: Codec = Codec::new(&INFO, Some(&Smd), Some(&Smd));
 
 impl Keep for File {
+    type Beside = ();
+
     fn summary(&self) -> FileSummary {
         File::summary(self)
     }
@@ -41,13 +42,9 @@ impl Keep for File {
         File::to_vec(self)
     }
 
-    fn to_model(&self) -> Result<(Model, Report), FormatError> {
+    fn to_model(&self, _: &[()]) -> Result<(Model, Report), FormatError> {
         to_model(self, &ConvertOptions::default())
             .map_err(|e| FormatError::wrap(KEY, Location::Unknown, e))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 
@@ -63,7 +60,7 @@ impl Reader for Smd {
     /// Reads an SMD faithfully and keeps it.
     fn open(&self, input: &Input<'_>) -> Result<(Opening, Report), FormatError> {
         let (file, report) = File::from_slice_with(input.bytes, input.options)
-            .map_err(|e| e.into_format_error(input.bytes))?;
+            .map_err(|e| e.into_format_error(KEY, Some(input.bytes)))?;
         Kept::opening(&INFO, file, report)
     }
 }

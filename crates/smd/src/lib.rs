@@ -79,7 +79,7 @@ pub use convert::{
     ConvertOptions, DEFAULT_ANIMATION_NAME, DEFAULT_FPS, add_animation, animation_from_model,
     from_model, to_model,
 };
-pub use error::Error;
+pub use error::{Detail, Error};
 pub use file::{
     BonePose, File, Frame, Item, LineEnding, Link, Node, NodeLine, SkeletonLine, Triangle,
     TriangleLine, UnknownBlock, Version, Vertex, VertexAnimationLine,

@@ -12,7 +12,7 @@ use rigport_model_core::{
 };
 use rigport_smd::CODEC;
 use rigport_smd::{
-    ConvertOptions, Error, File, Item, animation_from_model, from_model, sniff, to_model,
+    ConvertOptions, Detail, Error, File, Item, animation_from_model, from_model, sniff, to_model,
 };
 use rigport_test_support::{fixtures, workspace_root};
 
@@ -310,10 +310,22 @@ fn errors_name_the_line_and_column() {
         );
     }
     let (error, location) = error_of(b"", &lenient);
-    assert!(matches!(error, Error::Empty { .. }));
+    assert!(matches!(
+        error,
+        Error::Format {
+            detail: Detail::Empty,
+            ..
+        }
+    ));
     assert_eq!(location, Location::Text { line: 1, column: 1 });
     let (error, _) = error_of(b"// only a comment\n\n", &lenient);
-    assert!(matches!(error, Error::Empty { .. }));
+    assert!(matches!(
+        error,
+        Error::Format {
+            detail: Detail::Empty,
+            ..
+        }
+    ));
 }
 
 #[test]

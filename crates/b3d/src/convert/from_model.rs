@@ -47,7 +47,7 @@ fn node(name: &str, t: Vec3, r: Quat, s: Vec3) -> Node {
 }
 
 fn index(i: usize) -> Result<i32, Error> {
-    i32::try_from(i).map_err(|_| Error::TooLarge(format!("index {i} exceeds a 32-bit integer")))
+    i32::try_from(i).map_err(|_| unwritable(format!("index {i} exceeds a 32-bit integer")))
 }
 
 /// Converts the neutral model to a B3D file; the report names every loss.
@@ -319,7 +319,7 @@ fn joints(
         }
     }
     if depth.iter().any(|&d| d + 2 > MAX_DEPTH) {
-        return Err(Error::TooLarge(format!(
+        return Err(unwritable(format!(
             "joint chains deeper than {} levels",
             MAX_DEPTH - 2
         )));
@@ -415,7 +415,7 @@ fn animation(
     let frame_of = |t: f32| -> Result<i32, Error> {
         let f = (f64::from(t) * f64::from(fps)).round().max(0.0);
         if f > f64::from(i32::MAX - 1) {
-            return Err(Error::TooLarge(format!(
+            return Err(unwritable(format!(
                 "a key at {t} s is past frame {}",
                 i32::MAX
             )));
@@ -433,7 +433,7 @@ fn animation(
         if every_frame {
             let end = frame_of(track.end_time())?;
             if end > 1_000_000 {
-                return Err(Error::TooLarge(format!("{end} frames to sample")));
+                return Err(unwritable(format!("{end} frames to sample")));
             }
             frames.extend(1..=end);
         } else {
@@ -490,4 +490,12 @@ fn animation(
         extra: Vec::new(),
     };
     Ok(Some((anim, out)))
+}
+
+/// A model B3D cannot hold.
+fn unwritable(message: String) -> Error {
+    Error::Unwritable {
+        format: "B3D",
+        message,
+    }
 }

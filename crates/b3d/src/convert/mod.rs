@@ -9,17 +9,4 @@ pub use to_model::to_model;
 /// Frames per second used when `ANIM.fps` is 0 (the original description's default).
 pub const DEFAULT_FPS: f32 = 60.0;
 
-/// Options of the conversions.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ConvertOptions {
-    /// Frames per second when the file's `ANIM.fps` is 0 or not finite ([`DEFAULT_FPS`]).
-    pub default_fps: f32,
-}
-
-impl Default for ConvertOptions {
-    fn default() -> Self {
-        Self {
-            default_fps: DEFAULT_FPS,
-        }
-    }
-}
+rigport_model_core::convert_options!();

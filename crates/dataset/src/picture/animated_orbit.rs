@@ -5,7 +5,7 @@
 
 use super::{
     Drawn, OrbitKeypoints, OrbitPictures, OrbitSet, PictureRequest, Prepared, ViewFiles,
-    ViewKeypoints, overlay, transforms_json, view_digits,
+    ViewKeypoints, transforms_json, view_digits,
 };
 use crate::Error;
 use rigport_model_core::Report;
@@ -109,36 +109,12 @@ impl Prepared {
             None => 1.0,
         };
         let depth_format = set.depth_format.unwrap_or(DepthFormat::Png16);
-        let drawn = frames.draw_with(|_, _, mut picture| -> Result<Drawn, Error> {
-            let png = |encoded: Result<Vec<u8>, _>| encoded.map_err(Error::Png);
-            overlay(&mut picture, set.draw_skeleton, &parents);
-            let keypoints = picture
-                .joints
-                .take()
-                .map(|seen| (seen.keypoints, seen.bbox, seen.area));
-            let depth = match (&picture.depth, write_depth) {
-                (Some(depth), true) => Some(png(depth_format.encode(depth, depth_scale))?),
-                _ => None,
-            };
-            picture.depth = None;
-            Ok(Drawn {
-                color: png(rigport_render::encode_png(&picture.image))?,
-                normal: picture
-                    .normal
-                    .as_ref()
-                    .map(|n| png(rigport_render::encode_png_rgb8(n)))
-                    .transpose()?,
-                mask: picture
-                    .mask
-                    .as_ref()
-                    .map(|m| png(rigport_render::encode_png_gray8(m)))
-                    .transpose()?,
-                depth: None,
-                encoded_depth: depth,
-                camera: picture.camera,
-                notices: picture.report.notices,
-                keypoints,
-            })
+        // Depth is drawn only when it is written (`write_depth`).
+        let encode_depth = |depth: &rigport_render::DepthImage| {
+            depth_format.encode(depth, depth_scale).map_err(Error::Png)
+        };
+        let drawn = frames.draw_with(|_, _, picture| {
+            Drawn::encode(picture, set.draw_skeleton, &parents, Some(&encode_depth))
         })?;
         let most = frames.orbits().iter().map(Vec::len).max().unwrap_or(0) as u32;
         let view_digits = view_digits(most);

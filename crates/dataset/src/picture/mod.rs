@@ -32,7 +32,7 @@ mod transforms;
 pub use animated_orbit::OrbitAnimation;
 pub use coco::{CocoModel, coco_keypoints};
 pub use keypoints::{OrbitKeypoints, ViewKeypoints};
-use orbit::{Drawn, overlay, view_digits};
+use orbit::{Drawn, view_digits};
 pub use orbit::{OrbitPictures, OrbitSet, ViewFiles};
 use textures::{AmongFiles, Textures, decode_embedded};
 use transforms::transforms_json;

@@ -18,6 +18,10 @@ pub struct OrbitPictures {
     pub keypoints: Option<OrbitKeypoints>,
 }
 
+/// Encodes a depth image (with the scale every picture of a set shares).
+pub(super) type DepthEncoder<'a> =
+    &'a dyn Fn(&rigport_render::DepthImage) -> Result<Vec<u8>, Error>;
+
 /// One orbit view as its drawing thread leaves it: colour, normal and mask encoded, depth
 /// waiting for the scale shared by every view.
 pub(super) struct Drawn {
@@ -30,6 +34,45 @@ pub(super) struct Drawn {
     pub(super) camera: Option<rigport_render::CameraPose>,
     pub(super) notices: Vec<rigport_model_core::Notice>,
     pub(super) keypoints: Option<(Vec<Keypoint>, Option<[u32; 4]>, u64)>,
+}
+
+impl Drawn {
+    /// `picture`, with the skeleton drawn over it when `skeleton` asks, as the thread that
+    /// drew it leaves it: colour, normal and mask encoded as PNG; depth kept for a scale
+    /// known only once every view is drawn, or, with `depth`, encoded by it.
+    pub(super) fn encode(
+        mut picture: rigport_render::Picture,
+        skeleton: bool,
+        parents: &[Option<usize>],
+        depth: Option<DepthEncoder<'_>>,
+    ) -> Result<Drawn, Error> {
+        let png = |encoded: Result<Vec<u8>, _>| encoded.map_err(Error::Png);
+        overlay(&mut picture, skeleton, parents);
+        let (depth, encoded_depth) = match depth {
+            Some(encode) => (None, picture.depth.as_ref().map(encode).transpose()?),
+            None => (picture.depth, None),
+        };
+        Ok(Drawn {
+            color: png(rigport_render::encode_png(&picture.image))?,
+            normal: picture
+                .normal
+                .as_ref()
+                .map(|n| png(rigport_render::encode_png_rgb8(n)))
+                .transpose()?,
+            mask: picture
+                .mask
+                .as_ref()
+                .map(|m| png(rigport_render::encode_png_gray8(m)))
+                .transpose()?,
+            depth,
+            encoded_depth,
+            camera: picture.camera,
+            notices: picture.report.notices,
+            keypoints: picture
+                .joints
+                .map(|seen| (seen.keypoints, seen.bbox, seen.area)),
+        })
+    }
 }
 
 /// The files of one view.
@@ -179,30 +222,8 @@ impl Prepared {
         // Colour, normal and mask are encoded by the thread that drew the view, as soon
         // as it is drawn; depth waits for every view, as its scale is the farthest
         // distance of all of them.
-        let each = |_, mut picture: rigport_render::Picture| -> Result<Drawn, Error> {
-            let png = |encoded: Result<Vec<u8>, _>| encoded.map_err(Error::Png);
-            overlay(&mut picture, set.draw_skeleton, &parents);
-            let keypoints = picture
-                .joints
-                .map(|seen| (seen.keypoints, seen.bbox, seen.area));
-            Ok(Drawn {
-                color: png(rigport_render::encode_png(&picture.image))?,
-                normal: picture
-                    .normal
-                    .as_ref()
-                    .map(|n| png(rigport_render::encode_png_rgb8(n)))
-                    .transpose()?,
-                mask: picture
-                    .mask
-                    .as_ref()
-                    .map(|m| png(rigport_render::encode_png_gray8(m)))
-                    .transpose()?,
-                depth: picture.depth,
-                encoded_depth: None,
-                camera: picture.camera,
-                notices: picture.report.notices,
-                keypoints,
-            })
+        let each = |_, picture: rigport_render::Picture| -> Result<Drawn, Error> {
+            Drawn::encode(picture, set.draw_skeleton, &parents, None)
         };
         let drawn = match &joints {
             Some(joints) => rigport_render::render_views_seeing(
@@ -338,11 +359,7 @@ impl Prepared {
 
 /// With `draw`, the skeleton (`parents` in joint order) drawn over `picture`'s colour as
 /// its joints were seen.
-pub(super) fn overlay(
-    picture: &mut rigport_render::Picture,
-    draw: bool,
-    parents: &[Option<usize>],
-) {
+fn overlay(picture: &mut rigport_render::Picture, draw: bool, parents: &[Option<usize>]) {
     if let (true, Some(seen)) = (draw, &picture.joints) {
         rigport_render::draw_skeleton(&mut picture.image, &seen.keypoints, parents);
     }

@@ -39,7 +39,7 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
     // Refused, as by every rigport writer: IQE would read a parent past the end as an error
     // and a face index past its mesh as a vertex of the next mesh (wrong geometry).
     if let Some(problem) = model.check_references().into_iter().next() {
-        return Err(Error::InvalidModel(problem));
+        return Err(Error::from(problem));
     }
     let mut report = Report::default();
     let mut names = NameFixer::default();
@@ -218,7 +218,7 @@ fn add_animation(
     let joints = model.skeleton.joints.len() as u64;
     let poses = frames.saturating_mul(joints.max(1));
     if !end.is_finite() || poses > *poses_left {
-        return Err(Error::Unrepresentable(format!(
+        return Err(unwritable(format!(
             "animation `{}` would need {frames} frames of {joints} joints at {fps} fps, \
              more poses than the model's keys justify ({} left)",
             excerpt(animation.name.as_bytes(), 40),
@@ -313,4 +313,12 @@ fn sortable(animation: &Animation, joints: usize, report: &mut Report) -> Option
             .filter(|n| n.code != codes::TRACK_JOINT_DUPLICATE),
     );
     Some(clean)
+}
+
+/// A model IQE cannot hold.
+fn unwritable(message: String) -> Error {
+    Error::Unwritable {
+        format: "IQE",
+        message,
+    }
 }

@@ -16,19 +16,4 @@ pub use to_model::to_model;
 /// writes the scene rate, whose default is 24, so 24 is what such a file most likely meant.
 pub const DEFAULT_FPS: f32 = 24.0;
 
-/// Options for converting to and from the neutral model.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ConvertOptions {
-    /// Frame rate for animations without `framerate` (default [`DEFAULT_FPS`]).
-    /// [`from_model`] samples each animation at its own frame rate and uses this one only
-    /// when that rate is not a positive number.
-    pub default_fps: f32,
-}
-
-impl Default for ConvertOptions {
-    fn default() -> Self {
-        Self {
-            default_fps: DEFAULT_FPS,
-        }
-    }
-}
+rigport_model_core::convert_options!();

@@ -2,6 +2,7 @@
 //! commands, same report, same error at the same line and column.
 
 use super::*;
+use crate::Detail;
 use crate::file::File;
 use crate::read::Split;
 use crate::test_lines::{Outcome, file_of, line, read, test_files};
@@ -106,7 +107,13 @@ fn an_error_in_a_later_chunk_points_at_its_line_and_column() {
         &mut notes,
         crate::read::parse_lines,
     );
-    assert!(matches!(chunked, Some(Err(Error::Syntax { .. }))));
+    assert!(matches!(
+        chunked,
+        Some(Err(Error::Format {
+            detail: Detail::Syntax { .. },
+            ..
+        }))
+    ));
     assert_same_in_chunks(&src, &[2, 8]);
 }
 

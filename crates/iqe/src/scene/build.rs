@@ -187,12 +187,11 @@ impl<'f> Builder<'f> {
             };
             let Ok(vertex) = u32::try_from(vertex) else {
                 return Err(Located {
-                    error: Error::IndexOutOfRange {
-                        span: 0..0,
+                    error: unlocated(Detail::IndexOutOfRange {
                         index,
                         resolved: vertex,
                         vertices: defined,
-                    },
+                    }),
                     command: Some(i),
                 });
             };
@@ -264,12 +263,11 @@ impl<'f> Builder<'f> {
         let vertex_count = self.scene.vertex_count;
         if let Some(&(face, index, vertex)) = self.forward.iter().find(|f| f.2 >= vertex_count) {
             return Err(Located {
-                error: Error::IndexOutOfRange {
-                    span: 0..0,
+                error: unlocated(Detail::IndexOutOfRange {
                     index,
                     resolved: vertex as i128,
                     vertices: vertex_count,
-                },
+                }),
                 command: Some(face),
             });
         }
@@ -321,14 +319,13 @@ impl<'f> Builder<'f> {
             .filter(|&i| vertex_array_of(scene.store, i) == Some(longer))
             .nth(shorter_len);
         Err(Located {
-            error: Error::ArrayLength {
-                span: 0..0,
+            error: unlocated(Detail::ArrayLength {
                 vertex: shorter_len,
                 longer: ARRAY_KEYWORDS[longer],
                 shorter: ARRAY_KEYWORDS[shorter],
                 longer_len,
                 shorter_len,
-            },
+            }),
             command: at,
         })
     }

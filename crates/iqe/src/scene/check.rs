@@ -27,11 +27,7 @@ pub(super) fn check_hierarchy(store: &Store, joints: &[SceneJoint]) -> Result<()
         .map(|(i, _)| i)
         .collect();
     let located = |j: usize, problem: String| Located {
-        error: Error::Hierarchy {
-            span: None,
-            joint: j,
-            problem,
-        },
+        error: Error::detail(Detail::Hierarchy { joint: j, problem }),
         command: joint_commands.get(j).copied(),
     };
     for (j, joint) in joints.iter().enumerate() {

@@ -6,12 +6,12 @@
 //! would hold more memory than the text it came from).
 
 use crate::command::{Attribute, FaceBase};
-use crate::error::Error;
+use crate::error::{Detail, Error};
 use crate::lines::command_spans;
 use crate::notes::{Notes, Place};
 use crate::pose::{PoseFacts, Transform, pose_transform};
 use crate::store::{CommandRef, Kind, Store, Values, attribute_param};
-use rigport_model_core::codes;
+use rigport_model_core::{At, codes};
 use std::ops::Range;
 use std::sync::LazyLock;
 
@@ -167,12 +167,26 @@ impl Located {
     pub fn locate(self, src: &[u8]) -> Error {
         match self.command {
             Some(i) => match command_spans(src, &[i]).pop().flatten() {
-                Some(span) => self.error.with_span(span),
+                Some(span) => with_span(self.error, span),
                 None => self.error,
             },
             None => self.error,
         }
     }
+}
+
+/// `error` pointing at `span` (for errors found after reading, about a command).
+fn with_span(mut error: Error, span: Range<usize>) -> Error {
+    if let Error::Format { at, .. } = &mut error {
+        *at = Some(At::Span(span));
+    }
+    error
+}
+
+/// An error about a command not yet found in the text ([`Located::locate`] finds it); until
+/// then it points at the start of the input.
+fn unlocated(detail: Detail) -> Error {
+    Error::at(0..0, detail)
 }
 
 impl From<Located> for Error {

@@ -235,7 +235,7 @@ fn compile(
     }
     file.text = text.bytes;
     file.header.num_vertexes = vertices.len() as u32;
-    writer::pack(&mut file).map_err(Error::TooLarge)?;
+    writer::pack(&mut file).map_err(crate::unwritable)?;
     Ok((file, report))
 }
 
@@ -282,7 +282,7 @@ fn check_references(
     }
     let vertices: usize = meshes.iter().map(|m| m.vertices.len()).sum();
     if u32::try_from(vertices).is_err() {
-        return Err(Error::TooLarge(format!(
+        return Err(crate::unwritable(format!(
             "{vertices} vertices exceed the 32-bit count"
         )));
     }

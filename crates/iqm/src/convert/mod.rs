@@ -15,18 +15,4 @@ pub use to_model::to_model;
 /// files): the Blender exporter's default scene rate.
 pub const DEFAULT_FPS: f32 = 24.0;
 
-/// Options for converting to and from the neutral model.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ConvertOptions {
-    /// Frame rate for animations whose `framerate` is not a positive number (default
-    /// [`DEFAULT_FPS`]); [`from_model`] also samples such model animations at it.
-    pub default_fps: f32,
-}
-
-impl Default for ConvertOptions {
-    fn default() -> Self {
-        Self {
-            default_fps: DEFAULT_FPS,
-        }
-    }
-}
+rigport_model_core::convert_options!();

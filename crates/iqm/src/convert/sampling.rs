@@ -80,7 +80,7 @@ pub(crate) fn sample<'m>(
         let frames = frame_count(animation, fps);
         let poses = frames.saturating_mul(joints as u64);
         if !animation.end_time().is_finite() || poses > poses_left {
-            return Err(Error::TooLarge(format!(
+            return Err(crate::unwritable(format!(
                 "animation `{}` would need {frames} frames of {joints} joints at {fps} fps, more poses than the model's keys justify",
                 animation.name
             )));

@@ -1,7 +1,7 @@
 //! The neutral model to `.md5mesh` and `.md5anim`.
 
 use super::ConvertOptions;
-use crate::error::Error;
+use crate::error::{Detail, Error};
 use crate::file::*;
 use crate::math::{Rigid, stored_xyz};
 use glam::{DQuat, DVec3, Vec3};
@@ -388,7 +388,7 @@ pub fn anim_from_model(
     let source = model
         .animations
         .get(index)
-        .ok_or(Error::NoAnimation(index))?;
+        .ok_or(Error::detail(Detail::NoAnimation(index)))?;
     let layout = layout(model, &mut report)?;
     let mut animation = source.clone();
     report.extend(normalize_animation(&mut animation, model.skeleton.len()));

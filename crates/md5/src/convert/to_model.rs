@@ -2,7 +2,7 @@
 
 use super::ConvertOptions;
 use super::normals::smooth_normals;
-use crate::error::Error;
+use crate::error::{Detail, Error};
 use crate::file::{BaseFrameEntry, File, HierarchyEntry, Kind, MeshView};
 use crate::math::{Rigid, restore_w};
 use glam::{DQuat, DVec3, Vec2};
@@ -66,10 +66,10 @@ pub fn to_model_with_animations(
     options: &ConvertOptions,
 ) -> Result<(Model, Report), Error> {
     if mesh.kind != Kind::Mesh {
-        return Err(Error::WrongKind {
+        return Err(Error::detail(Detail::WrongKind {
             expected: "an md5mesh",
             found: "an md5anim",
-        });
+        }));
     }
     let (mut model, mut report) = mesh_model(mesh)?;
     let binds: Vec<Rigid> = model
@@ -83,10 +83,10 @@ pub fn to_model_with_animations(
         .collect();
     for (name, file) in animations {
         if file.kind != Kind::Anim {
-            return Err(Error::WrongKind {
+            return Err(Error::detail(Detail::WrongKind {
                 expected: "an md5anim",
                 found: "an md5mesh",
-            });
+            }));
         }
         let mesh_names: Vec<&str> = model
             .skeleton
@@ -122,9 +122,11 @@ pub(crate) fn match_joints(
                 .iter()
                 .position(|m| m == n)
                 .map(|i| JointId(i as u32))
-                .ok_or_else(|| Error::AnimationMismatch {
-                    animation: animation.to_owned(),
-                    reason: format!("the mesh has no joint `{n}`"),
+                .ok_or_else(|| {
+                    Error::detail(Detail::AnimationMismatch {
+                        animation: animation.to_owned(),
+                        reason: format!("the mesh has no joint `{n}`"),
+                    })
                 })
         })
         .collect()

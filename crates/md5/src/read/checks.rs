@@ -3,7 +3,7 @@
 
 use super::notes::*;
 use super::state::*;
-use crate::error::Error;
+use crate::error::{Detail, Error};
 use crate::file::*;
 use rigport_model_core::codes;
 use rigport_model_core::diagnostic::Span;
@@ -16,12 +16,14 @@ pub(super) fn check_indices(
 ) -> Result<(), Error> {
     for (position, (index, span)) in indices.iter().enumerate() {
         if *index < 0 || *index >= indices.len() as i64 {
-            return Err(Error::IndexOutOfRange {
-                span: span.clone(),
-                what,
-                index: *index,
-                len: indices.len(),
-            });
+            return Err(Error::at(
+                span.clone(),
+                Detail::IndexOutOfRange {
+                    what,
+                    index: *index,
+                    len: indices.len(),
+                },
+            ));
         }
         if *index != position as i64 {
             notes.warn(codes::INDEX_OUT_OF_RANGE, span.clone(), || {
@@ -104,12 +106,14 @@ pub(super) fn close(
             check_indices("weight index", &checks.weight_index, notes)?;
             for (value, span) in &checks.tri_vertex {
                 if *value < 0 || *value >= verts as i64 {
-                    return Err(Error::IndexOutOfRange {
-                        span: span.clone(),
-                        what: "triangle vertex",
-                        index: *value,
-                        len: verts,
-                    });
+                    return Err(Error::at(
+                        span.clone(),
+                        Detail::IndexOutOfRange {
+                            what: "triangle vertex",
+                            index: *value,
+                            len: verts,
+                        },
+                    ));
                 }
             }
             for (first, count, span) in &checks.vert_weights {
@@ -119,12 +123,14 @@ pub(super) fn close(
                         .checked_add(*count)
                         .is_some_and(|end| end <= weights as i64);
                 if !fits {
-                    return Err(Error::IndexOutOfRange {
-                        span: span.clone(),
-                        what: "vertex weights starting at",
-                        index: *first,
-                        len: weights,
-                    });
+                    return Err(Error::at(
+                        span.clone(),
+                        Detail::IndexOutOfRange {
+                            what: "vertex weights starting at",
+                            index: *first,
+                            len: weights,
+                        },
+                    ));
                 }
                 if *count == 0 {
                     notes.warn(codes::BLEND_WITHOUT_WEIGHT, span.clone(), || {
@@ -172,23 +178,27 @@ pub(super) fn check_file(kind: Kind, facts: &Facts, notes: &mut Notes) -> Result
             let joints = facts.joint_parents.len();
             for (parent, span) in &facts.joint_parents {
                 if *parent < -1 || *parent >= joints as i64 {
-                    return Err(Error::IndexOutOfRange {
-                        span: span.clone(),
-                        what: "parent joint",
-                        index: *parent,
-                        len: joints,
-                    });
+                    return Err(Error::at(
+                        span.clone(),
+                        Detail::IndexOutOfRange {
+                            what: "parent joint",
+                            index: *parent,
+                            len: joints,
+                        },
+                    ));
                 }
             }
             if let Some((joint, span)) = &facts.max_weight_joint
                 && *joint >= joints as i64
             {
-                return Err(Error::IndexOutOfRange {
-                    span: span.clone(),
-                    what: "weight joint",
-                    index: *joint,
-                    len: joints,
-                });
+                return Err(Error::at(
+                    span.clone(),
+                    Detail::IndexOutOfRange {
+                        what: "weight joint",
+                        index: *joint,
+                        len: joints,
+                    },
+                ));
             }
             check_count("numJoints", num_joints.as_ref(), joints, notes)?;
             let meshes = header(|h| match h {
@@ -205,12 +215,14 @@ pub(super) fn check_file(kind: Kind, facts: &Facts, notes: &mut Notes) -> Result
             });
             for (parent, flags, start, span) in &facts.hierarchy {
                 if *parent < -1 || *parent >= joints as i64 {
-                    return Err(Error::IndexOutOfRange {
-                        span: span.clone(),
-                        what: "parent joint",
-                        index: *parent,
-                        len: joints,
-                    });
+                    return Err(Error::at(
+                        span.clone(),
+                        Detail::IndexOutOfRange {
+                            what: "parent joint",
+                            index: *parent,
+                            len: joints,
+                        },
+                    ));
                 }
                 if let Some((c, _)) = &components
                     && *flags != 0
@@ -226,16 +238,20 @@ pub(super) fn check_file(kind: Kind, facts: &Facts, notes: &mut Notes) -> Result
             }
             match &facts.base_frames {
                 Some((n, span)) if *n != joints => {
-                    return Err(Error::Inconsistent {
-                        span: span.clone(),
-                        message: format!("baseframe has {n} lines for {joints} joints"),
-                    });
+                    return Err(Error::at(
+                        span.clone(),
+                        Detail::Inconsistent {
+                            message: format!("baseframe has {n} lines for {joints} joints"),
+                        },
+                    ));
                 }
                 None if joints > 0 => {
-                    return Err(Error::Inconsistent {
-                        span: facts.kind.as_ref().map_or(0..0, |(_, s)| s.clone()),
-                        message: format!("no baseframe block for the {joints} joints"),
-                    });
+                    return Err(Error::at(
+                        facts.kind.as_ref().map_or(0..0, |(_, s)| s.clone()),
+                        Detail::Inconsistent {
+                            message: format!("no baseframe block for the {joints} joints"),
+                        },
+                    ));
                 }
                 _ => {}
             }

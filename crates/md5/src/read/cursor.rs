@@ -1,6 +1,6 @@
 //! The tokens of one line, read left to right, and how a token reads in a message.
 
-use crate::error::Error;
+use crate::error::{Detail, Error};
 use crate::lex::{Token, TokenKind};
 use rigport_model_core::diagnostic::{Span, excerpt};
 use rigport_model_core::number::{parse_f64, parse_i64};
@@ -33,20 +33,24 @@ impl<'a> Cursor<'a> {
                 self.at += 1;
                 Ok(token)
             }
-            None => Err(Error::Unexpected {
-                span: self.line_end..self.line_end,
-                expected,
-                found: "the end of the line".to_owned(),
-            }),
+            None => Err(Error::at(
+                self.line_end..self.line_end,
+                Detail::Unexpected {
+                    expected,
+                    found: "the end of the line".to_owned(),
+                },
+            )),
         }
     }
 
     pub(super) fn unexpected(&self, token: &Token, expected: &'static str) -> Error {
-        Error::Unexpected {
-            span: token.span.clone(),
-            expected,
-            found: describe(self.src, token),
-        }
+        Error::at(
+            token.span.clone(),
+            Detail::Unexpected {
+                expected,
+                found: describe(self.src, token),
+            },
+        )
     }
 
     pub(super) fn word(&mut self, expected: &'static str) -> Result<(&'a [u8], Span), Error> {
@@ -61,11 +65,13 @@ impl<'a> Cursor<'a> {
         let (text, span) = self.word(expected)?;
         match parse_i64(text) {
             Some(value) => Ok((value, span)),
-            None => Err(Error::BadNumber {
+            None => Err(Error::at(
                 span,
-                expected,
-                found: excerpt(text, 40),
-            }),
+                Detail::BadNumber {
+                    expected,
+                    found: excerpt(text, 40),
+                },
+            )),
         }
     }
 
@@ -77,11 +83,13 @@ impl<'a> Cursor<'a> {
         let (text, span) = self.word(expected)?;
         match parse_f64(text) {
             Some(value) if value.is_finite() => Ok(value),
-            _ => Err(Error::BadNumber {
+            _ => Err(Error::at(
                 span,
-                expected,
-                found: excerpt(text, 40),
-            }),
+                Detail::BadNumber {
+                    expected,
+                    found: excerpt(text, 40),
+                },
+            )),
         }
     }
 
@@ -90,11 +98,13 @@ impl<'a> Cursor<'a> {
         let token = self.next(expected)?;
         match token.kind {
             TokenKind::Str | TokenKind::Word => Ok(self.src[token.text.clone()].to_vec()),
-            TokenKind::Unterminated => Err(Error::Unexpected {
-                span: token.span.clone(),
-                expected: "a closing quote `\"` on the same line",
-                found: describe(self.src, token),
-            }),
+            TokenKind::Unterminated => Err(Error::at(
+                token.span.clone(),
+                Detail::Unexpected {
+                    expected: "a closing quote `\"` on the same line",
+                    found: describe(self.src, token),
+                },
+            )),
             _ => Err(self.unexpected(token, expected)),
         }
     }

@@ -4,7 +4,7 @@ use super::checks::*;
 use super::cursor::*;
 use super::notes::*;
 use super::state::*;
-use crate::error::Error;
+use crate::error::{Detail, Error};
 use crate::file::*;
 use crate::lex::{TokenKind, for_each_line_from, tokenize, trim};
 use rigport_model_core::diagnostic::{Span, excerpt};
@@ -170,10 +170,7 @@ impl Lines {
 pub(super) fn reserve(budget: &mut Budget, range: &Span) -> Result<(), Error> {
     budget
         .reserve("MD5 lines", 1, 128 + 4 * range.len() as u64)
-        .map_err(|source| Error::Limit {
-            span: range.clone(),
-            source,
-        })
+        .map_err(|source| Error::limit(range.clone(), source))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -257,10 +254,12 @@ pub(super) fn top_line(
         return Ok(());
     }
     if matches!(word, b"numCuts" | b"cuts" | b"camera") {
-        return Err(Error::Camera {
+        return Err(Error::at(
             span,
-            keyword: String::from_utf8_lossy(word).into_owned(),
-        });
+            Detail::Camera {
+                keyword: String::from_utf8_lossy(word).into_owned(),
+            },
+        ));
     }
     if ends_with_brace {
         notes.warn(codes::UNKNOWN_BLOCKS, span.clone(), || {
@@ -302,10 +301,12 @@ pub(super) fn block_line(
             cursor.end()?;
             let own = facts.joint_parents.len() as i64;
             if parent == own {
-                return Err(Error::Inconsistent {
-                    span: parent_span,
-                    message: format!("joint {own} is its own parent"),
-                });
+                return Err(Error::at(
+                    parent_span,
+                    Detail::Inconsistent {
+                        message: format!("joint {own} is its own parent"),
+                    },
+                ));
             }
             facts.joint_parents.push((parent, parent_span));
             let joint = Joint {
@@ -323,18 +324,22 @@ pub(super) fn block_line(
             let start_index = cursor.int("a start index")?;
             cursor.end()?;
             if !(0..=63).contains(&flags) {
-                return Err(Error::BadNumber {
-                    span: flags_span,
-                    expected: "flags from 0 to 63",
-                    found: flags.to_string(),
-                });
+                return Err(Error::at(
+                    flags_span,
+                    Detail::BadNumber {
+                        expected: "flags from 0 to 63",
+                        found: flags.to_string(),
+                    },
+                ));
             }
             let own = facts.hierarchy.len() as i64;
             if parent == own {
-                return Err(Error::Inconsistent {
+                return Err(Error::at(
                     span,
-                    message: format!("joint {own} is its own parent"),
-                });
+                    Detail::Inconsistent {
+                        message: format!("joint {own} is its own parent"),
+                    },
+                ));
             }
             facts.hierarchy.push((parent, flags, start_index, span));
             let entry = HierarchyEntry {
@@ -425,12 +430,14 @@ pub(super) fn block_line(
                     let bias = cursor.float("a bias")?;
                     let position = cursor.vec3()?;
                     if joint < 0 {
-                        return Err(Error::IndexOutOfRange {
-                            span: joint_span,
-                            what: "weight joint",
-                            index: joint,
-                            len: facts.joint_parents.len(),
-                        });
+                        return Err(Error::at(
+                            joint_span,
+                            Detail::IndexOutOfRange {
+                                what: "weight joint",
+                                index: joint,
+                                len: facts.joint_parents.len(),
+                            },
+                        ));
                     }
                     if facts
                         .max_weight_joint

@@ -14,7 +14,7 @@ pub(crate) mod lines;
 mod notes;
 mod state;
 
-use crate::error::Error;
+use crate::error::{Detail, Error};
 use crate::file::*;
 use crate::lex::BOM;
 use checks::check_file;
@@ -47,24 +47,26 @@ pub(crate) fn finish(src: &[u8], bom: bool, lines: Lines) -> Result<(File, Repor
     } = lines;
     if let Some((_, opened, name)) = open {
         let (line, _) = line_col(src, opened.start);
-        return Err(Error::UnexpectedEof {
-            span: opened,
-            block: name.to_owned(),
-            line,
-        });
+        return Err(Error::at(
+            opened,
+            Detail::UnexpectedEof {
+                block: name.to_owned(),
+                line,
+            },
+        ));
     }
     if !any_token {
-        return Err(Error::Empty {
-            span: src.len()..src.len(),
-        });
+        return Err(Error::at(src.len()..src.len(), Detail::Empty));
     }
     let Some((kind, _)) = facts.kind else {
-        return Err(Error::Inconsistent {
-            span: src.len()..src.len(),
-            message: "neither an md5mesh (numMeshes, joints, mesh) nor an md5anim \
+        return Err(Error::at(
+            src.len()..src.len(),
+            Detail::Inconsistent {
+                message: "neither an md5mesh (numMeshes, joints, mesh) nor an md5anim \
                       (numFrames, hierarchy, baseframe, frame)"
-                .to_owned(),
-        });
+                    .to_owned(),
+            },
+        ));
     };
     check_file(kind, &facts, &mut notes)?;
     let file = File {

@@ -29,11 +29,7 @@ impl Notes {
         message: impl FnOnce() -> String,
     ) -> Result<(), Error> {
         if self.strict {
-            return Err(Error::Strict {
-                span,
-                code,
-                message: message(),
-            });
+            return Err(Error::strict(span, message()));
         }
         match self.entries.iter_mut().find(|e| e.0 == code) {
             Some(entry) => entry.3 += 1,

@@ -1,7 +1,7 @@
 //! What the reader holds between lines: the block being read, the indices a mesh block
 //! checks when it closes, and the facts the file-wide checks need.
 
-use crate::error::Error;
+use crate::error::{Detail, Error};
 use crate::file::*;
 use rigport_model_core::diagnostic::{Span, line_col};
 
@@ -77,14 +77,16 @@ pub(super) fn decide(
         Some((known, _)) if *known == kind => Ok(()),
         Some((known, at)) => {
             let (line, _) = line_col(src, at.start);
-            Err(Error::Inconsistent {
-                span: span.clone(),
-                message: format!(
-                    "`{what}` belongs to an {}, but line {line} made this an {}",
-                    kind.key(),
-                    known.key()
-                ),
-            })
+            Err(Error::at(
+                span.clone(),
+                Detail::Inconsistent {
+                    message: format!(
+                        "`{what}` belongs to an {}, but line {line} made this an {}",
+                        kind.key(),
+                        known.key()
+                    ),
+                },
+            ))
         }
     }
 }

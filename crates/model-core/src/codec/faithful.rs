@@ -17,35 +17,37 @@ use std::fmt;
 pub trait Faithful: Send + Sync + 'static {
     /// The faithful file (`File`).
     type File: Send + Sync + fmt::Debug + 'static;
-    /// The crate's error.
-    type Error: std::error::Error + Send + Sync + 'static;
+    /// The crate's own findings, the detail of its [`Error`](crate::Error).
+    type Detail: std::error::Error + Send + Sync + 'static;
 
     /// The faithful read (`File::from_slice_with`).
-    fn read(bytes: &[u8], options: &ReadOptions) -> Result<(Self::File, Report), Self::Error>;
+    fn read(bytes: &[u8], options: &ReadOptions) -> Result<(Self::File, Report), ErrorOf<Self>>;
     /// The faithful write (`File::to_vec`).
     fn to_vec(file: &Self::File) -> Vec<u8>;
     /// What `info` prints (`File::summary`).
     fn summary(file: &Self::File) -> FileSummary;
     /// The neutral model.
-    fn to_model(file: &Self::File, options: &ModelOptions) -> Result<(Model, Report), Self::Error>;
+    fn to_model(
+        file: &Self::File,
+        options: &ModelOptions,
+    ) -> Result<(Model, Report), ErrorOf<Self>>;
     /// The file written from a model; a model given away ([`Cow::Owned`]) may be freed part
     /// by part as it is written.
     fn from_model(
         model: Cow<'_, Model>,
         options: &WriteOptions,
-    ) -> Result<(Self::File, Report), Self::Error>;
-    /// The crate's error as a [`FormatError`]: located in the `bytes` read, or, for an error
-    /// of a conversion (`None`: the bytes are gone), at a byte offset when it has one.
-    fn error(error: Self::Error, bytes: Option<&[u8]>) -> FormatError;
+    ) -> Result<(Self::File, Report), ErrorOf<Self>>;
 }
 
+/// The error of a [`Faithful`] crate.
+pub type ErrorOf<F> = crate::Error<<F as Faithful>::Detail>;
+
 /// The model a faster read keeps until it is wanted ([`FaithfulCodec::with_model_read`]).
-pub type PendingOf<F> = Box<dyn FnOnce() -> Result<(Model, Report), <F as Faithful>::Error> + Send>;
+pub type PendingOf<F> = Box<dyn FnOnce() -> Result<(Model, Report), ErrorOf<F>> + Send>;
 
 /// A read for the model alone that is faster than the faithful read then
 /// [`Faithful::to_model`] (it builds what the model is made from while it checks the file).
-pub type ModelRead<F> =
-    fn(&[u8], &ReadOptions) -> Result<(PendingOf<F>, Report), <F as Faithful>::Error>;
+pub type ModelRead<F> = fn(&[u8], &ReadOptions) -> Result<(PendingOf<F>, Report), ErrorOf<F>>;
 
 /// The [`Reader`] and [`Writer`] of a crate's [`Faithful`] layer.
 pub struct FaithfulCodec<F: Faithful> {
@@ -80,8 +82,11 @@ impl<F: Faithful> fmt::Debug for FaithfulCodec<F> {
 }
 
 /// A model made from a file whose bytes are gone.
-fn modelled<F: Faithful>(made: Result<(Model, Report), F::Error>) -> Result<Modelled, FormatError> {
-    let (model, report) = made.map_err(|error| F::error(error, None))?;
+fn modelled<F: Faithful>(
+    info: &'static FormatInfo,
+    made: Result<(Model, Report), ErrorOf<F>>,
+) -> Result<Modelled, FormatError> {
+    let (model, report) = made.map_err(|error| error.into_format_error(info.key, None))?;
     Ok(Modelled::of(model, report))
 }
 
@@ -111,7 +116,7 @@ impl<F: Faithful> Opened for FaithfulFile<F> {
     }
 
     fn to_model(&self, options: &ModelOptions) -> Result<Modelled, FormatError> {
-        modelled::<F>(F::to_model(&self.file, options))
+        modelled::<F>(self.info, F::to_model(&self.file, options))
     }
 
     fn as_any(&self) -> &dyn Any {
@@ -129,14 +134,14 @@ impl<F: Faithful> Reader for FaithfulCodec<F> {
     }
 
     fn open(&self, input: &Input<'_>) -> Result<(Opening, Report), FormatError> {
-        let error = |e| F::error(e, Some(input.bytes));
+        let info = self.info;
+        let error = |e: ErrorOf<F>| e.into_format_error(info.key, Some(input.bytes));
         if let (Intent::Model(_), Some(read)) = (input.intent, self.model_read) {
             let (pending, report) = read(input.bytes, input.options).map_err(error)?;
-            let pending = Box::new(move || modelled::<F>(pending()));
+            let pending = Box::new(move || modelled::<F>(info, pending()));
             return Ok((Opening::Model(pending), report));
         }
         let (file, report) = F::read(input.bytes, input.options).map_err(error)?;
-        let info = self.info;
         Ok((Opening::file(FaithfulFile::<F> { info, file }), report))
     }
 }
@@ -148,7 +153,7 @@ impl<F: Faithful> Writer for FaithfulCodec<F> {
 
     fn write(&self, model: Cow<'_, Model>, output: &Output<'_>) -> Result<Written, FormatError> {
         let (file, report) = F::from_model(model, output.options).map_err(|e| {
-            let mut error = F::error(e, None);
+            let mut error = e.into_format_error(self.info.key, None);
             error.location = Location::Unknown;
             error
         })?;
@@ -158,39 +163,11 @@ impl<F: Faithful> Writer for FaithfulCodec<F> {
     }
 }
 
-/// The error of a faithful crate whose location `location` gives (`bytes` are empty once
-/// they are gone): with `bytes`, shown as `rendered` draws it; without, as the crate's
-/// own sentence, keeping only a byte offset. The one rule
-/// [`faithful_codec!`](crate::faithful_codec) applies.
-pub fn faithful_error<E: std::error::Error + Send + Sync + 'static>(
-    info: &'static FormatInfo,
-    error: E,
-    bytes: Option<&[u8]>,
-    location: impl FnOnce(&E, &[u8]) -> Location,
-    rendered: impl FnOnce(&E, &[u8]) -> String,
-) -> FormatError {
-    match bytes {
-        Some(bytes) => {
-            let at = location(&error, bytes);
-            let shown = rendered(&error, bytes);
-            FormatError::wrap(info.key, at, error).with_rendered(shown)
-        }
-        None => {
-            let at = match location(&error, &[]) {
-                Location::Offset(offset) => Location::Offset(offset),
-                _ => Location::Unknown,
-            };
-            FormatError::wrap_plain(info.key, at, error)
-        }
-    }
-}
-
 /// Implements [`Faithful`] for a unit struct `$ty` of a format crate whose root has the usual
 /// faithful layer (`File` with `from_slice_with`, `to_vec` and `summary`; `Error`; `sniff`;
 /// `to_model` and `from_model` with `ConvertOptions`), and defines `CODEC`, its
-/// [`Codec`](super::Codec). `info` is the crate's [`FormatInfo`]; `location` says where an
-/// error is, given the error and the bytes read. Optional, in this order: `render` (a
-/// function drawing the error against the bytes; by default its `Display`), `from_owned`
+/// [`Codec`](super::Codec). `info` is the crate's [`FormatInfo`]; `Detail` its own error
+/// findings (its `Error` is [`crate::Error<Detail>`]). Optional, in this order: `from_owned`
 /// (a `from_model` taking the model by value) and `model_read` (a faster read for the model
 /// alone, [`FaithfulCodec::with_model_read`]).
 ///
@@ -199,18 +176,15 @@ pub fn faithful_error<E: std::error::Error + Send + Sync + 'static>(
 /// (which name a glTF's rate and an OBJ's pose) ask nothing of them.
 ///
 /// ```ignore
-/// rigport_model_core::faithful_codec!(Iqm, INFO, |error, _bytes| {
-///     Location::at_offset(error.offset())
-/// }, from_owned = crate::from_model_owned);
+/// rigport_model_core::faithful_codec!(Iqm, INFO, from_owned = crate::from_model_owned);
 /// ```
 // `crate::` is meant: it names the format crate that calls the macro, whose root holds
-// `File`, `Error`, `sniff`, `to_model`, `from_model` and `ConvertOptions`.
+// `File`, `Error`, `Detail`, `sniff`, `to_model`, `from_model` and `ConvertOptions`.
 #[allow(clippy::crate_in_macro_def)]
 #[macro_export]
 macro_rules! faithful_codec {
     (
-        $ty:ident, $info:expr, |$error:ident, $bytes:ident| $location:expr
-        $(, render = $render:path)?
+        $ty:ident, $info:expr
         $(, from_owned = $owned:path)?
         $(, model_read = $model_read:path)?
         $(,)?
@@ -231,7 +205,7 @@ macro_rules! faithful_codec {
 
         impl $crate::codec::Faithful for $ty {
             type File = crate::File;
-            type Error = crate::Error;
+            type Detail = crate::Detail;
 
             fn read(
                 bytes: &[u8],
@@ -261,19 +235,6 @@ macro_rules! faithful_codec {
             ) -> Result<(crate::File, $crate::Report), crate::Error> {
                 $crate::faithful_codec!(@from model $($owned)?)
             }
-
-            fn error(error: crate::Error, bytes: Option<&[u8]>) -> $crate::codec::FormatError {
-                $crate::codec::faithful_error(
-                    &$info,
-                    error,
-                    bytes,
-                    |$error, $bytes| $location,
-                    |error, bytes| {
-                        let _ = bytes;
-                        $crate::faithful_codec!(@render error bytes $($render)?)
-                    },
-                )
-            }
         }
     };
     (@from $model:ident) => {
@@ -287,21 +248,17 @@ macro_rules! faithful_codec {
             }
         }
     };
-    (@render $error:ident $bytes:ident) => {
-        $error.to_string()
-    };
-    (@render $error:ident $bytes:ident $render:path) => {
-        $render($error, $bytes)
-    };
 }
 
 /// Defines, on a format crate's faithful `File`, the two ways of reading that follow from its
 /// `File::from_slice_with`: `File::from_slice` (lenient, default limits, warnings dropped)
-/// and `File::read` (everything from an `io::Read`, then `from_slice`). The crate's `Error`
-/// must convert from `std::io::Error`.
+/// and `File::read` (everything from an `io::Read`, then `from_slice`).
+///
+/// With `binary`, also `File::write`, which writes the bytes of `File::to_vec`; with `text`,
+/// also `File::to_vec`, the bytes `File::write` writes.
 ///
 /// ```ignore
-/// rigport_model_core::faithful_readers!();
+/// rigport_model_core::faithful_readers!(binary);
 /// ```
 // `crate::` is meant: it names the format crate that calls the macro.
 #[allow(clippy::crate_in_macro_def)]
@@ -320,6 +277,58 @@ macro_rules! faithful_readers {
                 let mut bytes = Vec::new();
                 reader.read_to_end(&mut bytes)?;
                 Self::from_slice(&bytes)
+            }
+        }
+    };
+    (binary) => {
+        $crate::faithful_readers!();
+
+        impl crate::File {
+            /// Writes the file (see `File::to_vec`).
+            pub fn write<W: std::io::Write>(&self, mut writer: W) -> std::io::Result<()> {
+                writer.write_all(&self.to_vec())
+            }
+        }
+    };
+    (text) => {
+        $crate::faithful_readers!();
+
+        impl crate::File {
+            /// The written file as bytes (see `File::write`).
+            pub fn to_vec(&self) -> Vec<u8> {
+                let mut out = Vec::new();
+                // Writing to a Vec cannot fail.
+                let _ = self.write(&mut out);
+                out
+            }
+        }
+    };
+}
+
+/// Defines a format crate's `ConvertOptions` when the one thing its conversions ask is the
+/// frame rate to use where a file or a model gives no positive one: `default_fps`, by
+/// default the crate's `DEFAULT_FPS`.
+///
+/// ```ignore
+/// rigport_model_core::convert_options!();
+/// ```
+#[macro_export]
+macro_rules! convert_options {
+    () => {
+        /// Options for converting to and from the neutral model.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct ConvertOptions {
+            /// Frame rate for an animation whose file gives no positive rate, and for
+            /// writing a model animation whose own rate is not positive. Default
+            /// [`DEFAULT_FPS`].
+            pub default_fps: f32,
+        }
+
+        impl Default for ConvertOptions {
+            fn default() -> Self {
+                Self {
+                    default_fps: DEFAULT_FPS,
+                }
             }
         }
     };

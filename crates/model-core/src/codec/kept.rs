@@ -9,26 +9,27 @@ use crate::{FileSummary, Model, Report};
 use std::any::Any;
 use std::fmt;
 
-/// What a format crate's kept file gives: its counts, its bytes as read and its model.
-pub trait Keep: Send + Sync + fmt::Debug + 'static {
+/// What a format crate's kept file gives: its counts, its bytes as read and its model, made
+/// with the files kept beside it.
+pub trait Keep: Send + Sync + fmt::Debug + Sized + 'static {
+    /// What is kept beside the file (a mesh's animation files); `()` for none.
+    type Beside: Send + Sync + fmt::Debug + 'static;
     /// The file's own counts and facts.
     fn summary(&self) -> FileSummary;
     /// The file written back as it was read.
     fn to_vec(&self) -> Vec<u8>;
-    /// The neutral model (with the animations kept beside it, if any).
-    fn to_model(&self) -> Result<(Model, Report), FormatError>;
-    /// The crate's own file, for callers that downcast it to its type (by default the
-    /// kept value itself).
-    fn as_any(&self) -> &dyn Any;
+    /// The neutral model, with the animations of the files `beside` it.
+    fn to_model(&self, beside: &[Self::Beside]) -> Result<(Model, Report), FormatError>;
 }
 
-/// A [`Keep`] file as an [`Opened`]. Its same-format copy is the file as read once its
-/// model can be made: a file a lenient read let through but whose conversion fails is
-/// refused rather than copied.
+/// A [`Keep`] file, with what was kept beside it, as an [`Opened`]. Its same-format copy is
+/// the file as read once its model can be made: a file a lenient read let through but whose
+/// conversion fails is refused rather than copied.
 #[derive(Debug)]
-pub struct Kept<K> {
+pub struct Kept<K: Keep> {
     info: &'static FormatInfo,
     file: K,
+    beside: Vec<K::Beside>,
 }
 
 impl<K: Keep> Kept<K> {
@@ -38,7 +39,17 @@ impl<K: Keep> Kept<K> {
         file: K,
         report: Report,
     ) -> Result<(Opening, Report), FormatError> {
-        Ok((Opening::file(Kept { info, file }), report))
+        Self::opening_with(info, file, Vec::new(), report)
+    }
+
+    /// The [`Opening`] of `file` with the files read `beside` it.
+    pub fn opening_with(
+        info: &'static FormatInfo,
+        file: K,
+        beside: Vec<K::Beside>,
+        report: Report,
+    ) -> Result<(Opening, Report), FormatError> {
+        Ok((Opening::file(Kept { info, file, beside }), report))
     }
 }
 
@@ -56,16 +67,16 @@ impl<K: Keep> Opened for Kept<K> {
     }
 
     fn copy(&self) -> Result<(Option<Vec<u8>>, Report), FormatError> {
-        self.file.to_model()?;
+        self.file.to_model(&self.beside)?;
         Ok((Some(self.file.to_vec()), Report::default()))
     }
 
     fn to_model(&self, _: &ModelOptions) -> Result<Modelled, FormatError> {
-        let (model, report) = self.file.to_model()?;
+        let (model, report) = self.file.to_model(&self.beside)?;
         Ok(Modelled::of(model, report))
     }
 
     fn as_any(&self) -> &dyn Any {
-        self.file.as_any()
+        &self.file
     }
 }

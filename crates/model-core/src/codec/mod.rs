@@ -78,7 +78,7 @@ pub use companions::{
     attach_animations_beside,
 };
 pub use error::{FormatError, Location};
-pub use faithful::{Faithful, FaithfulCodec, ModelRead, PendingOf, faithful_error};
+pub use faithful::{ErrorOf, Faithful, FaithfulCodec, ModelRead, PendingOf};
 pub use kept::{Keep, Kept};
 pub use written::{OutputFile, Written, WrittenFiles, file_safe, stem_of};
 

@@ -46,7 +46,7 @@ struct Tally {
 /// problem).
 pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Report), Error> {
     if let Some(problem) = model.check_references().into_iter().next() {
-        return Err(Error::InvalidModel(problem));
+        return Err(Error::from(problem));
     }
     let count = |what, count: usize, max: usize| {
         TooMany::check("MilkShape ASCII", what, count, max).map_err(Error::from)

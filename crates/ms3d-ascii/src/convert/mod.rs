@@ -48,7 +48,7 @@ impl ConvertOptions {
         let valid = |fps: &f32| fps.is_finite() && *fps > 0.0;
         match self.fps {
             Some(fps) if valid(&fps) => Ok(fps),
-            Some(fps) => Err(Error::InvalidFps(fps)),
+            Some(fps) => Err(Error::invalid_fps(fps)),
             None => Ok(model_fps.filter(valid).unwrap_or(DEFAULT_FPS)),
         }
     }

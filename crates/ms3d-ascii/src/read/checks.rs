@@ -5,7 +5,7 @@
 //! and bone indices may point into blocks that come later, so the reader only remembers the
 //! largest and smallest value seen with their spans and judges them at the end.
 
-use crate::{Error, File};
+use crate::{Detail, Error, File};
 use rigport_model_core::Report;
 use rigport_model_core::codes;
 use rigport_model_core::diagnostic::line_col;
@@ -107,12 +107,8 @@ impl Checks {
         count: u64,
     ) -> Result<(), Error> {
         if self.strict {
-            return Err(Error::IndexOutOfRange {
-                span,
-                what,
-                index,
-                len,
-            });
+            let detail = Detail::IndexOutOfRange { what, index, len };
+            return Err(Error::at(span, detail));
         }
         match self.findings.iter_mut().find(|f| f.what == what) {
             Some(finding) => finding.count += count,

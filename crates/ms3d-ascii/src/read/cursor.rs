@@ -1,7 +1,7 @@
 //! A token cursor with one token of look-ahead and typed field readers.
 
-use crate::Error;
 use crate::lexer::Token;
+use crate::{Detail, Error};
 use logos::{Lexer, Logos};
 use rigport_model_core::Budget;
 use rigport_model_core::diagnostic::excerpt;
@@ -76,10 +76,10 @@ impl<'a> Cursor<'a> {
         match self.advance() {
             Some((Ok(token), span)) => Ok((token, span)),
             Some((Err(()), span)) => Err(self.lex_error(span)),
-            None => Err(Error::UnexpectedEof {
-                span: self.src.len()..self.src.len(),
-                expected,
-            }),
+            None => Err(Error::at(
+                self.src.len()..self.src.len(),
+                Detail::UnexpectedEof { expected },
+            )),
         }
     }
 
@@ -101,7 +101,7 @@ impl<'a> Cursor<'a> {
         } else {
             format!("`{}`", excerpt(text, SHOWN))
         };
-        Error::Lex { span, found }
+        Error::at(span, Detail::Lex { found })
     }
 
     /// A description of a token for "found …" messages.
@@ -121,11 +121,8 @@ impl<'a> Cursor<'a> {
         if token == want {
             Ok(span)
         } else {
-            Err(Error::Unexpected {
-                found: self.describe(token, &span),
-                span,
-                expected,
-            })
+            let found = self.describe(token, &span);
+            Err(Error::at(span, Detail::Unexpected { expected, found }))
         }
     }
 
@@ -133,11 +130,11 @@ impl<'a> Cursor<'a> {
     pub(crate) fn end_line(&mut self) -> Result<(), Error> {
         match self.advance() {
             None | Some((Ok(Token::Newline), _)) => Ok(()),
-            Some((Ok(token), span)) => Err(Error::Unexpected {
-                found: self.describe(token, &span),
-                span,
-                expected: "end of line",
-            }),
+            Some((Ok(token), span)) => {
+                let found = self.describe(token, &span);
+                let expected = "end of line";
+                Err(Error::at(span, Detail::Unexpected { expected, found }))
+            }
             Some((Err(()), span)) => Err(self.lex_error(span)),
         }
     }
@@ -154,11 +151,10 @@ impl<'a> Cursor<'a> {
         let (text, span) = self.number_text(expected)?;
         match parse_i32(text) {
             Some(value) => Ok((value, span)),
-            None => Err(Error::BadNumber {
-                found: excerpt(text, SHOWN),
-                span,
-                expected,
-            }),
+            None => {
+                let found = excerpt(text, SHOWN);
+                Err(Error::at(span, Detail::BadNumber { expected, found }))
+            }
         }
     }
 
@@ -168,11 +164,11 @@ impl<'a> Cursor<'a> {
         match parse_f32(text) {
             Some(value) if value.is_finite() => Ok(value),
             // The number pattern always parses; only the range can be wrong.
-            _ => Err(Error::BadNumber {
-                found: excerpt(text, SHOWN),
-                span,
-                expected: "a number within the range of f32",
-            }),
+            _ => {
+                let found = excerpt(text, SHOWN);
+                let expected = "a number within the range of f32";
+                Err(Error::at(span, Detail::BadNumber { expected, found }))
+            }
         }
     }
 
@@ -240,27 +236,25 @@ impl<'a> Cursor<'a> {
         item_bytes: usize,
     ) -> Result<usize, Error> {
         let Ok(count) = usize::try_from(value) else {
-            return Err(Error::BadNumber {
-                found: value.to_string(),
-                span,
-                expected: "a count of 0 or more",
-            });
+            let found = value.to_string();
+            let expected = "a count of 0 or more";
+            return Err(Error::at(span, Detail::BadNumber { expected, found }));
         };
         let count64 = count as u64;
         let needed = count64.saturating_mul(2 * tokens).saturating_sub(1);
         let available = self.src.len().saturating_sub(self.pos()) as u64;
         if needed > available {
-            return Err(Error::CountExceedsInput {
-                span,
+            let detail = Detail::CountExceedsInput {
                 what,
                 count: count64,
                 needed,
                 available,
-            });
+            };
+            return Err(Error::at(span, detail));
         }
         self.budget
             .reserve(what, count64, item_bytes as u64)
-            .map_err(|source| Error::Limit { span, source })?;
+            .map_err(|source| Error::limit(span, source))?;
         Ok(count)
     }
 

@@ -6,9 +6,9 @@ mod cursor;
 mod pieces;
 mod records;
 
-use crate::Error;
 use crate::file::{Block, File, UnknownBlock};
 use crate::lexer::{Token, is_header_line, trim_end, trim_start};
+use crate::{Detail, Error};
 use cursor::Cursor;
 use rigport_model_core::codes;
 use rigport_model_core::diagnostic::line_col;
@@ -61,7 +61,7 @@ fn parse_split(src: &[u8], options: &ReadOptions, split: Split) -> Result<(File,
     let mut report = Report::default();
     if !has_magic(src) {
         if options.strict {
-            return Err(Error::MissingMagic { span: 0..0 });
+            return Err(Error::at(0..0, Detail::MissingMagic));
         }
         report.warn(
             codes::MISSING_MAGIC,
@@ -81,11 +81,9 @@ fn parse_split(src: &[u8], options: &ReadOptions, split: Split) -> Result<(File,
                 src.get(span.clone()).unwrap_or_default(),
                 40,
             );
-            return Err(Error::Unexpected {
-                span,
-                expected: "a block header such as `Meshes: 1`",
-                found: format!("`{found}`"),
-            });
+            let expected = "a block header such as `Meshes: 1`";
+            let found = format!("`{found}`");
+            return Err(Error::at(span, Detail::Unexpected { expected, found }));
         }
         let word = src.get(span.start..span.end - 1).unwrap_or_default();
         let Some(kind) = KNOWN.iter().position(|k| k.as_bytes() == word) else {
@@ -94,16 +92,16 @@ fn parse_split(src: &[u8], options: &ReadOptions, split: Split) -> Result<(File,
             continue;
         };
         if let Some(first) = &seen[kind] {
-            return Err(Error::DuplicateBlock {
-                span,
+            let detail = Detail::DuplicateBlock {
                 name: KNOWN[kind],
                 first_line: line_col(src, first.start).0,
-            });
+            };
+            return Err(Error::at(span, detail));
         }
         seen[kind] = Some(span.clone());
         match known_block(&mut c, kind, &mut checks, split) {
             Ok(block) => file.blocks.push(block),
-            Err(error) if error.is_truncation(src) && !options.strict => {
+            Err(error) if is_truncation(&error, src) && !options.strict => {
                 let line_start = src[..span.start]
                     .iter()
                     .rposition(|&b| b == b'\n')
@@ -127,6 +125,22 @@ fn parse_split(src: &[u8], options: &ReadOptions, split: Split) -> Result<(File,
     }
     checks.finish(&file, src, &mut report)?;
     Ok((file, report))
+}
+
+/// Whether the input simply ends inside what was being read: the file ran out, a count
+/// promises more than is left, or the error sits on a last line with no line break after it
+/// (a cut inside a quoted name or a number, `"Bone0` or `4e-`). Lenient reading keeps such a
+/// tail raw with a warning.
+fn is_truncation(error: &Error, src: &[u8]) -> bool {
+    match error {
+        Error::Format {
+            detail: Detail::UnexpectedEof { .. } | Detail::CountExceedsInput { .. },
+            ..
+        } => true,
+        _ => error
+            .span()
+            .is_some_and(|s| !src[s.start.min(src.len())..].contains(&b'\n')),
+    }
 }
 
 /// The rest of a known block after its header word.

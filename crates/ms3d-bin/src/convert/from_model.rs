@@ -51,7 +51,7 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
         )));
     }
     if let Some(problem) = model.check_references().into_iter().next() {
-        return Err(Error::InvalidModel(problem));
+        return Err(problem.into());
     }
     check_limit("groups", model.meshes.len(), MAX_GROUPS)?;
     check_limit("materials", model.materials.len(), MAX_MATERIALS)?;

@@ -26,21 +26,7 @@ pub mod codes {
         rigport_model_core::Code::new("unweighted-points");
 }
 
-/// Options for converting to and from the neutral model.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ConvertOptions {
-    /// Frame rate for a sequence without a positive `AnimRate`, and for writing an
-    /// animation whose own rate is not positive. Default [`DEFAULT_FPS`].
-    pub default_fps: f32,
-}
-
-impl Default for ConvertOptions {
-    fn default() -> Self {
-        Self {
-            default_fps: DEFAULT_FPS,
-        }
-    }
-}
+rigport_model_core::convert_options!();
 
 impl ConvertOptions {
     pub(crate) fn fallback_fps(&self) -> f32 {

@@ -1,7 +1,7 @@
 //! PSK and PSA to the neutral model.
 
 use super::{ConvertOptions, codes as psk_codes, srgb_to_linear};
-use crate::error::Error;
+use crate::error::{Detail, Error};
 use crate::file::{Body, File, Kind, name_of};
 use glam::{Quat, Vec2, Vec3, Vec4};
 use rigport_anim::weights::keep_largest_four;
@@ -141,7 +141,7 @@ pub fn to_model_with_animations(
 ) -> Result<(Model, Report), Error> {
     let mut report = Report::default();
     if mesh.kind != Kind::Mesh {
-        return Err(Error::Missing("ACTRHEAD"));
+        return Err(Error::detail(Detail::Missing("ACTRHEAD")));
     }
     let skeleton = skeleton_of(mesh, &mut report);
     let (meshes, materials) = meshes_of(mesh, skeleton.len(), &mut report);
@@ -224,15 +224,19 @@ fn sequence_starts(psa: &File, report: &mut Report) -> Result<Vec<u64>, Error> {
     for (i, (s, &start)) in sequences.iter().zip(&starts).enumerate() {
         let frames = u64::try_from(s.num_raw_frames).unwrap_or(u64::MAX);
         if bones > 0 && start.saturating_add(frames) > total {
-            return Err(Error::Inconsistent {
-                offset: info_at + i as u64 * info_size + 160,
-                message: format!(
-                    "sequence {i} `{}` covers frames {}..+{} but ANIMKEYS holds {total} frames of {bones} bones",
-                    name_of(&s.name),
-                    s.first_raw_frame,
-                    s.num_raw_frames
-                ),
-            });
+            let offset = info_at + i as u64 * info_size + 160;
+            return Err(Error::at(
+                offset,
+                Detail::Inconsistent {
+                    offset,
+                    message: format!(
+                        "sequence {i} `{}` covers frames {}..+{} but ANIMKEYS holds {total} frames of {bones} bones",
+                        name_of(&s.name),
+                        s.first_raw_frame,
+                        s.num_raw_frames
+                    ),
+                },
+            ));
         }
     }
     Ok(starts)

@@ -43,11 +43,11 @@ fn bones(model: &Model, report: &mut Report) -> Result<Bones, Error> {
         });
     }
     let order = parent_first_order(&model.skeleton)
-        .map_err(|e| Error::Unrepresentable(format!("the skeleton is not a forest: {e}")))?;
+        .map_err(|e| unwritable(format!("the skeleton is not a forest: {e}")))?;
     let mut id_of = vec![0i32; model.skeleton.len()];
     for (id, joint) in order.iter().enumerate() {
         id_of[joint.index()] = i32::try_from(id)
-            .map_err(|_| Error::Unrepresentable(format!("{} joints", model.skeleton.len())))?;
+            .map_err(|_| unwritable(format!("{} joints", model.skeleton.len())))?;
     }
     let (mut quotes, mut empty) = (0usize, 0usize);
     let nodes = order
@@ -209,7 +209,7 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
 
 pub(crate) fn reference(model: &Model, _options: &ConvertOptions) -> Result<(File, Report), Error> {
     if let Some(problem) = model.check_references().into_iter().next() {
-        return Err(Error::InvalidModel(problem));
+        return Err(problem.into());
     }
     let mut report = Report::default();
     let bones = bones(model, &mut report)?;
@@ -383,10 +383,10 @@ pub fn animation_from_model(
     options: &ConvertOptions,
 ) -> Result<(File, Report), Error> {
     if let Some(problem) = model.check_references().into_iter().next() {
-        return Err(Error::InvalidModel(problem));
+        return Err(problem.into());
     }
     let source = model.animations.get(index).ok_or_else(|| {
-        Error::Unrepresentable(format!(
+        unwritable(format!(
             "animation {index} does not exist ({} animations)",
             model.animations.len()
         ))
@@ -417,7 +417,7 @@ pub fn animation_from_model(
     let joints = bones.nodes.len() as u64;
     let allowance = rigport_anim::resample::poses_allowed(model);
     if frames.saturating_mul(joints) > allowance {
-        return Err(Error::Unrepresentable(format!(
+        return Err(unwritable(format!(
             "animation `{}` would need {frames} frames of {joints} bones at {fps} fps, more poses than the model's keys justify ({allowance})",
             rigport_model_core::diagnostic::excerpt(source.name.as_bytes(), 40)
         )));
@@ -472,18 +472,17 @@ pub fn animation_from_model(
     }
 
     let mut skeleton = Vec::new();
-    let mut pose =
-        if bones.placeholder {
-            None
-        } else {
-            Some(Pose::new(&model.skeleton).map_err(|e| {
-                Error::Unrepresentable(format!("the skeleton is not a forest: {e}"))
-            })?)
-        };
+    let mut pose = if bones.placeholder {
+        None
+    } else {
+        Some(
+            Pose::new(&model.skeleton)
+                .map_err(|e| unwritable(format!("the skeleton is not a forest: {e}")))?,
+        )
+    };
     for frame in 0..frames {
         skeleton.push(SkeletonLine::Time {
-            time: i32::try_from(frame)
-                .map_err(|_| Error::Unrepresentable(format!("{frames} frames")))?,
+            time: i32::try_from(frame).map_err(|_| unwritable(format!("{frames} frames")))?,
             comment: None,
         });
         match &mut pose {
@@ -517,4 +516,12 @@ pub fn animation_from_model(
         },
         report,
     ))
+}
+
+/// A model SMD cannot hold.
+fn unwritable(message: String) -> Error {
+    Error::Unwritable {
+        format: "SMD",
+        message,
+    }
 }

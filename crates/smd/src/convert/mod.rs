@@ -42,7 +42,7 @@ impl ConvertOptions {
         if self.fps.is_finite() && self.fps > 0.0 {
             Ok(self.fps)
         } else {
-            Err(crate::Error::InvalidFps(self.fps))
+            Err(crate::Error::invalid_fps(self.fps))
         }
     }
 }

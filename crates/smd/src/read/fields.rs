@@ -1,7 +1,7 @@
 //! Lines and their fields: where a line starts and ends, blanks and comments, and the
 //! numbers and names a line holds, with the warnings a field can raise.
 
-use crate::error::Error;
+use crate::error::{Detail, Error};
 use rigport_model_core::diagnostic::excerpt;
 use rigport_model_core::number::{parse_f32 as parse_float, parse_i32 as parse_int};
 use std::ops::Range;
@@ -103,27 +103,33 @@ impl<'a> Fields<'a> {
         &mut self,
         expected: &'static str,
     ) -> Result<(&'a [u8], Range<usize>), Error> {
-        self.token().ok_or_else(|| Error::ShortLine {
-            span: self.end_span(),
-            expected,
-        })
+        self.token()
+            .ok_or_else(|| Error::at(self.end_span(), Detail::ShortLine { expected }))
     }
 
     pub(super) fn int(&mut self, expected: &'static str) -> Result<i32, Error> {
         let (token, span) = self.require(expected)?;
-        parse_int(token).ok_or_else(|| Error::BadNumber {
-            span,
-            expected,
-            found: excerpt(token, 40),
+        parse_int(token).ok_or_else(|| {
+            Error::at(
+                span,
+                Detail::BadNumber {
+                    expected,
+                    found: excerpt(token, 40),
+                },
+            )
         })
     }
 
     pub(super) fn float(&mut self, expected: &'static str) -> Result<f32, Error> {
         let (token, span) = self.require(expected)?;
-        parse_float(token).ok_or_else(|| Error::BadNumber {
-            span,
-            expected,
-            found: excerpt(token, 40),
+        parse_float(token).ok_or_else(|| {
+            Error::at(
+                span,
+                Detail::BadNumber {
+                    expected,
+                    found: excerpt(token, 40),
+                },
+            )
         })
     }
 
@@ -146,9 +152,10 @@ impl<'a> Fields<'a> {
             let close = self.text[open + 1..]
                 .iter()
                 .position(|&b| b == b'"')
-                .ok_or(Error::UnterminatedQuote {
-                    span: self.base + open..self.base + trim_end_len(self.text),
-                })?;
+                .ok_or(Error::at(
+                    self.base + open..self.base + trim_end_len(self.text),
+                    Detail::UnterminatedQuote,
+                ))?;
             self.pos = open + 1 + close + 1;
             return Ok((self.text[open + 1..open + 1 + close].to_vec(), true));
         }
@@ -174,11 +181,13 @@ impl<'a> Fields<'a> {
             return Ok(Some(rest.to_vec()));
         }
         let (token, span) = self.token().unwrap_or((rest, self.end_span()));
-        Err(Error::Unexpected {
+        Err(Error::at(
             span,
-            expected: "the end of the line",
-            found: excerpt(token, 40),
-        })
+            Detail::Unexpected {
+                expected: "the end of the line",
+                found: excerpt(token, 40),
+            },
+        ))
     }
 }
 

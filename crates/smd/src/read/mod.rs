@@ -4,7 +4,7 @@
 //! * here: the reader of blocks and their records ([`Reader`]);
 //! * `pieces` (feature `parallel`): large blocks read on every core.
 
-use crate::error::Error;
+use crate::error::{Detail, Error};
 use crate::file::{
     BonePose, File, Item, LineEnding, Link, Node, NodeLine, SkeletonLine, Triangle, TriangleLine,
     UnknownBlock, Version, Vertex, VertexAnimationLine,
@@ -160,7 +160,7 @@ impl<'a> Reader<'a> {
         message: String,
     ) -> Result<(), Error> {
         if self.strict {
-            return Err(Error::Strict { span, message });
+            return Err(Error::strict(span, message));
         }
         self.warnings += 1;
         self.last_code = code;
@@ -180,10 +180,7 @@ impl<'a> Reader<'a> {
     ) -> Result<(), Error> {
         self.budget
             .reserve(what, 1, bytes as u64)
-            .map_err(|source| Error::Limit {
-                span: span.clone(),
-                source,
-            })
+            .map_err(|source| Error::limit(span.clone(), source))
     }
 
     fn check_bone(
@@ -219,10 +216,7 @@ impl<'a> Reader<'a> {
             opened.number
         );
         if self.strict {
-            return Err(Error::Strict {
-                span: self.eof_span(),
-                message,
-            });
+            return Err(Error::strict(self.eof_span(), message));
         }
         let opened = *opened;
         self.warn(&opened, span, codes::DAMAGED_TAIL, message)
@@ -290,11 +284,13 @@ impl<'a> Reader<'a> {
                     file.items.push(item);
                 }
                 b"end" => {
-                    return Err(Error::Unexpected {
-                        span: keyword_span,
-                        expected: "a block keyword (`nodes`, `skeleton`, `triangles`)",
-                        found: "end".to_owned(),
-                    });
+                    return Err(Error::at(
+                        keyword_span,
+                        Detail::Unexpected {
+                            expected: "a block keyword (`nodes`, `skeleton`, `triangles`)",
+                            found: "end".to_owned(),
+                        },
+                    ));
                 }
                 _ if !fields.more() && text.len() == keyword.len() => {
                     // A single word: a block this reader does not know, kept raw.
@@ -302,23 +298,21 @@ impl<'a> Reader<'a> {
                         .push(Item::Unknown(self.unknown(&line, keyword)?));
                 }
                 _ => {
-                    return Err(Error::Unexpected {
-                        span: keyword_span,
-                        expected: "`version` or a block keyword (`nodes`, `skeleton`, `triangles`)",
-                        found: excerpt(keyword, 40),
-                    });
+                    return Err(Error::at(
+                        keyword_span,
+                        Detail::Unexpected {
+                            expected: "`version` or a block keyword (`nodes`, `skeleton`, `triangles`)",
+                            found: excerpt(keyword, 40),
+                        },
+                    ));
                 }
             }
         }
         if !any_data {
-            return Err(Error::Empty {
-                span: self.eof_span(),
-            });
+            return Err(Error::at(self.eof_span(), Detail::Empty));
         }
         if !file.items.iter().any(|i| matches!(i, Item::Nodes(_))) {
-            return Err(Error::MissingNodes {
-                span: self.eof_span(),
-            });
+            return Err(Error::at(self.eof_span(), Detail::MissingNodes));
         }
         if self.warnings > MAX_WARNINGS {
             self.report.warn(
@@ -480,11 +474,13 @@ impl<'a> Reader<'a> {
                 continue;
             }
             if !timed {
-                return Err(Error::Unexpected {
-                    span: first_span,
-                    expected: L::BEFORE,
-                    found: excerpt(first, 40),
-                });
+                return Err(Error::at(
+                    first_span,
+                    Detail::Unexpected {
+                        expected: L::BEFORE,
+                        found: excerpt(first, 40),
+                    },
+                ));
             }
             out.push(record(self, &line, fields, first_span)?);
         }
@@ -521,11 +517,13 @@ impl<'a> Reader<'a> {
         let links = if fields.more() {
             let count = fields.int("a link count")?;
             if count < 0 {
-                return Err(Error::BadNumber {
-                    span: line.trimmed_span(),
-                    expected: "a link count of 0 or more",
-                    found: count.to_string(),
-                });
+                return Err(Error::at(
+                    line.trimmed_span(),
+                    Detail::BadNumber {
+                        expected: "a link count of 0 or more",
+                        found: count.to_string(),
+                    },
+                ));
             }
             // No capacity from the count: the pairs are pushed as they are read.
             let mut links = Vec::new();
@@ -597,10 +595,12 @@ impl<'a> Reader<'a> {
             let mut read = 0usize;
             while read < 3 {
                 let Some(next) = self.lines.next() else {
-                    return Err(Error::UnexpectedEof {
-                        span: self.eof_span(),
-                        expected: "the triangle has fewer than 3 vertex lines",
-                    });
+                    return Err(Error::at(
+                        self.eof_span(),
+                        Detail::UnexpectedEof {
+                            expected: "the triangle has fewer than 3 vertex lines",
+                        },
+                    ));
                 };
                 match kind(&next) {
                     Kind::Blank => continue,
@@ -612,11 +612,13 @@ impl<'a> Reader<'a> {
                     Kind::Data => {}
                 }
                 if is_end(&next) {
-                    return Err(Error::Unexpected {
-                        span: next.trimmed_span(),
-                        expected: "3 vertex lines after the material line",
-                        found: "end".to_owned(),
-                    });
+                    return Err(Error::at(
+                        next.trimmed_span(),
+                        Detail::Unexpected {
+                            expected: "3 vertex lines after the material line",
+                            found: "end".to_owned(),
+                        },
+                    ));
                 }
                 vertices[read] = Some(self.vertex(&next)?);
                 read += 1;
