@@ -5,7 +5,7 @@
 //! The archive is written by Python's `zipfile` (Python is already needed to run the add-on
 //! tests), which keeps a compression crate out of xtask's build.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Where the zip is written, under the workspace's `target/`.
 pub const ZIP_NAME: &str = "rigport_io.zip";
@@ -14,7 +14,7 @@ pub const ZIP_NAME: &str = "rigport_io.zip";
 pub fn run(root: &Path) -> Result<(), String> {
     let addon = root.join("integrations/blender");
     let package = addon.join("rigport_io");
-    let mut entries = python_files(&package)?;
+    let mut entries = crate::blender_extension::python_files(&package, "rigport_io/")?;
     entries.push((addon.join("README.md"), "rigport_io/README.md".to_string()));
     entries.push((
         crate::blender_formats::write(root)?,
@@ -34,28 +34,4 @@ pub fn run(root: &Path) -> Result<(), String> {
     crate::blender_extension::write_zip(&zip, "", &entries)?;
     println!("wrote {} ({} files)", zip.display(), entries.len());
     Ok(())
-}
-
-/// The package's `.py` files (no caches), sorted, each with its name inside the zip.
-fn python_files(package: &Path) -> Result<Vec<(PathBuf, String)>, String> {
-    let listing = std::fs::read_dir(package).map_err(|e| format!("{}: {e}", package.display()))?;
-    let mut files = Vec::new();
-    for entry in listing {
-        let path = entry
-            .map_err(|e| format!("{}: {e}", package.display()))?
-            .path();
-        let is_python = path.extension().is_some_and(|ext| ext == "py");
-        if path.is_file() && is_python {
-            let name = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .ok_or_else(|| format!("{}: file name is not UTF-8", path.display()))?;
-            files.push((path.clone(), format!("rigport_io/{name}")));
-        }
-    }
-    if files.is_empty() {
-        return Err(format!("no .py files in {}", package.display()));
-    }
-    files.sort();
-    Ok(files)
 }

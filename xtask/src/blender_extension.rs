@@ -104,7 +104,7 @@ pub fn build(root: &Path, wheels: &[PathBuf]) -> Result<PathBuf, String> {
     let manifest = std::fs::read_to_string(package.join("blender_manifest.toml"))
         .map_err(|e| format!("{}/blender_manifest.toml: {e}", package.display()))?;
     let manifest = manifest_with_wheels(&manifest, &wheel_names, &version)?;
-    let mut entries = python_files(&package)?;
+    let mut entries = python_files(&package, "")?;
     entries.push((addon.join("README.md"), "README.md".to_owned()));
     entries.push((
         crate::blender_formats::write(root)?,
@@ -233,8 +233,9 @@ fn build_wheel(root: &Path, out: &Path, version: &str) -> Result<PathBuf, String
     })
 }
 
-/// The package's `.py` files (no caches), sorted, each with its name at the zip's top.
-fn python_files(package: &Path) -> Result<Vec<(PathBuf, String)>, String> {
+/// The package's `.py` files (no caches), sorted, each with its name in the zip: `folder`
+/// (empty, or ending in `/`) and its file name.
+pub(crate) fn python_files(package: &Path, folder: &str) -> Result<Vec<(PathBuf, String)>, String> {
     let listing = std::fs::read_dir(package).map_err(|e| format!("{}: {e}", package.display()))?;
     let mut files = Vec::new();
     for entry in listing {
@@ -245,9 +246,8 @@ fn python_files(package: &Path) -> Result<Vec<(PathBuf, String)>, String> {
             let name = path
                 .file_name()
                 .and_then(|n| n.to_str())
-                .ok_or_else(|| format!("{}: file name is not UTF-8", path.display()))?
-                .to_owned();
-            files.push((path, name));
+                .ok_or_else(|| format!("{}: file name is not UTF-8", path.display()))?;
+            files.push((path.clone(), format!("{folder}{name}")));
         }
     }
     if files.is_empty() {

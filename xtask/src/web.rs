@@ -10,6 +10,7 @@
 //! 5. the page (`web/*.html|css|js`) and the three.js modules it imports (found by following
 //!    their relative imports) copied into `target/web/`, three.js's licence beside them.
 
+use crate::dist::run_command;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -309,19 +310,6 @@ fn folder_size(dir: &Path) -> u64 {
 /// An environment variable's value, or `default`.
 fn env_or(name: &str, default: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| default.to_owned())
-}
-
-/// Runs a command, its output going to the terminal; a missing program or a failure is an
-/// error naming `what`.
-fn run_command(command: &mut Command, what: &str) -> Result<(), String> {
-    let status = command.status().map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => format!("{what}: program not found"),
-        _ => format!("{what}: {e}"),
-    })?;
-    match status.success() {
-        true => Ok(()),
-        false => Err(format!("{what} failed ({status})")),
-    }
 }
 
 #[cfg(test)]

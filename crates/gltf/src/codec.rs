@@ -47,11 +47,9 @@ pub static GLB_CODEC: Codec = Codec::new(&GLB_INFO, Some(&GLB_FLAVOUR), Some(&GL
 /// The `.gltf` codec.
 pub static GLTF_CODEC: Codec = Codec::new(&GLTF_INFO, Some(&GLTF_FLAVOUR), Some(&GLTF_FLAVOUR));
 
-pub(crate) static GLB_INFO: FormatInfo = FormatInfo {
-    key: "glb",
+/// What both flavours are.
+const GLTF_FAMILY: FormatInfo = FormatInfo {
     family: "glTF",
-    description: "glTF 2.0 binary (`.glb`)",
-    extensions: &["glb"],
     up: UpAxis::Y,
     writes: true,
     reads: true,
@@ -61,21 +59,21 @@ pub(crate) static GLB_INFO: FormatInfo = FormatInfo {
     ..FormatInfo::DEFAULT
 };
 
+pub(crate) static GLB_INFO: FormatInfo = FormatInfo {
+    key: "glb",
+    description: "glTF 2.0 binary (`.glb`)",
+    extensions: &["glb"],
+    ..GLTF_FAMILY
+};
+
 pub(crate) static GLTF_INFO: FormatInfo = FormatInfo {
     key: "gltf",
-    family: "glTF",
     description: "glTF 2.0 JSON with a `.bin` beside it (`.gltf`)",
     extensions: &["gltf"],
-    up: UpAxis::Y,
-    writes: true,
-    reads: true,
-    morph_targets: true,
-    cubic_splines: true,
-    embeds_images: true,
     // It names its buffers and images by relative path: a copy into another folder would
     // lose them.
     faithful_copy: false,
-    ..FormatInfo::DEFAULT
+    ..GLTF_FAMILY
 };
 
 /// The flavour `bytes` are, whatever codec reads them.

@@ -151,6 +151,16 @@ pub fn to_json(file: &str, s: &FileSummary) -> serde_json::Value {
     })
 }
 
+/// A report's notices as JSON objects (`severity`, `code`, `message`): the shape of every
+/// door's `report` (`rigport convert --json`, the page).
+pub fn report_json(report: &crate::Report) -> serde_json::Value {
+    report
+        .notices
+        .iter()
+        .map(|n| json!({ "severity": n.severity.to_string(), "code": n.code.key(), "message": n.message }))
+        .collect()
+}
+
 /// The `rigport info --json` object for a file that could not be read.
 pub fn error_json(file: &str, message: &str) -> serde_json::Value {
     json!({ "file": file, "error": message })

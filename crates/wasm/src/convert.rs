@@ -7,7 +7,7 @@ use rigport::pipeline::{self, PoseRequest, Settings};
 use rigport::{Format, ReadOptions, Report};
 use rigport_model_core::codec::stem_of;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::path::Path;
 
 /// What a conversion asks for beyond the defaults; each field is the `rigport convert` option
@@ -163,13 +163,7 @@ fn lookup<'a>(files: &'a MemoryFiles, name: &str) -> Result<&'a [u8], String> {
 
 /// A report as JSON: one object per notice, as `rigport convert --json` lists them.
 pub fn report_json(report: &Report) -> Value {
-    report
-        .notices
-        .iter()
-        .map(
-            |n| json!({ "severity": n.severity.to_string(), "code": n.code.key(), "message": n.message }),
-        )
-        .collect()
+    rigport::info::report_json(report)
 }
 
 #[cfg(test)]

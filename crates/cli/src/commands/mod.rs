@@ -13,14 +13,8 @@ use std::path::{Path, PathBuf};
 
 /// A report's notices as JSON objects (`severity`, `code`, `message`), the shape every
 /// command's `--json` uses.
-pub fn notices_json(report: &Report) -> Vec<Value> {
-    report
-        .notices
-        .iter()
-        .map(
-            |n| json!({ "severity": n.severity.to_string(), "code": n.code.key(), "message": n.message }),
-        )
-        .collect()
+pub fn notices_json(report: &Report) -> Value {
+    rigport::info::report_json(report)
 }
 
 /// The `--json` line of a file a command failed on.

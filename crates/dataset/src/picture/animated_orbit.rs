@@ -5,7 +5,7 @@
 
 use super::{
     Drawn, OrbitKeypoints, OrbitPictures, OrbitSet, PictureRequest, Prepared, ViewFiles,
-    ViewKeypoints, transforms_json, view_digits,
+    transforms_json, view_digits,
 };
 use crate::Error;
 use rigport_model_core::Report;
@@ -133,13 +133,8 @@ impl Prepared {
                     }
                 }
                 let name = format!("view_{v:0view_digits$}/frame_{f:0frame_digits$}");
-                if let Some((keypoints, bbox, area)) = picture.keypoints {
-                    seen.push(ViewKeypoints {
-                        file_path: format!("{name}.png"),
-                        keypoints,
-                        bbox,
-                        area,
-                    });
+                if let Some(view) = Drawn::view_keypoints(picture.keypoints, &name) {
+                    seen.push(view);
                     places.push((v, f, time));
                 }
                 if let Some(camera) = picture.camera {

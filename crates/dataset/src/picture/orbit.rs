@@ -37,6 +37,19 @@ pub(super) struct Drawn {
 }
 
 impl Drawn {
+    /// The joints seen in the picture `name` (its path less `.png`), when they were asked for.
+    pub(super) fn view_keypoints(
+        keypoints: Option<(Vec<Keypoint>, Option<[u32; 4]>, u64)>,
+        name: &str,
+    ) -> Option<ViewKeypoints> {
+        keypoints.map(|(keypoints, bbox, area)| ViewKeypoints {
+            file_path: format!("{name}.png"),
+            keypoints,
+            bbox,
+            area,
+        })
+    }
+
     /// `picture`, with the skeleton drawn over it when `skeleton` asks, as the thread that
     /// drew it leaves it: colour, normal and mask encoded as PNG; depth kept for a scale
     /// known only once every view is drawn, or, with `depth`, encoded by it.
@@ -291,14 +304,7 @@ impl Prepared {
                 }
                 (None, _) => None,
             };
-            if let Some((keypoints, bbox, area)) = picture.keypoints {
-                seen.push(ViewKeypoints {
-                    file_path: format!("{name}.png"),
-                    keypoints,
-                    bbox,
-                    area,
-                });
-            }
+            seen.extend(Drawn::view_keypoints(picture.keypoints, &name));
             let (color, normal, mask) = (picture.color, picture.normal, picture.mask);
             if let Some(camera) = picture.camera {
                 intrinsics.get_or_insert(camera);

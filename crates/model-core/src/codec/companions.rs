@@ -164,22 +164,6 @@ impl<T: Companions + ?Sized> Companions for &T {
     }
 }
 
-/// A shared source answers as the source does.
-impl<T: Companions + ?Sized> Companions for std::sync::Arc<T> {
-    fn get(&self, name: &str) -> Option<Cow<'_, [u8]>> {
-        (**self).get(name)
-    }
-    fn names(&self) -> Vec<String> {
-        (**self).names()
-    }
-    fn size(&self, name: &str) -> Option<u64> {
-        (**self).size(name)
-    }
-    fn folder(&self) -> Option<&Path> {
-        (**self).folder()
-    }
-}
-
 /// No files beside the main one.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoCompanions;
