@@ -1,11 +1,14 @@
-"""Giving an exported .glb's animations back their names and order in the source file.
+"""Giving an exported .glb's animations and materials back their names and order in the
+source file.
 
 Blender names an action `object|animation`, and its glTF exporter writes actions in an
 order of its own; game code addresses animations by their names in the file (IQM and IQE
-also by index). `rename` rewrites the JSON chunk of the .glb Blender wrote before rigport
-converts it: each animation takes the name `name_of` gives for its action's name and goes
-to the place it gives (animations without one keep their order, after the others). The
-binary chunk is left as it is. No Blender imports, so it runs under a plain Python too.
+also by index). Materials come out in the order meshes first use them, and two of one name
+as `name` and `name.001`. `rename` rewrites the JSON chunk of the .glb Blender wrote before
+rigport converts it: each animation (and, with `material_of`, each material) takes the name
+the function gives for its Blender name and goes to the place it gives (those without one
+keep their order, after the others); mesh primitives follow their materials. The binary
+chunk is left as it is. No Blender imports, so it runs under a plain Python too.
 """
 
 from __future__ import annotations
@@ -15,9 +18,27 @@ import struct
 from typing import Callable
 
 
-def rename(path: str, name_of: Callable[[str], tuple[str, float]]) -> int:
-    """Renames and orders the animations of the .glb at `path`; returns how many changed
-    name or place. Raises ValueError for a file that is not a glb."""
+Namer = Callable[[str], tuple[str, float]]
+
+
+def placed(items: list, name_of: Namer) -> tuple[list[int], int]:
+    """The order `name_of` puts `items` in (each renamed in place), as old indices, and how
+    many changed name or place."""
+    order = []
+    for position, item in enumerate(items):
+        old = str(item.get("name", ""))
+        name, index = name_of(old)
+        item["name"] = name
+        order.append((index, position, old != name))
+    order.sort(key=lambda entry: (entry[0], entry[1]))
+    changed = sum(1 for at, entry in enumerate(order) if entry[2] or entry[1] != at)
+    return [entry[1] for entry in order], changed
+
+
+def rename(path: str, name_of: Namer, material_of: Namer | None = None) -> int:
+    """Renames and orders the animations (and, with `material_of`, the materials) of the
+    .glb at `path`; returns how many changed name or place. Raises ValueError for a file
+    that is not a glb."""
     with open(path, "rb") as source:
         blob = source.read()
     if len(blob) < 20 or blob[:4] != b"glTF":
@@ -27,17 +48,21 @@ def rename(path: str, name_of: Callable[[str], tuple[str, float]]) -> int:
         raise ValueError(f"{path}: the first chunk is not JSON")
     doc = json.loads(blob[20 : 20 + json_length].decode("utf-8"))
     animations = doc.get("animations") or []
-    placed = []
-    for position, animation in enumerate(animations):
-        old = str(animation.get("name", ""))
-        name, index = name_of(old)
-        animation["name"] = name
-        placed.append((index, position, old != name, animation))
-    placed.sort(key=lambda item: (item[0], item[1]))
-    changed = sum(1 for at, item in enumerate(placed) if item[2] or item[1] != at)
+    order, changed = placed(animations, name_of)
+    if animations:
+        doc["animations"] = [animations[i] for i in order]
+    materials = doc.get("materials") or []
+    if material_of is not None and materials:
+        order, moved = placed(materials, material_of)
+        doc["materials"] = [materials[i] for i in order]
+        new_index = {old: new for new, old in enumerate(order)}
+        for mesh in doc.get("meshes") or []:
+            for primitive in mesh.get("primitives") or []:
+                if "material" in primitive:
+                    primitive["material"] = new_index[primitive["material"]]
+        changed += moved
     if not changed:
         return 0
-    doc["animations"] = [item[3] for item in placed]
     text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     text += b" " * (-len(text) % 4)
     rest = blob[20 + json_length :]

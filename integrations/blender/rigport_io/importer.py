@@ -116,7 +116,9 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             # set the file's rate first, so its frames land on Blender's whole frames.
             set_scene_fps(self.report, context.scene, rig.first_fps(source, animations, beside))
             images_before = set(bpy.data.images)
+            materials_before = set(bpy.data.materials)
             made = import_glb(context, glb)
+            naming.record_materials([m for m in bpy.data.materials if m not in materials_before], glb_material_names(glb))
             images = [i for i in bpy.data.images if i not in images_before]
             textures.relink(images, work, os.path.dirname(source), self.report)
         retime_actions(context.scene, made)
@@ -185,8 +187,11 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             stems = [os.path.splitext(os.path.basename(p))[0] for p in animations]
             moved = [(stem, action, slot) for stem, (_, action, slot) in zip(stems, moved)]
         data = target.animation_data or target.animation_data_create()
-        for name, action, slot in moved:
+        held = [s.action for t in data.nla_tracks for s in t.strips if s.action is not None]
+        first = naming.next_index(held, own)
+        for at, (name, action, slot) in enumerate(moved):
             action.name = naming.joined(target.name, "|", name)
+            naming.record(action, name, first + at)
             action.use_fake_user = False
             track = data.nla_tracks.new()
             track.name = name
@@ -214,13 +219,22 @@ def selected_armature(context: bpy.types.Context) -> Optional[bpy.types.Object]:
     return armatures[0] if len(armatures) == 1 else None
 
 
-def glb_animation_names(glb: str) -> list[str]:
-    """The names of a .glb's animations, in order."""
+def glb_json(glb: str) -> dict:
+    """The JSON chunk of a .glb."""
     with open(glb, "rb") as source:
         head = source.read(20)
         (length,) = struct.unpack_from("<I", head, 12)
-        doc = json.loads(source.read(length).decode("utf-8"))
-    return [str(a.get("name", f"animation_{i}")) for i, a in enumerate(doc.get("animations", []))]
+        return dict(json.loads(source.read(length).decode("utf-8")))
+
+
+def glb_animation_names(glb: str) -> list[str]:
+    """The names of a .glb's animations, in order."""
+    return [str(a.get("name", f"animation_{i}")) for i, a in enumerate(glb_json(glb).get("animations", []))]
+
+
+def glb_material_names(glb: str) -> list[str]:
+    """The names of a .glb's materials, in order."""
+    return [str(m.get("name", f"material_{i}")) for i, m in enumerate(glb_json(glb).get("materials", []))]
 
 
 def is_animation_only(summary: dict) -> bool:
@@ -361,25 +375,34 @@ def actions_of(objects: list[bpy.types.Object]) -> set:
     return actions
 
 
+#: How far off a whole frame (in frames) an imported key may be and still be put on it.
+SNAP_FRAMES = 1e-3
+
+
 def retime_actions(scene: bpy.types.Scene, objects: list[bpy.types.Object]) -> None:
-    """Puts the imported keys on the scene's true frame rate when it is not a whole one.
+    """Puts the imported keys on whole frames where they are within SNAP_FRAMES of one, and
+    on the scene's true frame rate when it is not a whole one.
 
     Blender's glTF importer turns seconds into frames at `render.fps` alone, ignoring
     `fps_base`; at a fractional rate (the file's 30.1034 as 30 / 0.99656) the file's frame k
     would land on frame 0.99656 k. Scaling every key's frame (and handle) by 1 / fps_base
-    puts it back on frame k, and the stashed NLA strips are made again to span their
-    actions' new ranges.
+    puts it back on frame k. The stashed NLA strips are made again to span their actions'
+    new ranges.
     """
     factor = 1.0 / scene.render.fps_base
-    if abs(factor - 1.0) < 1e-9:
-        return
     actions = actions_of(objects)
     for action in actions:
         for curve in compat.action_fcurves(action):
             for point in curve.keyframe_points:
-                point.co.x *= factor
-                point.handle_left.x *= factor
-                point.handle_right.x *= factor
+                scaled = point.co.x * factor
+                # glTF times are 32-bit: the file's frame 29 arrives as 28.99999, and
+                # Blender's exporter cuts an action's range to whole frames, so a key a hair
+                # off a whole frame is put on it.
+                whole = float(round(scaled))
+                shift = whole - scaled if abs(whole - scaled) <= SNAP_FRAMES else 0.0
+                point.co.x = scaled + shift
+                point.handle_left.x = point.handle_left.x * factor + shift
+                point.handle_right.x = point.handle_right.x * factor + shift
             curve.update()
     for obj in objects:
         data = obj.animation_data

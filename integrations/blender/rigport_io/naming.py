@@ -87,11 +87,23 @@ def rename_actions(
                 action.name = joined(stem, "|", track_name)
             else:
                 action.name = joined(stem, "|", f"{track_name}|{obj.name}")
-            action[ANIMATION_NAME] = track_name
-            if order is not None and track_name in order:
-                action[ANIMATION_INDEX] = order.index(track_name)
+            index = order.index(track_name) if order is not None and track_name in order else None
+            record(action, track_name, index)
             renamed.append(action)
     return renamed
+
+
+def record(action: bpy.types.Action, name: str, index: Optional[int]) -> None:
+    """Keeps on `action` the animation's name in its file and, when known, its index there."""
+    action[ANIMATION_NAME] = name
+    if index is not None:
+        action[ANIMATION_INDEX] = index
+
+
+def next_index(actions: Iterable[bpy.types.Action], at_least: int) -> int:
+    """The file index after every one `actions` record, and at least `at_least`."""
+    recorded = [int(a[ANIMATION_INDEX]) for a in actions if ANIMATION_INDEX in a]
+    return max([at_least - 1, *recorded]) + 1
 
 
 def exported_name(name: str) -> tuple[str, float]:
@@ -102,9 +114,48 @@ def exported_name(name: str) -> tuple[str, float]:
     puts in front, and goes after them.
     """
     action = bpy.data.actions.get(name)
+    if action is None or ANIMATION_NAME not in action:
+        # Blender's exporter names an animation after its NLA track when it merges tracks:
+        # the file's own name, which one imported action records.
+        recorded = [a for a in bpy.data.actions if a.get(ANIMATION_NAME) == name]
+        action = recorded[0] if len(recorded) == 1 else action
     if action is not None and ANIMATION_NAME in action:
         return str(action[ANIMATION_NAME]), float(action.get(ANIMATION_INDEX, math.inf))
     head, bar, rest = name.partition("|")
     if bar and rest and head in bpy.data.objects:
         return rest, math.inf
+    return name, math.inf
+
+
+#: Custom properties of an imported material: its name and index in the source file, which
+#: the export gives back (Blender renames a second material of one name `name.001`, and
+#: its exporter writes materials in the order meshes use them).
+MATERIAL_NAME = "rigport_material"
+MATERIAL_INDEX = "rigport_material_index"
+
+
+def record_materials(materials: Iterable[bpy.types.Material], names: list[str]) -> None:
+    """Records on each imported material its name and index among `names`, the glTF's
+    materials in order: Blender names a material as the glTF does, or with a `.NNN` suffix
+    where that name was taken."""
+    taken: set[int] = set()
+    for material in materials:
+        name = material.name
+        candidates = [i for i, n in enumerate(names) if n == name and i not in taken]
+        if not candidates:
+            stem, dot, digits = name.rpartition(".")
+            if dot and digits.isdigit():
+                candidates = [i for i, n in enumerate(names) if n == stem and i not in taken]
+        if candidates:
+            taken.add(candidates[0])
+            material[MATERIAL_NAME] = names[candidates[0]]
+            material[MATERIAL_INDEX] = candidates[0]
+
+
+def exported_material(name: str) -> tuple[str, float]:
+    """The name an exported material takes, and where it goes: an imported one's name and
+    index in its file; another keeps its name and goes after them."""
+    material = bpy.data.materials.get(name)
+    if material is not None and MATERIAL_NAME in material:
+        return str(material[MATERIAL_NAME]), float(material.get(MATERIAL_INDEX, math.inf))
     return name, math.inf

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""The export's animation renaming (`rigport_io/glb_names.py`), checked with a plain Python.
+"""The export's animation and material renaming (`rigport_io/glb_names.py`), checked with a
+plain Python.
 
 Usage: python3 integrations/blender/tests/glb_names_check.py
 
 A .glb with animations named as Blender names actions (`object|animation`, out of file order)
 is renamed with a stand-in for the add-on's rule; the animations must come out under their
 file names, in file order, with those the rule places nowhere after them in their own order,
-and the binary chunk and everything but the animations' names and order unchanged. Prints one
+and the binary chunk and everything but the animations' names and order unchanged; materials
+likewise, with each mesh primitive still naming its own. Prints one
 line per check and `N passed, N failed`; exits 1 on a failure. run.py runs these checks too.
 """
 
@@ -95,6 +97,23 @@ def checks() -> list[dict]:
         check("payload_kept", [a["extras"]["at"] for a in after["animations"]] == [4, 0, 2, 1, 3], "each animation moved whole")
         check("rest_kept", after["nodes"] == doc["nodes"] and rest[8:15] == binary and length_off == 0, "nodes, BIN chunk, total length")
         check("idempotent", rename(path, lambda n: (n, math.inf)) == 0, "a second pass with names as they are changes nothing")
+
+        # Materials: Blender's `skin.001` back to `skin`, file order restored, primitives
+        # following their materials, an unknown material after the known ones.
+        materials = {"metal": ("metal", 1.0), "skin.001": ("skin", 0.0)}
+        doc = {
+            "asset": {"version": "2.0"},
+            "materials": [{"name": "metal"}, {"name": "new"}, {"name": "skin.001"}],
+            "meshes": [{"primitives": [{"attributes": {}, "material": 0}, {"attributes": {}, "material": 2}, {"attributes": {}}]}],
+        }
+        with open(path, "wb") as out:
+            out.write(glb(doc, binary))
+        changed = rename(path, rule, lambda n: materials.get(n, (n, math.inf)))
+        after, rest, length_off = read(path)
+        got = [m["name"] for m in after["materials"]]
+        used = [after["materials"][p["material"]]["name"] for p in after["meshes"][0]["primitives"] if "material" in p]
+        check("materials", got == ["skin", "metal", "new"] and changed == 3 and "animations" not in after, f"{got}, {changed} changed")
+        check("primitives_follow", used == ["metal", "skin"], f"{used}")
     return results
 
 
