@@ -38,7 +38,7 @@ def diagonal(points: list) -> float:
     return float(numpy.linalg.norm(array.max(axis=0) - array.min(axis=0)))
 
 
-def _farthest_nearest(a: numpy.ndarray, b: numpy.ndarray) -> float:
+def farthest_nearest(a: numpy.ndarray, b: numpy.ndarray) -> float:
     """max over a of the distance to the nearest point of b."""
     worst = 0.0
     for start in range(0, len(a), CHUNK):
@@ -52,7 +52,7 @@ def hausdorff(a: list, b: list) -> float:
     """Symmetric Hausdorff distance between two point sets."""
     x = numpy.asarray(a, dtype=numpy.float64)
     y = numpy.asarray(b, dtype=numpy.float64)
-    return max(_farthest_nearest(x, y), _farthest_nearest(y, x))
+    return max(farthest_nearest(x, y), farthest_nearest(y, x))
 
 
 

@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy
 
+import geometry
+
 #: Allowed distance, relative to the model's bounding-box diagonal.
 SIZE_TOLERANCE = 1e-4
 #: Allowed difference in an animation's duration, in seconds.
@@ -28,8 +30,6 @@ DURATION_TOLERANCE = 1e-4
 POSE_TIMES = 7
 #: Points of the source's pose compared (a larger mesh is sampled evenly).
 MOST_POINTS = 1500
-#: Nearest-point search block (rows at once).
-CHUNK = 256
 
 PROPERTIES = ("skeleton", "rest", "triangles", "materials", "animations", "durations", "poses")
 
@@ -56,12 +56,7 @@ def farthest_nearest(a: numpy.ndarray, b: numpy.ndarray) -> float:
     """How far the point of `a` farthest from `b` is from its nearest point of `b`."""
     if not len(a) or not len(b):
         return 0.0 if len(a) == len(b) else float("inf")
-    worst = 0.0
-    for start in range(0, len(a), CHUNK):
-        block = a[start : start + CHUNK]
-        d2 = ((block[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)
-        worst = max(worst, float(numpy.sqrt(d2.min(axis=1)).max()))
-    return worst
+    return geometry.farthest_nearest(a, b)
 
 
 def sampled(cloud: numpy.ndarray) -> numpy.ndarray:

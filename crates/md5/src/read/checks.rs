@@ -177,16 +177,7 @@ pub(super) fn check_file(kind: Kind, facts: &Facts, notes: &mut Notes) -> Result
         Kind::Mesh => {
             let joints = facts.joint_parents.len();
             for (parent, span) in &facts.joint_parents {
-                if *parent < -1 || *parent >= joints as i64 {
-                    return Err(Error::at(
-                        span.clone(),
-                        Detail::IndexOutOfRange {
-                            what: "parent joint",
-                            index: *parent,
-                            len: joints,
-                        },
-                    ));
-                }
+                check_parent(*parent, span, joints)?;
             }
             if let Some((joint, span)) = &facts.max_weight_joint
                 && *joint >= joints as i64
@@ -214,16 +205,7 @@ pub(super) fn check_file(kind: Kind, facts: &Facts, notes: &mut Notes) -> Result
                 _ => None,
             });
             for (parent, flags, start, span) in &facts.hierarchy {
-                if *parent < -1 || *parent >= joints as i64 {
-                    return Err(Error::at(
-                        span.clone(),
-                        Detail::IndexOutOfRange {
-                            what: "parent joint",
-                            index: *parent,
-                            len: joints,
-                        },
-                    ));
-                }
+                check_parent(*parent, span, joints)?;
                 if let Some((c, _)) = &components
                     && *flags != 0
                     && (*start < 0 || start.saturating_add(flags.count_ones().into()) > *c)
@@ -285,6 +267,19 @@ pub(super) fn check_file(kind: Kind, facts: &Facts, notes: &mut Notes) -> Result
                 }
             }
         }
+    }
+    Ok(())
+}
+
+/// A joint's parent index, which must be -1 (a root) or one of the `joints`.
+fn check_parent(parent: i64, span: &Span, joints: usize) -> Result<(), Error> {
+    if parent < -1 || parent >= joints as i64 {
+        let detail = Detail::IndexOutOfRange {
+            what: "parent joint",
+            index: parent,
+            len: joints,
+        };
+        return Err(Error::at(span.clone(), detail));
     }
     Ok(())
 }
