@@ -50,6 +50,21 @@ pub fn iqe_anim_no_normals(rig: &Rig) -> Vec<u8> {
     )
 }
 
+/// The scene with every grid's faces as `fm a b c d` quads, each vertex bound to two
+/// neighbouring joints (`vb J 0.6 J+1 0.4`, J following the column), and the animation
+/// marked `loop` with 6-decimal `pq` lines: the shape of a 100 MB character export with
+/// quads, as [`quad_rig`](super::quad_rig) sizes it.
+pub fn iqe_anim_quads(rig: &Rig) -> Vec<u8> {
+    write(
+        rig,
+        Shape {
+            quads: true,
+            pose_decimals: 6,
+            ..Shape::ANIM
+        },
+    )
+}
+
 /// How the scene is written.
 #[derive(Clone, Copy)]
 struct Shape {
@@ -59,6 +74,11 @@ struct Shape {
     one_mesh: bool,
     /// `vn` lines.
     normals: bool,
+    /// Quads (`fm a b c d`), a `loop` animation and joints that follow the column, in
+    /// place of triangles and every vertex on joints 12 and 13.
+    quads: bool,
+    /// Decimals of the animation's `pq` numbers.
+    pose_decimals: usize,
 }
 
 impl Shape {
@@ -66,6 +86,8 @@ impl Shape {
         triangles_per_quad: 1,
         one_mesh: false,
         normals: true,
+        quads: false,
+        pose_decimals: 5,
     };
 }
 
@@ -86,7 +108,7 @@ fn write(rig: &Rig, shape: Shape) -> Vec<u8> {
         let parent = rig.parent(joint).map_or(-1, i64::from);
         let _ = writeln!(out, "joint \"joint{joint}\" {parent}");
         let (translation, rotation) = rig.bind(joint);
-        pose(&mut out, translation, rotation);
+        pose(&mut out, translation, rotation, 5);
     }
     let stride = rig.cols + 1;
     let vertex_line_end: &[u8] = if shape.normals {
@@ -108,13 +130,31 @@ fn write(rig: &Rig, shape: Shape) -> Vec<u8> {
         for g in 0..rig.vertices_per_mesh() {
             let (i, j) = (g % stride, g / stride);
             out.extend_from_slice(b"vp");
-            numbers5(&mut out, &rig.position(m, i, j));
+            let [x, y, z] = rig.position(m, i, j);
+            // Quads lie in the XZ plane, facing `vn 0 1 0`.
+            let position = if shape.quads { [x, z, y] } else { [x, y, z] };
+            numbers5(&mut out, &position);
             out.extend_from_slice(b"\nvt");
             numbers5(&mut out, &rig.uv(i, j));
-            out.extend_from_slice(vertex_line_end);
+            if shape.quads {
+                let joint = i * (rig.joints - 1) / stride;
+                let normal: &[u8] = if shape.normals { b"\nvn 0 1 0" } else { b"" };
+                out.extend_from_slice(normal);
+                let _ = writeln!(out, "\nvb {joint} 0.6 {} 0.4", joint + 1);
+            } else {
+                out.extend_from_slice(vertex_line_end);
+            }
         }
         for j in 0..rig.rows {
             for i in 0..rig.cols {
+                if shape.quads {
+                    // Counter-clockwise from +Z is clockwise from +Y once Y and Z swap:
+                    // the way IQE fronts wind.
+                    let [[a, b, c], [_, _, d]] =
+                        rig.quad_triangles(i, j).map(|t| t.map(|v| v + first));
+                    let _ = writeln!(out, "fm {a} {b} {c} {d}");
+                    continue;
+                }
                 // IQE fronts wind clockwise.
                 for [a, b, c] in rig
                     .quad_triangles(i, j)
@@ -128,6 +168,9 @@ fn write(rig: &Rig, shape: Shape) -> Vec<u8> {
         }
     }
     out.extend_from_slice(b"animation \"wave\"\nframerate 30\n");
+    if shape.quads {
+        out.extend_from_slice(b"loop\n");
+    }
     for frame in 0..rig.frames {
         let _ = writeln!(out, "frame {frame}");
         for joint in 0..rig.joints {
@@ -137,16 +180,18 @@ fn write(rig: &Rig, shape: Shape) -> Vec<u8> {
                 &mut out,
                 std::array::from_fn(|k| translation[k] + dt[k]),
                 std::array::from_fn(|k| rotation[k] + dr[k]),
+                shape.pose_decimals,
             );
         }
     }
     out
 }
 
-/// A `pq` line with 5-decimal numbers: translation and a quaternion.
-fn pose(out: &mut Vec<u8>, translation: [f32; 3], euler: [f32; 3]) {
+/// A `pq` line with `decimals`-decimal numbers: translation and a quaternion.
+fn pose(out: &mut Vec<u8>, translation: [f32; 3], euler: [f32; 3], decimals: usize) {
     out.extend_from_slice(b"pq");
-    numbers5(out, &translation);
-    numbers5(out, &euler_to_quat(euler));
+    for v in translation.into_iter().chain(euler_to_quat(euler)) {
+        let _ = write!(out, " {v:.decimals$}");
+    }
     out.push(b'\n');
 }

@@ -19,7 +19,7 @@ mod text;
 
 pub use gimbal::gimbal_model;
 pub use iqe::iqe;
-pub use iqe_short::{iqe_anim, iqe_anim_no_normals, iqe_anim_one_mesh, iqe_short};
+pub use iqe_short::{iqe_anim, iqe_anim_no_normals, iqe_anim_one_mesh, iqe_anim_quads, iqe_short};
 pub use md5_flags::{Md5Flags, md5_flags};
 pub use model::model;
 pub use ms3d::{Ms3dSpec, ms3d};
@@ -120,6 +120,21 @@ pub fn anim_rig(megabytes: u32) -> Rig {
     }
 }
 
+/// The scene of a quad-faced, animation-heavy IQE file ([`iqe_anim_quads`]) of roughly
+/// `megabytes` MB: 9 square grids (300 × 300 vertices at 100 MB, 95 × 95 at 10: the
+/// vertices grow with the size), 64 joints and 86 frames per megabyte (8600 at 100 MB).
+pub fn quad_rig(megabytes: u32) -> Rig {
+    // Vertices per side: 30·√megabytes (a square root of an exact integer is exact enough).
+    let side = ((f64::from(megabytes) * 900.0).sqrt().round() as u32).max(2) - 1;
+    Rig {
+        meshes: 9,
+        cols: side,
+        rows: side,
+        joints: 64,
+        frames: (megabytes * 86).max(2),
+    }
+}
+
 /// Makes the bytes of one bench input.
 pub type Generator = Box<dyn Fn() -> Vec<u8>>;
 
@@ -140,6 +155,14 @@ pub fn inputs() -> Vec<(String, Generator)> {
         (
             "anim100-one-mesh.iqe".into(),
             Box::new(|| iqe_anim_one_mesh(&anim_rig(100))),
+        ),
+        (
+            "quad10.iqe".into(),
+            Box::new(|| iqe_anim_quads(&quad_rig(10))),
+        ),
+        (
+            "quad100.iqe".into(),
+            Box::new(|| iqe_anim_quads(&quad_rig(100))),
         ),
         (
             "anim100-no-vn.iqe".into(),
