@@ -51,7 +51,9 @@ class ExportRigport(bpy.types.Operator, ExportHelper):
             with tempfile.TemporaryDirectory(prefix="rigport-export-") as work:
                 glb = os.path.join(work, "scene.glb")
                 export_glb(glb, self.use_selection)
-                glb_names.rename(glb, naming.exported_name, naming.exported_material)
+                exported = context.selected_objects if self.use_selection else context.scene.objects
+                joint_of = naming.joint_namer(exported)
+                glb_names.rename(glb, naming.exported_name, naming.exported_material, joint_of)
                 conversion = convert_atomically(rig, glb, target, fmt)
         except cli.RigportError as err:
             self.report({"ERROR"}, str(err))

@@ -7,8 +7,9 @@ also by index). Materials come out in the order meshes first use them, and two o
 as `name` and `name.001`. `rename` rewrites the JSON chunk of the .glb Blender wrote before
 rigport converts it: each animation (and, with `material_of`, each material) takes the name
 the function gives for its Blender name and goes to the place it gives (those without one
-keep their order, after the others); mesh primitives follow their materials. The binary
-chunk is left as it is. No Blender imports, so it runs under a plain Python too.
+keep their order, after the others); mesh primitives follow their materials. With
+`joint_of`, each skin's joints get their names and order back too (`glb_skins.reorder`, the
+one edit of the binary chunk). No Blender imports, so it runs under a plain Python too.
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ from __future__ import annotations
 import json
 import struct
 from typing import Callable
+
+try:
+    from . import glb_skins
+except ImportError:  # loaded from its file by the plain-Python checks
+    import glb_skins  # type: ignore[no-redef]
 
 
 Namer = Callable[[str], tuple[str, float]]
@@ -35,10 +41,10 @@ def placed(items: list, name_of: Namer) -> tuple[list[int], int]:
     return [entry[1] for entry in order], changed
 
 
-def rename(path: str, name_of: Namer, material_of: Namer | None = None) -> int:
-    """Renames and orders the animations (and, with `material_of`, the materials) of the
-    .glb at `path`; returns how many changed name or place. Raises ValueError for a file
-    that is not a glb."""
+def rename(path: str, name_of: Namer, material_of: Namer | None = None, joint_of: Namer | None = None) -> int:
+    """Renames and orders the animations (and, with `material_of`, the materials; with
+    `joint_of`, each skin's joints) of the .glb at `path`; returns how many changed name or
+    place. Raises ValueError for a file that is not a glb."""
     with open(path, "rb") as source:
         blob = source.read()
     if len(blob) < 20 or blob[:4] != b"glTF":
@@ -61,11 +67,15 @@ def rename(path: str, name_of: Namer, material_of: Namer | None = None) -> int:
                 if "material" in primitive:
                     primitive["material"] = new_index[primitive["material"]]
         changed += moved
+    rest = bytearray(blob[20 + json_length :])
+    if joint_of is not None and doc.get("skins"):
+        binary = rest[8:] if rest[4:8] == b"BIN\0" else bytearray()
+        changed += glb_skins.reorder(doc, binary, joint_of)
+        rest[8:] = binary
     if not changed:
         return 0
     text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     text += b" " * (-len(text) % 4)
-    rest = blob[20 + json_length :]
     total = 12 + 8 + len(text) + len(rest)
     head = struct.pack("<4sII", b"glTF", 2, total) + struct.pack("<I4s", len(text), b"JSON")
     with open(path, "wb") as out:

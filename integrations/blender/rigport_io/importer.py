@@ -119,6 +119,10 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             materials_before = set(bpy.data.materials)
             made = import_glb(context, glb)
             naming.record_materials([m for m in bpy.data.materials if m not in materials_before], glb_material_names(glb))
+            joints = glb_joint_names(glb)
+            for obj in made:
+                if obj.type == "ARMATURE":
+                    naming.record_joints(obj, joints)
             images = [i for i in bpy.data.images if i not in images_before]
             textures.relink(images, work, os.path.dirname(source), self.report)
         retime_actions(context.scene, made)
@@ -235,6 +239,15 @@ def glb_animation_names(glb: str) -> list[str]:
 def glb_material_names(glb: str) -> list[str]:
     """The names of a .glb's materials, in order."""
     return [str(m.get("name", f"material_{i}")) for i, m in enumerate(glb_json(glb).get("materials", []))]
+
+
+def glb_joint_names(glb: str) -> list[str]:
+    """The names of a .glb's first skin's joints, in order (rigport writes one skin, its
+    joints in the file's order)."""
+    doc = glb_json(glb)
+    nodes = doc.get("nodes", [])
+    skins = doc.get("skins") or [{}]
+    return [str(nodes[j].get("name", f"node{j}")) for j in skins[0].get("joints", [])]
 
 
 def is_animation_only(summary: dict) -> bool:

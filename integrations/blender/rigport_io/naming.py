@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 import bpy
 
@@ -134,22 +134,33 @@ MATERIAL_NAME = "rigport_material"
 MATERIAL_INDEX = "rigport_material_index"
 
 
-def record_materials(materials: Iterable[bpy.types.Material], names: list[str]) -> None:
-    """Records on each imported material its name and index among `names`, the glTF's
-    materials in order: Blender names a material as the glTF does, or with a `.NNN` suffix
-    where that name was taken."""
+def matched(blender_names: Iterable[str], names: list[str]) -> dict[str, int]:
+    """Which of `names` (a glTF's, in order) each Blender name was made from: Blender names
+    a block as the glTF does, cut to its limit, or with a `.NNN` suffix where that name was
+    taken. Each index is given once."""
     taken: set[int] = set()
-    for material in materials:
-        name = material.name
-        candidates = [i for i, n in enumerate(names) if n == name and i not in taken]
+    found = {}
+    for name in blender_names:
+        candidates = [i for i, n in enumerate(names) if fit(n) == name and i not in taken]
         if not candidates:
             stem, dot, digits = name.rpartition(".")
             if dot and digits.isdigit():
-                candidates = [i for i, n in enumerate(names) if n == stem and i not in taken]
+                candidates = [i for i, n in enumerate(names) if fit(n) == stem and i not in taken]
         if candidates:
             taken.add(candidates[0])
-            material[MATERIAL_NAME] = names[candidates[0]]
-            material[MATERIAL_INDEX] = candidates[0]
+            found[name] = candidates[0]
+    return found
+
+
+def record_materials(materials: Iterable[bpy.types.Material], names: list[str]) -> None:
+    """Records on each imported material its name and index among `names`, the glTF's
+    materials in order."""
+    materials = list(materials)
+    found = matched([m.name for m in materials], names)
+    for material in materials:
+        if material.name in found:
+            material[MATERIAL_NAME] = names[found[material.name]]
+            material[MATERIAL_INDEX] = found[material.name]
 
 
 def exported_material(name: str) -> tuple[str, float]:
@@ -159,3 +170,35 @@ def exported_material(name: str) -> tuple[str, float]:
     if material is not None and MATERIAL_NAME in material:
         return str(material[MATERIAL_NAME]), float(material.get(MATERIAL_INDEX, math.inf))
     return name, math.inf
+
+
+#: Custom properties of an imported bone: its joint's name and index in the source file,
+#: which the export gives back (Blender orders bones its own way, and renames a second
+#: bone of one name `name.001`).
+JOINT_NAME = "rigport_joint"
+JOINT_INDEX = "rigport_joint_index"
+
+
+def record_joints(armature: bpy.types.Object, names: list[str]) -> None:
+    """Records on each bone of an imported armature its joint's name and index among
+    `names`, the glTF skin's joints in order (the file's joints, as rigport writes them)."""
+    bones = list(armature.data.bones)
+    found = matched([b.name for b in bones], names)
+    for bone in bones:
+        if bone.name in found:
+            bone[JOINT_NAME] = names[found[bone.name]]
+            bone[JOINT_INDEX] = found[bone.name]
+
+
+def joint_namer(objects: Iterable[bpy.types.Object]) -> Callable[[str], tuple[str, float]]:
+    """The name and place an exported joint takes, by its bone's name, for the armatures
+    among `objects`: an imported bone's joint name and index in its file; another bone
+    keeps its name and goes after them."""
+    recorded: dict[str, tuple[str, float]] = {}
+    for obj in objects:
+        if obj.type != "ARMATURE":
+            continue
+        for bone in obj.data.bones:
+            if JOINT_NAME in bone and bone.name not in recorded:
+                recorded[bone.name] = (str(bone[JOINT_NAME]), float(bone.get(JOINT_INDEX, math.inf)))
+    return lambda name: recorded.get(name, (name, math.inf))

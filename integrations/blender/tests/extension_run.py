@@ -7,8 +7,9 @@ Each PYTHON is an interpreter with the `bpy` module installed (Blender as a Pyth
 module, from PyPI). The corpus (RIGPORT_CORPUS, else ../shared/corpus beside the
 repository) is split into one batch per format folder; each batch is one process of
 `extension_check.py` with a PATH that holds no rigport, cargo or rustc (RIGPORT_BPY_JOBS
-processes at a time, default 2). Ends with `N passed, N failed, N skipped`; exits 1 on a
-failure.
+processes at a time, default 2). Each Blender's table ends with how many round trips came
+back whole (RIGPORT_ROUND_TRIP_DETAIL=1 prints what each kept and lost). Ends with
+`N passed, N failed, N skipped`; exits 1 on a failure.
 """
 
 from __future__ import annotations
@@ -60,6 +61,10 @@ def batches(corpus: str) -> list[list[str]]:
     return out
 
 
+#: RIGPORT_ROUND_TRIP_DETAIL=1 prints what every round trip kept and lost, not only failures.
+DETAIL = os.environ.get("RIGPORT_ROUND_TRIP_DETAIL") == "1"
+
+
 def clean_path() -> str:
     """PATH without any folder that holds rigport, cargo or rustc."""
     keep = []
@@ -104,6 +109,7 @@ def main() -> int:
                 outputs = list(pool.map(lambda job: run_batch(*job), jobs_here))
             blender = next((o["blender"] for o in outputs if o["blender"] != "?"), "?")
             print(f"\n=== Blender {blender} ({python}): {sum(len(g) for g in groups)} files, {time.monotonic() - started:.0f} s")
+            trips = []
             for output in outputs:
                 for result in output["results"]:
                     name = os.path.relpath(result["file"], corpus) if result["file"].startswith(corpus) else result["file"]
@@ -114,8 +120,13 @@ def main() -> int:
                     print(f"{name:<55} {summary:<40} {marks}")
                     for c in result["checks"]:
                         counts[c["status"]] += 1
-                        if c["status"] == "fail" or name.startswith("("):
+                        shown = DETAIL and c["check"] == "round trip"
+                        if c["status"] == "fail" or name.startswith("(") or shown:
                             print(f"    {c['status']} {c['check']}: {c['detail'][:400]}")
+                        if c["check"] == "round trip":
+                            trips.append(c["detail"])
+            whole = sum(1 for detail in trips if "differs:" not in detail)
+            print(f"round trips whole (every property equal): {whole} of {len(trips)} in Blender {blender}")
     print(f"\n{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped")
     return 1 if counts["fail"] else 0
 

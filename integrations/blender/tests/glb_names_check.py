@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The export's animation and material renaming (`rigport_io/glb_names.py`), checked with a
-plain Python.
+"""The export's animation, material and joint renaming (`rigport_io/glb_names.py`,
+`rigport_io/glb_skins.py`), checked with a plain Python.
 
 Usage: python3 integrations/blender/tests/glb_names_check.py
 
@@ -28,7 +28,10 @@ MODULE = os.path.join(os.path.dirname(HERE), "rigport_io", "glb_names.py")
 
 
 def load() -> Callable:
-    """`glb_names.rename`, loaded from its file (the package imports bpy)."""
+    """`glb_names.rename`, loaded from its file (the package imports bpy), with `glb_skins`
+    beside it."""
+    if os.path.dirname(MODULE) not in sys.path:
+        sys.path.insert(0, os.path.dirname(MODULE))
     spec = importlib.util.spec_from_file_location("glb_names", MODULE)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -114,6 +117,45 @@ def checks() -> list[dict]:
         used = [after["materials"][p["material"]]["name"] for p in after["meshes"][0]["primitives"] if "material" in p]
         check("materials", got == ["skin", "metal", "new"] and changed == 3 and "animations" not in after, f"{got}, {changed} changed")
         check("primitives_follow", used == ["metal", "skin"], f"{used}")
+
+        # Joints: Blender's order (b, a.001, c) back to the file's (a, b, c), with `a.001`
+        # named `a` again, the inverse bind matrices moved with their joints and every
+        # JOINTS_0 value renumbered; a mesh of another skin is left alone.
+        joints = {"b": ("b", 1.0), "a.001": ("a", 0.0), "c": ("c", 2.0)}
+        matrices = b"".join(struct.pack("<16f", *([float(k)] * 16)) for k in range(3))
+        influences = bytes([0, 1, 2, 0, 2, 2, 1, 0])
+        skinned: dict = {
+            "asset": {"version": "2.0"},
+            "nodes": [{"name": "b"}, {"name": "a.001"}, {"name": "c"}, {"mesh": 0, "skin": 0}],
+            "skins": [{"joints": [0, 1, 2], "inverseBindMatrices": 0}],
+            "meshes": [{"primitives": [{"attributes": {"JOINTS_0": 1}}]}],
+            "accessors": [
+                {"bufferView": 0, "componentType": 5126, "count": 3, "type": "MAT4"},
+                {"bufferView": 1, "componentType": 5121, "count": 2, "type": "VEC4"},
+            ],
+            "bufferViews": [
+                {"buffer": 0, "byteOffset": 0, "byteLength": len(matrices)},
+                {"buffer": 0, "byteOffset": len(matrices), "byteLength": len(influences)},
+            ],
+        }
+        with open(path, "wb") as out:
+            out.write(glb(skinned, matrices + influences))
+        changed = rename(path, rule, None, lambda n: joints.get(n, (n, math.inf)))
+        after, rest, length_off = read(path)
+        data = rest[8:]
+        order = [after["nodes"][j]["name"] for j in after["skins"][0]["joints"]]
+        firsts = [struct.unpack_from("<f", data, 64 * k)[0] for k in range(3)]
+        renumbered = list(data[len(matrices) : len(matrices) + 8])
+        check("joint_order", order == ["a", "b", "c"] and changed == 3, f"{order}, {changed} changed")
+        check("bind_matrices_follow", firsts == [1.0, 0.0, 2.0], f"{firsts}")
+        check("influences_renumbered", renumbered == [1, 0, 2, 1, 2, 2, 0, 1], f"{renumbered}")
+        skinned["nodes"].append({"mesh": 0})
+        with open(path, "wb") as out:
+            out.write(glb(skinned, matrices + influences))
+        rename(path, rule, None, lambda n: joints.get(n, (n, math.inf)))
+        after, rest, _ = read(path)
+        kept = after["skins"][0]["joints"] == [0, 1, 2] and rest[8:] == matrices + influences
+        check("shared_mesh_kept", kept, "a mesh shown unskinned too keeps its skin's order")
     return results
 
 

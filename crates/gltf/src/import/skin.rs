@@ -2,7 +2,8 @@
 //!
 //! The joints are the nodes of every skin the scene's meshes use (every skin when none is
 //! used), shared by node index when skins overlap, plus any node between two of them (so a
-//! joint's parent is always a joint). A joint's bind world matrix is the inverse of its
+//! joint's parent is always a joint), in the order the skins list them (parents moved
+//! before their children where a skin lists a child first). A joint's bind world matrix is the inverse of its
 //! inverse bind matrix (the first skin that lists it wins); a node between joints without
 //! one takes its parent's bind world times its rest transform. Non-joint ancestors of the
 //! top joints are folded into them: a root joint's bind and keys include the ancestors'
@@ -59,6 +60,40 @@ pub(crate) fn decompose(m: Mat4) -> Transform {
 fn invertible(m: &Mat4) -> bool {
     let det = m.determinant();
     m.is_finite() && det.is_finite() && det.abs() > 1e-12
+}
+
+/// The joints' nodes in the order the skins list them: the used skins' `joints` in turn
+/// (a node's first listing counts), then the nodes between joints in the node tree's order.
+/// A joint listed before its joint parent goes after it, with any other ancestors not yet
+/// placed: the skeleton keeps parents before children. A skin that lists parents first (as
+/// rigport writes them, in the source file's joint order) gives exactly its order.
+fn joint_order(
+    skins: &[gltf_json::Skin],
+    used: &[bool],
+    hierarchy: &Hierarchy,
+    in_set: &[bool],
+) -> Vec<usize> {
+    let listed = skins
+        .iter()
+        .zip(used)
+        .filter(|(_, used)| **used)
+        .flat_map(|(skin, _)| skin.joints.iter().map(|j| j.value()));
+    let in_tree = hierarchy.order.iter().copied().filter(|&i| in_set[i]);
+    let mut placed = vec![false; in_set.len()];
+    let mut order = Vec::new();
+    let mut chain = Vec::new();
+    for node in listed.chain(in_tree) {
+        // The node and its joint ancestors not yet placed, nearest first. The set holds
+        // every node between two joints, so the walk ends at the first node outside it.
+        let mut at = Some(node);
+        while let Some(i) = at.filter(|&i| in_set[i] && !placed[i]) {
+            placed[i] = true;
+            chain.push(i);
+            at = hierarchy.parent[i];
+        }
+        order.extend(chain.drain(..).rev());
+    }
+    order
 }
 
 impl Rig {
@@ -153,12 +188,7 @@ impl Rig {
                 p = hierarchy.parent[q];
             }
         }
-        let node_of_joint: Vec<usize> = hierarchy
-            .order
-            .iter()
-            .copied()
-            .filter(|&i| in_set[i])
-            .collect();
+        let node_of_joint = joint_order(&root.skins, &used, hierarchy, &in_set);
         let mut joint_of_node = vec![None; n];
         for (j, &node) in node_of_joint.iter().enumerate() {
             joint_of_node[node] = Some(JointId(j as u32));
@@ -278,5 +308,38 @@ impl Rig {
             at = hierarchy.parent[i];
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The joint order of a document whose one skin lists the joints (no nodes between).
+    fn order(nodes: &str, joints: &[usize]) -> Vec<usize> {
+        let text = format!(
+            r#"{{"asset":{{"version":"2.0"}},"nodes":{nodes},"skins":[{{"joints":{joints:?}}}]}}"#
+        );
+        let root: gltf_json::Root = serde_json::from_str(&text).unwrap();
+        let hierarchy = Hierarchy::new(&root).unwrap();
+        let mut in_set = vec![false; root.nodes.len()];
+        joints.iter().for_each(|&j| in_set[j] = true);
+        joint_order(&root.skins, &[true], &hierarchy, &in_set)
+    }
+
+    /// Node 0 with children 1 and 2; node 3 under 2.
+    const TREE: &str = r#"[{"children":[1,2]},{},{"children":[3]},{}]"#;
+
+    #[test]
+    fn a_skin_listing_parents_first_gives_its_own_order() {
+        // The tree's own order would be 0, 1, 2, 3.
+        assert_eq!(order(TREE, &[0, 2, 3, 1]), [0, 2, 3, 1]);
+        assert_eq!(order(TREE, &[0, 1, 2, 3]), [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn a_joint_listed_before_its_parent_follows_it() {
+        assert_eq!(order(TREE, &[3, 1, 2, 0]), [0, 2, 3, 1]);
+        assert_eq!(order(TREE, &[1, 3, 0, 2]), [0, 1, 2, 3]);
     }
 }
