@@ -36,6 +36,14 @@ pub mod import;
 
 pub use error::Error;
 
+/// Name of the node the writer adds to gather several root joints under one ancestor.
+pub const ARMATURE_NAME: &str = "rigport_armature";
+
+/// Name of the joint the writer adds for the vertices of a skinned mesh bound to no joint.
+/// The reader reads such a joint (a leaf at the top of the skeleton, at rest where its
+/// parent is) as no joint: the vertices on it alone come back unbound.
+pub const UNBOUND_JOINT_NAME: &str = "rigport_unbound";
+
 /// Whether `bytes` look like glTF: a `.glb` container (magic `glTF`, version 2) or JSON text
 /// whose top object has an `"asset"` member (checked cheaply: the text starts with `{`
 /// after white space or a byte order mark and holds the key `"asset"` followed by `:`).

@@ -41,10 +41,17 @@ def placed(items: list, name_of: Namer) -> tuple[list[int], int]:
     return [entry[1] for entry in order], changed
 
 
-def rename(path: str, name_of: Namer, material_of: Namer | None = None, joint_of: Namer | None = None) -> int:
+def rename(
+    path: str,
+    name_of: Namer,
+    material_of: Namer | None = None,
+    joint_of: Namer | None = None,
+    extras_of: Callable[[str], dict] | None = None,
+) -> int:
     """Renames and orders the animations (and, with `material_of`, the materials; with
-    `joint_of`, each skin's joints) of the .glb at `path`; returns how many changed name or
-    place. Raises ValueError for a file that is not a glb."""
+    `joint_of`, each skin's joints) of the .glb at `path`; with `extras_of`, gives each
+    animation the `extras` it returns for its Blender name. Returns how many changed.
+    Raises ValueError for a file that is not a glb."""
     with open(path, "rb") as source:
         blob = source.read()
     if len(blob) < 20 or blob[:4] != b"glTF":
@@ -54,7 +61,14 @@ def rename(path: str, name_of: Namer, material_of: Namer | None = None, joint_of
         raise ValueError(f"{path}: the first chunk is not JSON")
     doc = json.loads(blob[20 : 20 + json_length].decode("utf-8"))
     animations = doc.get("animations") or []
+    given = 0
+    for animation in animations:
+        extras = extras_of(str(animation.get("name", ""))) if extras_of is not None else {}
+        if extras:
+            animation["extras"] = {**(animation.get("extras") or {}), **extras}
+            given += 1
     order, changed = placed(animations, name_of)
+    changed += given
     if animations:
         doc["animations"] = [animations[i] for i in order]
     materials = doc.get("materials") or []

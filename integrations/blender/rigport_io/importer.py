@@ -112,6 +112,7 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             reporting.show(self.report, conversion.report, losses_warn=False)
             counts = count_faces(glb)
             order = glb_animation_names(glb)
+            extras = glb_animation_extras(glb)
             # Blender's glTF importer turns seconds into frames at the scene's rate:
             # set the file's rate first, so its frames land on Blender's whole frames.
             set_scene_fps(self.report, context.scene, rig.first_fps(source, animations, beside))
@@ -135,7 +136,7 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
                 "blend of quaternions strays from the file's constant-speed turn between keys",
             )
         naming.rename_objects(stem, made)
-        actions = naming.rename_actions(stem, made, order)
+        actions = naming.rename_actions(stem, made, order, extras)
         for obj in made:
             if obj.type == "ARMATURE":
                 obj["rigport_source"] = source
@@ -168,6 +169,7 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             conversion = rig.convert(source, glb, with_anims=animations)
             reporting.show(self.report, conversion.report, losses_warn=False)
             names = glb_animation_names(glb)[own:]
+            extras_by_name = dict(zip(names, glb_animation_extras(glb)[own:]))
             if not names:
                 raise cli.RigportError("the picked files hold no animation for this armature")
             fps = None
@@ -184,6 +186,7 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
                 for strip in track.strips:
                     if track.name in names and strip.action is not None:
                         moved.append((track.name, strip.action, compat.strip_slot(strip)))
+        extras_of = {action: extras_by_name.get(name) for name, action, _ in moved}
         if not moved:
             raise cli.RigportError("no animation of the picked files reached the armature")
         if len(moved) == len(animations):
@@ -195,7 +198,7 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
         first = naming.next_index(held, own)
         for at, (name, action, slot) in enumerate(moved):
             action.name = naming.joined(target.name, "|", name)
-            naming.record(action, name, first + at)
+            naming.record(action, name, first + at, extras_of.get(action))
             action.use_fake_user = False
             track = data.nla_tracks.new()
             track.name = name
@@ -234,6 +237,16 @@ def glb_json(glb: str) -> dict:
 def glb_animation_names(glb: str) -> list[str]:
     """The names of a .glb's animations, in order."""
     return [str(a.get("name", f"animation_{i}")) for i, a in enumerate(glb_json(glb).get("animations", []))]
+
+
+def glb_animation_extras(glb: str) -> list[dict]:
+    """The `extras` of a .glb's animations, in order (rigport keeps each one's frame rate
+    and loop flag there); an empty dict where there are none."""
+    out = []
+    for animation in glb_json(glb).get("animations", []):
+        extras = animation.get("extras")
+        out.append(dict(extras) if isinstance(extras, dict) else {})
+    return out
 
 
 def glb_material_names(glb: str) -> list[str]:

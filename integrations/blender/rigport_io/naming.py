@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Callable, Iterable, Optional
 
@@ -52,21 +53,27 @@ def rename_objects(stem: str, objects: Iterable[bpy.types.Object]) -> None:
 
 
 #: Custom properties of an imported action: the animation's name in the file and its index
-#: there, which the export gives back (Blender's action names carry the object's name).
+#: there, which the export gives back (Blender's action names carry the object's name), and
+#: the glTF animation's `extras` as JSON (rigport keeps a frame rate and a loop flag there,
+#: which Blender's actions have no place for).
 ANIMATION_NAME = "rigport_animation"
 ANIMATION_INDEX = "rigport_index"
+ANIMATION_EXTRAS = "rigport_extras"
 
 
 def rename_actions(
-    stem: str, objects: Iterable[bpy.types.Object], order: Optional[list[str]] = None
+    stem: str,
+    objects: Iterable[bpy.types.Object],
+    order: Optional[list[str]] = None,
+    extras: Optional[list[dict]] = None,
 ) -> list[bpy.types.Action]:
     """Renames the actions of every imported animation to `stem|animation`.
 
     The glTF importer stashes each animation on an NLA track named after it, one
     track per animated object; when one animation moves several objects, their
-    actions are told apart by `|object`. Each action keeps the animation's own name and
-    its index in `order` (the file's animations in order) as custom properties. Returns
-    the renamed actions.
+    actions are told apart by `|object`. Each action keeps the animation's own name, its
+    index in `order` (the file's animations in order) and its `extras` (the same order) as
+    custom properties. Returns the renamed actions.
     """
     by_track: dict[str, list[tuple[bpy.types.Object, bpy.types.Action]]] = {}
     for obj in objects:
@@ -88,22 +95,37 @@ def rename_actions(
             else:
                 action.name = joined(stem, "|", f"{track_name}|{obj.name}")
             index = order.index(track_name) if order is not None and track_name in order else None
-            record(action, track_name, index)
+            kept = extras[index] if extras is not None and index is not None and index < len(extras) else None
+            record(action, track_name, index, kept)
             renamed.append(action)
     return renamed
 
 
-def record(action: bpy.types.Action, name: str, index: Optional[int]) -> None:
-    """Keeps on `action` the animation's name in its file and, when known, its index there."""
+def record(action: bpy.types.Action, name: str, index: Optional[int], extras: Optional[dict] = None) -> None:
+    """Keeps on `action` the animation's name in its file and, when known, its index there
+    and its glTF `extras`."""
     action[ANIMATION_NAME] = name
     if index is not None:
         action[ANIMATION_INDEX] = index
+    if extras:
+        action[ANIMATION_EXTRAS] = json.dumps(extras)
 
 
 def next_index(actions: Iterable[bpy.types.Action], at_least: int) -> int:
     """The file index after every one `actions` record, and at least `at_least`."""
     recorded = [int(a[ANIMATION_INDEX]) for a in actions if ANIMATION_INDEX in a]
     return max([at_least - 1, *recorded]) + 1
+
+
+def recorded_action(name: str) -> Optional[bpy.types.Action]:
+    """The action an exported animation called `name` came from: the action of that name, or
+    the one imported action that records it as its file name (Blender's exporter names an
+    animation after its NLA track when it merges tracks)."""
+    action = bpy.data.actions.get(name)
+    if action is None or ANIMATION_NAME not in action:
+        recorded = [a for a in bpy.data.actions if a.get(ANIMATION_NAME) == name]
+        action = recorded[0] if len(recorded) == 1 else action
+    return action
 
 
 def exported_name(name: str) -> tuple[str, float]:
@@ -113,18 +135,26 @@ def exported_name(name: str) -> tuple[str, float]:
     file; another one keeps its own name, less the `object|` prefix Blender's naming
     puts in front, and goes after them.
     """
-    action = bpy.data.actions.get(name)
-    if action is None or ANIMATION_NAME not in action:
-        # Blender's exporter names an animation after its NLA track when it merges tracks:
-        # the file's own name, which one imported action records.
-        recorded = [a for a in bpy.data.actions if a.get(ANIMATION_NAME) == name]
-        action = recorded[0] if len(recorded) == 1 else action
+    action = recorded_action(name)
     if action is not None and ANIMATION_NAME in action:
         return str(action[ANIMATION_NAME]), float(action.get(ANIMATION_INDEX, math.inf))
     head, bar, rest = name.partition("|")
     if bar and rest and head in bpy.data.objects:
         return rest, math.inf
     return name, math.inf
+
+
+def exported_extras(name: str) -> dict:
+    """The glTF `extras` an exported animation takes back: those its imported action
+    recorded (empty for another action)."""
+    action = recorded_action(name)
+    if action is None or ANIMATION_EXTRAS not in action:
+        return {}
+    try:
+        kept = json.loads(str(action[ANIMATION_EXTRAS]))
+    except ValueError:
+        return {}
+    return kept if isinstance(kept, dict) else {}
 
 
 #: Custom properties of an imported material: its name and index in the source file, which

@@ -101,6 +101,16 @@ def checks() -> list[dict]:
         check("rest_kept", after["nodes"] == doc["nodes"] and rest[8:15] == binary and length_off == 0, "nodes, BIN chunk, total length")
         check("idempotent", rename(path, lambda n: (n, math.inf)) == 0, "a second pass with names as they are changes nothing")
 
+        # Extras an imported action recorded (a frame rate and loop flag) go back beside the
+        # animation's own.
+        with open(path, "wb") as out:
+            out.write(glb(doc, binary))
+        recorded = {"guy|jump": {"fps": 24.0, "looping": True}}
+        rename(path, rule, None, None, lambda n: recorded.get(n, {}))
+        after, _, _ = read(path)
+        given = {a["name"]: a["extras"] for a in after["animations"]}
+        check("extras", given["jump"] == {"at": 0, "fps": 24.0, "looping": True} and given["dance"] == {"at": 4}, f"{given}")
+
         # Materials: Blender's `skin.001` back to `skin`, file order restored, primitives
         # following their materials, an unknown material after the known ones.
         materials = {"metal": ("metal", 1.0), "skin.001": ("skin", 0.0)}

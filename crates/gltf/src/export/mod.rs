@@ -28,8 +28,10 @@
 //! * Animations: one per model animation with translation/rotation/scale channels per joint,
 //!   times in seconds; `LINEAR`, `STEP`, or `CUBICSPLINE` with Catmull-Rom tangents.
 //!
-//! Whatever glTF cannot hold (ambient/specular/shininess, alpha maps, the model comment,
-//! frame rates and loop flags) and every repair is listed in the returned [`Report`].
+//!   Frame rates and loop flags go in each animation's `extras` (`fps`, `looping`).
+//!
+//! Whatever glTF cannot hold (ambient/specular/shininess, alpha maps, the model comment)
+//! and every repair is listed in the returned [`Report`].
 
 mod animation;
 mod buffer;

@@ -15,10 +15,7 @@ use json::scene::UnitQuaternion;
 use rigport_anim::skeleton::{inverse_bind_matrices, parent_first_order};
 use rigport_model_core::{Report, Skeleton};
 
-/// Name of the node that gathers several root joints under one common ancestor.
-pub(super) const ARMATURE_NAME: &str = "rigport_armature";
-/// Name of the joint that holds vertices bound to no joint still in a skinned mesh.
-pub(super) const UNBOUND_JOINT_NAME: &str = "rigport_unbound";
+pub(super) use crate::{ARMATURE_NAME, UNBOUND_JOINT_NAME};
 
 /// The nodes and skin written for a skeleton.
 pub(super) struct SkeletonNodes {

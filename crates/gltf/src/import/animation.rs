@@ -91,6 +91,10 @@ pub(crate) fn animations(
                 )?;
                 continue;
             }
+            if Some(node) == rig.unbound {
+                // The writer's unbound joint, read as no joint: nothing of its own to carry.
+                continue;
+            }
             let Some(joint) = rig.joint_of_node[node] else {
                 stats.node_channels += 1;
                 continue;
@@ -114,11 +118,16 @@ pub(crate) fn animations(
             )?);
         }
         // From the file's own key times, before `unify` adds the keys that hold a step.
-        let fps = frame_rate(&channels, options.fps);
+        let timing = Timing::of(gltf);
+        let fps = frame_rate(&channels, options.fps, timing.fps);
         let mode = unify(&mut channels, &mut stats);
         let name = gltf.name.clone().unwrap_or_else(|| format!("animation{a}"));
         let mut animation = build(name, channels, mode, fps, rig);
         animation.morph_tracks = morph_tracks;
+        if timing.looping {
+            animation.looping = true;
+            drop_wrap_keys(&mut animation);
+        }
         out.push(animation);
     }
     let mut say = |count: usize, code: rigport_model_core::Code, loss: bool, text: &str| {
@@ -349,7 +358,7 @@ const ON_FRAME: f64 = 1e-3;
 /// whole rate up to 240 fps at which every key time falls on a whole frame, so frame-based
 /// formats (IQE, IQM) sample every key exactly; `fallback` when no rate fits, or no key is
 /// after another.
-fn frame_rate(channels: &[Channel], fallback: f32) -> f32 {
+fn frame_rate(channels: &[Channel], fallback: f32, declared: Option<f32>) -> f32 {
     let mut times: Vec<f64> = channels
         .iter()
         .flat_map(|c| c.times.iter())
@@ -358,6 +367,10 @@ fn frame_rate(channels: &[Channel], fallback: f32) -> f32 {
         .collect();
     times.sort_by(f64::total_cmp);
     times.dedup();
+    // The rate the file declares (rigport's `extras.fps`) where every key is on its frames.
+    if let Some(fps) = declared.filter(|&fps| fits(&times, f64::from(fps))) {
+        return fps;
+    }
     if times.len() < 2 {
         return fallback;
     }
@@ -380,6 +393,68 @@ fn fits(times: &[f64], fps: f64) -> bool {
         previous = Some(whole);
     }
     true
+}
+
+/// What rigport's writer keeps in an animation's `extras`: its frame rate and loop flag.
+#[derive(Default)]
+struct Timing {
+    /// `extras.fps`, when finite and positive.
+    fps: Option<f32>,
+    /// `extras.looping`.
+    looping: bool,
+}
+
+impl Timing {
+    /// The animation's `extras`, where they are an object (anything else counts as none).
+    fn of(animation: &gltf_json::Animation) -> Timing {
+        let Some(raw) = animation.extras.as_ref() else {
+            return Timing::default();
+        };
+        let Ok(serde_json::Value::Object(extras)) = serde_json::from_str(raw.get()) else {
+            return Timing::default();
+        };
+        Timing {
+            fps: extras
+                .get("fps")
+                .and_then(serde_json::Value::as_f64)
+                .map(|fps| fps as f32)
+                .filter(|fps| fps.is_finite() && *fps > 0.0),
+            looping: extras.get("looping") == Some(&serde_json::Value::Bool(true)),
+        }
+    }
+}
+
+/// Removes the wrap keys of a looping animation: a last key at the end of the period equal
+/// to the channel's first, which rigport's writer adds so that glTF players blend back as
+/// they loop (`export::animation::clean::loop_wrap`). A looping model animation blends back
+/// by itself, so the model is what it was before it was written.
+fn drop_wrap_keys(animation: &mut Animation) {
+    let period = animation.duration;
+    let at_end = |time: f32| (time - period).abs() <= 1e-5 * period.max(1.0);
+    let close =
+        |a: Vec3, b: Vec3| (a - b).abs().max_element() <= 1e-5 * a.abs().max_element().max(1.0);
+    for track in &mut animation.tracks {
+        let wrap = |keys: &[Key<Vec3>]| matches!((keys.first(), keys.last()), (Some(first), Some(last)) if keys.len() > 1 && at_end(last.time) && close(first.value, last.value));
+        if wrap(&track.translations) {
+            track.translations.pop();
+            track
+                .translation_tangents
+                .truncate(track.translations.len());
+        }
+        if wrap(&track.scales) {
+            track.scales.pop();
+            track.scale_tangents.truncate(track.scales.len());
+        }
+        let rotations = &track.rotations;
+        if let (Some(first), Some(last)) = (rotations.first(), rotations.last())
+            && rotations.len() > 1
+            && at_end(last.time)
+            && first.value.dot(last.value).abs() > 1.0 - 1e-6
+        {
+            track.rotations.pop();
+            track.rotation_tangents.truncate(track.rotations.len());
+        }
+    }
 }
 
 /// The model animation from its converted channels.

@@ -10,7 +10,7 @@
 use super::accessor::{self, accessor_type, visit_f32, visit_u32};
 use super::morph::{self, MorphNodes, MorphStats};
 use super::scene::Hierarchy;
-use super::skin::Rig;
+use super::skin::{Rig, UNBOUND};
 use super::{GltfFile, ImportError};
 use glam::{Mat3, Mat4, Vec2, Vec3, Vec4};
 use gltf_json as json;
@@ -392,6 +392,9 @@ fn read_influences(
                 stats.missing_joint += 1;
                 continue;
             };
+            if joint == UNBOUND {
+                continue;
+            }
             match influences.iter_mut().find(|(j, _)| *j == joint) {
                 Some((_, total)) => *total += w,
                 None => influences.push((joint, w)),
@@ -449,6 +452,10 @@ fn single_set(
                 continue;
             }
             match skin.get(joint.index()) {
+                Some(&UNBOUND) => {
+                    *weight = 0.0;
+                    *joint = JointId(0);
+                }
                 Some(&mapped) => *joint = mapped,
                 None => {
                     stats.missing_joint += 1;

@@ -41,9 +41,33 @@ pub(crate) struct Rig {
     pub rest: Vec<Transform>,
     /// For root joints with non-joint ancestors: the ancestors' rest world matrix.
     pub fold: Vec<Option<Mat4>>,
+    /// The node of the writer's unbound joint, read as no joint ([`UNBOUND`]).
+    pub unbound: Option<usize>,
     /// `S` of the module docs: what takes a skinned vertex from the skins' bind space to the
     /// rest pose glTF draws (identity when they agree).
     pub bind_to_rest: Mat4,
+}
+
+/// What a skin's entry for the writer's unbound joint ([`crate::UNBOUND_JOINT_NAME`]) maps
+/// to: no joint. Never a joint index (a skeleton holds fewer joints).
+pub(crate) const UNBOUND: JointId = JointId(u32::MAX);
+
+/// Whether `node` is the joint rigport's writer adds for unbound vertices: that name, no
+/// children or mesh, at rest where its parent is, and no joint above it.
+fn is_unbound_joint(
+    root: &gltf_json::Root,
+    hierarchy: &Hierarchy,
+    node: usize,
+    in_set: &[bool],
+) -> bool {
+    let n = &root.nodes[node];
+    n.name.as_deref() == Some(crate::UNBOUND_JOINT_NAME)
+        && n.children.as_ref().is_none_or(Vec::is_empty)
+        && n.mesh.is_none()
+        && hierarchy.parent[node].is_none_or(|p| !in_set[p])
+        && hierarchy.local[node]
+            .to_mat4()
+            .abs_diff_eq(Mat4::IDENTITY, 1e-6)
 }
 
 /// `to_scale_rotation_translation` as a [`Transform`], the rotation normalized.
@@ -171,6 +195,15 @@ impl Rig {
                 format!("{mismatched} joints shared by several skins have different inverse bind matrices; the first skin's are used"),
             );
         }
+        // …less the writer's unbound joint…
+        let unbound = (0..n).find(|&i| in_set[i] && is_unbound_joint(root, hierarchy, i, &in_set));
+        if let Some(node) = unbound {
+            in_set[node] = false;
+            report.info(
+                codes::GLTF_UNBOUND_JOINT,
+                format!("the joint `{}` (rigport writes it for vertices bound to no joint) is read as no joint; the vertices on it alone are unbound", crate::UNBOUND_JOINT_NAME),
+            );
+        }
         // …plus every node between a joint and the joint above it.
         let joints_only = in_set.clone();
         for node in 0..n {
@@ -195,6 +228,7 @@ impl Rig {
         }
         let mut rig = Rig {
             joint_of_node,
+            unbound,
             skin_joints: vec![Vec::new(); root.skins.len()],
             ..Rig::default()
         };
@@ -253,7 +287,10 @@ impl Rig {
                 rig.skin_joints[s] = skin
                     .joints
                     .iter()
-                    .map(|j| rig.joint_of_node[j.value()].unwrap_or_default())
+                    .map(|j| match rig.joint_of_node[j.value()] {
+                        _ if Some(j.value()) == unbound => UNBOUND,
+                        joint => joint.unwrap_or_default(),
+                    })
                     .collect();
             }
         }

@@ -89,11 +89,28 @@ pub(super) fn write_animations(model: &Model, builder: &mut Builder, report: &mu
     report_key_stats(&stats, report);
     morph::report_cleaned(cleaned_weights, report);
     if written > 0 {
-        report.loss(
+        report.info(
             rigport_model_core::codes::GLTF_ANIMATION_FPS_LOOP,
-            format!("frame rate and loop flag of {written} animations have no place in glTF; not carried"),
+            format!("frame rate and loop flag of {written} animations kept in their `extras` (`fps`, `looping`), which rigport reads back and glTF players ignore"),
         );
     }
+}
+
+/// `extras` of an animation: its frame rate (when finite and positive) and, when it loops,
+/// `looping` — what glTF has no field for, so that rigport reads them back
+/// ([`crate::import`]) and a looping animation's wrap keys are known as such.
+fn timing_extras(animation: &Animation) -> json::extras::Extras {
+    let mut extras = serde_json::Map::new();
+    if animation.fps.is_finite() && animation.fps > 0.0 {
+        extras.insert("fps".into(), serde_json::json!(animation.fps));
+    }
+    if animation.looping {
+        extras.insert("looping".into(), serde_json::Value::Bool(true));
+    }
+    if extras.is_empty() {
+        return None;
+    }
+    json::extras::RawValue::from_string(serde_json::Value::Object(extras).to_string()).ok()
 }
 
 /// Whether an export writes `model`'s animations apart, on another thread of rayon's pool
@@ -340,7 +357,7 @@ impl AnimationWriter {
     fn finish(self, animation: &Animation) -> json::Animation {
         json::Animation {
             extensions: None,
-            extras: Default::default(),
+            extras: timing_extras(animation),
             channels: self.channels,
             name: Some(animation.name.clone()),
             samplers: self.samplers,
