@@ -15,6 +15,16 @@ fn back(model: &Model) -> (Model, Report) {
     (imported.model, report)
 }
 
+/// The skeleton's joint names, in order.
+fn joint_names(model: &Model) -> Vec<&str> {
+    model
+        .skeleton
+        .joints
+        .iter()
+        .map(|j| j.name.as_str())
+        .collect()
+}
+
 #[test]
 fn joints_come_back_in_the_order_written() {
     // root; its children `a` and `b`; `a_child` under `a` listed last (depth-first would
@@ -50,12 +60,7 @@ fn joints_come_back_in_the_order_written() {
         ..Model::default()
     };
     let (imported, _) = back(&model);
-    let names: Vec<&str> = imported
-        .skeleton
-        .joints
-        .iter()
-        .map(|j| j.name.as_str())
-        .collect();
+    let names = joint_names(&imported);
     assert_eq!(names, ["root", "a", "b", "a_child"]);
     let parents: Vec<Option<u32>> = imported
         .skeleton
@@ -96,12 +101,7 @@ fn vertices_bound_to_no_joint_come_back_unbound_without_an_added_joint() {
         ..Model::default()
     };
     let (imported, report) = back(&model);
-    let names: Vec<&str> = imported
-        .skeleton
-        .joints
-        .iter()
-        .map(|j| j.name.as_str())
-        .collect();
+    let names = joint_names(&imported);
     assert_eq!(names, ["pole"]);
     let weights: Vec<[f32; 4]> = imported.meshes[0]
         .vertices

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 
 def patch_numpy_bool() -> None:
@@ -51,3 +52,24 @@ def set_strip_slot(strip: Any, slot: Any) -> None:
     """Makes an NLA strip play `slot` of its action, where Blender has slots."""
     if slot is not None and hasattr(strip, "action_slot"):
         strip.action_slot = slot
+
+
+@contextmanager
+def exporter_frame_rate(render: Any, version: tuple) -> Iterator[None]:
+    """Lets Blender's glTF exporter turn frames into the scene's own seconds.
+
+    Blender's rate is `fps / fps_base`, but the glTF exporter of 4.2 and later divides
+    frames by `fps * fps_base`: at a fractional rate (30.3 fps as 30 / 0.990099) frame 100
+    would be written at 3.367 s instead of 3.300 s. While the exporter runs, the base is
+    its reciprocal, so its product is the scene's rate; it is restored afterwards. Older
+    exporters ignore the base, and are left as they are.
+    """
+    base = render.fps_base
+    inverted = version >= (4, 2, 0) and base != 1.0
+    if inverted:
+        render.fps_base = 1.0 / base
+    try:
+        yield
+    finally:
+        if inverted:
+            render.fps_base = base

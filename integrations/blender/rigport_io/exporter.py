@@ -10,7 +10,7 @@ import bpy
 from bpy.props import BoolProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper
 
-from . import backend, cli, formats, glb_names, naming, reporting
+from . import backend, cli, compat, formats, glb_names, naming, reporting
 from .preferences import binary_preference
 
 
@@ -66,18 +66,19 @@ class ExportRigport(bpy.types.Operator, ExportHelper):
 def export_glb(glb: str, use_selection: bool) -> None:
     """Runs Blender's glTF exporter: Y-up, skins, every action of every armature, whole actions."""
     try:
-        result = bpy.ops.export_scene.gltf(
-            filepath=glb,
-            export_format="GLB",
-            use_selection=use_selection,
-            export_yup=True,
-            export_skins=True,
-            export_animations=True,
-            export_frame_range=False,
-            export_nla_strips=True,
-            export_anim_single_armature=True,
-            export_apply=False,
-        )
+        with compat.exporter_frame_rate(bpy.context.scene.render, tuple(bpy.app.version)):
+            result = bpy.ops.export_scene.gltf(
+                filepath=glb,
+                export_format="GLB",
+                use_selection=use_selection,
+                export_yup=True,
+                export_skins=True,
+                export_animations=True,
+                export_frame_range=False,
+                export_nla_strips=True,
+                export_anim_single_armature=True,
+                export_apply=False,
+            )
     except RuntimeError as err:
         raise cli.RigportError(f"Blender's glTF exporter failed: {err}") from err
     if "FINISHED" not in result or not os.path.isfile(glb):
