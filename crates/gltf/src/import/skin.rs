@@ -3,7 +3,8 @@
 //! The joints are the nodes of every skin the scene's meshes use (every skin when none is
 //! used), shared by node index when skins overlap, plus any node between two of them (so a
 //! joint's parent is always a joint), in the order the skins list them (parents moved
-//! before their children where a skin lists a child first). A joint's bind world matrix is the inverse of its
+//! before their children where a skin lists a child first); the joint rigport's writer adds
+//! for unbound vertices is left out. A joint's bind world matrix is the inverse of its
 //! inverse bind matrix (the first skin that lists it wins); a node between joints without
 //! one takes its parent's bind world times its rest transform. Non-joint ancestors of the
 //! top joints are folded into them: a root joint's bind and keys include the ancestors'
