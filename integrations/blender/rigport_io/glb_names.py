@@ -23,8 +23,7 @@ try:
 except ImportError:  # loaded from its file by the plain-Python checks
     import glb_skins  # type: ignore[no-redef]
 
-
-Namer = Callable[[str], tuple[str, float]]
+Namer = glb_skins.Namer
 
 
 def placed(items: list, name_of: Namer) -> tuple[list[int], int]:

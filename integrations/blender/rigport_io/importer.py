@@ -111,16 +111,17 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             conversion = rig.convert(source, glb, with_anims=animations, anims_beside=beside)
             reporting.show(self.report, conversion.report, losses_warn=False)
             counts = count_faces(glb)
-            order = glb_animation_names(glb)
-            extras = glb_animation_extras(glb)
+            doc = glb_json(glb)
+            order = animation_names(doc)
+            extras = animation_extras(doc)
             # Blender's glTF importer turns seconds into frames at the scene's rate:
             # set the file's rate first, so its frames land on Blender's whole frames.
             set_scene_fps(self.report, context.scene, rig.first_fps(source, animations, beside))
             images_before = set(bpy.data.images)
             materials_before = set(bpy.data.materials)
             made = import_glb(context, glb)
-            naming.record_materials([m for m in bpy.data.materials if m not in materials_before], glb_material_names(glb))
-            joints = glb_joint_names(glb)
+            naming.record_materials([m for m in bpy.data.materials if m not in materials_before], material_names(doc))
+            joints = joint_names(doc)
             for obj in made:
                 if obj.type == "ARMATURE":
                     naming.record_joints(obj, joints)
@@ -168,8 +169,9 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             glb = os.path.join(work, "model.glb")
             conversion = rig.convert(source, glb, with_anims=animations)
             reporting.show(self.report, conversion.report, losses_warn=False)
-            names = glb_animation_names(glb)[own:]
-            extras_by_name = dict(zip(names, glb_animation_extras(glb)[own:]))
+            doc = glb_json(glb)
+            names = animation_names(doc)[own:]
+            extras_by_name = dict(zip(names, animation_extras(doc)[own:]))
             if not names:
                 raise cli.RigportError("the picked files hold no animation for this armature")
             fps = None
@@ -234,30 +236,29 @@ def glb_json(glb: str) -> dict:
         return dict(json.loads(source.read(length).decode("utf-8")))
 
 
-def glb_animation_names(glb: str) -> list[str]:
-    """The names of a .glb's animations, in order."""
-    return [str(a.get("name", f"animation_{i}")) for i, a in enumerate(glb_json(glb).get("animations", []))]
+def animation_names(doc: dict) -> list[str]:
+    """The names of a glTF's animations (`doc`, its JSON), in order."""
+    return [str(a.get("name", f"animation_{i}")) for i, a in enumerate(doc.get("animations", []))]
 
 
-def glb_animation_extras(glb: str) -> list[dict]:
-    """The `extras` of a .glb's animations, in order (rigport keeps each one's frame rate
+def animation_extras(doc: dict) -> list[dict]:
+    """The `extras` of a glTF's animations, in order (rigport keeps each one's frame rate
     and loop flag there); an empty dict where there are none."""
     out = []
-    for animation in glb_json(glb).get("animations", []):
+    for animation in doc.get("animations", []):
         extras = animation.get("extras")
         out.append(dict(extras) if isinstance(extras, dict) else {})
     return out
 
 
-def glb_material_names(glb: str) -> list[str]:
-    """The names of a .glb's materials, in order."""
-    return [str(m.get("name", f"material_{i}")) for i, m in enumerate(glb_json(glb).get("materials", []))]
+def material_names(doc: dict) -> list[str]:
+    """The names of a glTF's materials, in order."""
+    return [str(m.get("name", f"material_{i}")) for i, m in enumerate(doc.get("materials", []))]
 
 
-def glb_joint_names(glb: str) -> list[str]:
-    """The names of a .glb's first skin's joints, in order (rigport writes one skin, its
+def joint_names(doc: dict) -> list[str]:
+    """The names of a glTF's first skin's joints, in order (rigport writes one skin, its
     joints in the file's order)."""
-    doc = glb_json(glb)
     nodes = doc.get("nodes", [])
     skins = doc.get("skins") or [{}]
     return [str(nodes[j].get("name", f"node{j}")) for j in skins[0].get("joints", [])]

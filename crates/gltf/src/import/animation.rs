@@ -449,7 +449,7 @@ fn drop_wrap_keys(animation: &mut Animation) {
         if let (Some(first), Some(last)) = (rotations.first(), rotations.last())
             && rotations.len() > 1
             && at_end(last.time)
-            && first.value.dot(last.value).abs() > 1.0 - 1e-6
+            && same_rotation(first.value, last.value)
         {
             track.rotations.pop();
             track.rotation_tangents.truncate(track.rotations.len());

@@ -288,9 +288,9 @@ impl Rig {
                 rig.skin_joints[s] = skin
                     .joints
                     .iter()
-                    .map(|j| match rig.joint_of_node[j.value()] {
-                        _ if Some(j.value()) == unbound => UNBOUND,
-                        joint => joint.unwrap_or_default(),
+                    .map(|j| match Some(j.value()) == unbound {
+                        true => UNBOUND,
+                        false => rig.joint_of_node[j.value()].unwrap_or_default(),
                     })
                     .collect();
             }
