@@ -79,6 +79,10 @@ impl ConvertRequest {
             concat_animations: self.concat_animations,
             keep_axes: self.keep_axes,
             source_dir: input.map(input_dir),
+            source_name: input
+                .and_then(Path::file_name)
+                .and_then(|n| n.to_str())
+                .map(str::to_owned),
             beside: None,
             fps: self.fps,
         };

@@ -268,10 +268,12 @@ fn load(
     label: String,
     options: ReadOptions,
 ) -> Result<Loaded, Failure> {
-    let dir = path.as_deref().map(input_dir);
     let fail = |e: rigport::Error| Failure::rigport(&e, &bytes, Some(Path::new(&label)));
-    let (document, mut report) =
-        Document::sniff_and_read_in(&bytes, &options, dir.as_deref()).map_err(fail)?;
+    let read = match path.as_deref() {
+        Some(path) => Document::sniff_and_read_path(&bytes, &options, path),
+        None => Document::sniff_and_read(&bytes, &options),
+    };
+    let (document, mut report) = read.map_err(fail)?;
     let format = document.format();
     let (model, to_model_report) = document.to_model().map_err(fail)?;
     drop(document);
@@ -288,9 +290,9 @@ fn load(
         .materials
         .iter()
         .map(|material| {
-            let dir = dir.as_deref()?;
+            let dir = input_dir(path.as_deref()?);
             let reference = material.texture.as_deref()?;
-            rigport_model_core::texture::find_beside(dir, reference)
+            rigport_model_core::texture::find_beside(&dir, reference)
                 .map(|p| p.display().to_string())
         })
         .collect();

@@ -70,6 +70,13 @@ fn convert_md5mesh_to_glb_iqm_and_back() {
             .len()
     };
     assert_eq!(anims(&out.path().join("blaster.iqm")), 3);
+    // Named as the writer names the files, read back: `unv_blaster_view_fire.md5anim`
+    // beside `unv_blaster_view.md5mesh` is `fire`.
+    let iqm = std::fs::read(out.path().join("blaster.iqm")).unwrap();
+    let (document, _) = rigport::Document::sniff_and_read(&iqm, &Default::default()).unwrap();
+    let (model, _) = document.to_model().unwrap();
+    let names: Vec<&str> = model.animations.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["fire", "idle", "raise"]);
     let alone = out.path().join("alone.iqm");
     ok(&run(&[
         "convert".into(),
@@ -106,7 +113,15 @@ fn convert_md5mesh_to_glb_iqm_and_back() {
         .filter(|n| n.starts_with("again"))
         .collect();
     written.sort();
-    assert_eq!(written.len(), 4, "{written:?}");
+    assert_eq!(
+        written,
+        [
+            "again.md5mesh",
+            "again_fire.md5anim",
+            "again_idle.md5anim",
+            "again_raise.md5anim"
+        ]
+    );
     for name in &written {
         let bytes = std::fs::read(out.path().join(name)).unwrap();
         rigport::formats::md5::File::from_slice(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));

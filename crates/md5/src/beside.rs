@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::file::{File, Kind};
 use rigport_model_core::codec::{
     Beside, FormatError, Input, Keep, Kept, Location, Opening, Written, WrittenFiles,
-    attach_animations_beside, stem_of,
+    animation_name_beside, attach_animations_beside,
 };
 use rigport_model_core::{FileSummary, Model, ReadOptions, Report};
 
@@ -33,7 +33,8 @@ fn read_kind(
 }
 
 /// An MD5 file a reader keeps, and for a mesh the `.md5anim` files beside it that fit its
-/// joints, each with its file's stem as the animation's name.
+/// joints, each named by [`animation_name_beside`] (`hero_walk.md5anim` beside
+/// `hero.md5mesh` is `walk`).
 impl Keep for File {
     type Beside = (String, File);
 
@@ -84,7 +85,7 @@ pub(crate) fn open_mesh(input: &Input<'_>) -> Result<(Opening, Report), FormatEr
         &mut report,
         |name, content| match File::from_slice_with(content, options) {
             Ok((file, _)) if file.kind == Kind::Anim => {
-                let stem = stem_of(name).to_owned();
+                let stem = animation_name_beside(input.name, name).to_owned();
                 // Only animations that fit this mesh's joints.
                 if match_joints(&mesh_names, &file, &stem).is_ok() {
                     Beside::Attach((stem, file), None)
@@ -100,7 +101,7 @@ pub(crate) fn open_mesh(input: &Input<'_>) -> Result<(Opening, Report), FormatEr
 }
 
 /// The `.md5mesh` written as `main` and, per animation, `<stem>_<animation>.md5anim` beside
-/// it (named by [`WrittenFiles`]' one rule); the report lists the files.
+/// it (`<stem>.md5anim` for an animation named `<stem>`; named by [`WrittenFiles`]' one rule); the report lists the files.
 pub(crate) fn write_mesh(model: &Model, main: &str) -> Result<Written, FormatError> {
     let key = MESH_INFO.key;
     let convert = ConvertOptions::default();

@@ -58,8 +58,9 @@ impl Reader for Md5Mesh {
 
     /// Reads the mesh and, when `ReadOptions::animations_beside` asks for
     /// it, every `.md5anim` among the companions (sorted by name) whose joints are
-    /// the mesh's (by index or by name); each becomes an animation named after its file's
-    /// stem. Other `.md5anim` files are skipped with a note, as are ones that do not read.
+    /// the mesh's (by index or by name); each becomes an animation named as the writer names
+    /// files, read back (`hero_walk.md5anim` beside `hero.md5mesh` is `walk`, any other file
+    /// its stem; `animation_name_beside`). Other `.md5anim` files are skipped with a note, as are ones that do not read.
     fn open(&self, input: &Input<'_>) -> Result<(Opening, Report), FormatError> {
         beside::open_mesh(input)
     }
@@ -70,7 +71,8 @@ impl Writer for Md5Mesh {
         &MESH_INFO
     }
 
-    /// `main` (the `.md5mesh`) and, per animation, `<stem>_<animation>.md5anim` beside it.
+    /// `main` (the `.md5mesh`) and, per animation, `<stem>_<animation>.md5anim` beside it
+    /// (`<stem>.md5anim` for an animation named as the mesh, which assimp also loads).
     fn write(&self, model: Cow<'_, Model>, output: &Output<'_>) -> Result<Written, FormatError> {
         beside::write_mesh(&model, output.main)
     }

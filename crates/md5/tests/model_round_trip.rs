@@ -245,6 +245,51 @@ impl Companions for Folder {
     }
 }
 
+/// Animation names survive a write and a read beside the mesh: `hero_<name>.md5anim` is read
+/// as `<name>` and an animation named as the mesh is `hero.md5anim`, so a round trip in a
+/// folder writes the files it read.
+#[test]
+fn animation_names_come_back_from_the_files_written() {
+    let mut model = animated();
+    let mut own = model.animations[0].clone();
+    own.name = "hero".to_owned();
+    model.animations.insert(0, own);
+    let written = MESH_CODEC
+        .write(&model, "hero.md5mesh", &WriteOptions::default())
+        .unwrap();
+    let names: Vec<&str> = written.files.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["hero.md5mesh", "hero.md5anim", "hero_walk_cycle.md5anim"]
+    );
+    let folder = Folder(
+        written.files[1..]
+            .iter()
+            .map(|f| (f.name.clone(), f.bytes.clone()))
+            .collect(),
+    );
+    let beside = ReadOptions {
+        animations_beside: true,
+        ..ReadOptions::default()
+    };
+    let read = |name| {
+        let input = Input::new(&written.files[0].bytes, &beside)
+            .beside(&folder)
+            .named(name);
+        let (back, _) = MESH_CODEC.read_model(&input).unwrap();
+        back.animations
+            .iter()
+            .map(|a| a.name.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(read(Some("hero.md5mesh")), ["hero", "walk_cycle"]);
+    assert_eq!(read(Some("HERO.MD5MESH")), ["hero", "walk_cycle"]);
+    // Without the main file's name, each is its file's stem.
+    assert_eq!(read(None), ["hero", "hero_walk_cycle"]);
+    // Beside another mesh, the prefix is not the mesh's own.
+    assert_eq!(read(Some("villain.md5mesh")), ["hero", "hero_walk_cycle"]);
+}
+
 #[test]
 fn the_codecs_write_read_and_copy() {
     let model = animated();

@@ -329,16 +329,16 @@ pub fn validate(bytes: &[u8], model_path: &Path) -> (Option<crate::Format>, Vec<
             ),
         );
     };
-    let (document, _) =
-        match Document::read_in(bytes, format, &ReadOptions::strict(), model_path.parent()) {
-            Ok(read) => read,
-            Err(e) => {
-                return (
-                    Some(format),
-                    error(rigport_model_core::codes::READ, e.to_string()),
-                );
-            }
-        };
+    let (document, _) = match Document::read_path(bytes, format, &ReadOptions::strict(), model_path)
+    {
+        Ok(read) => read,
+        Err(e) => {
+            return (
+                Some(format),
+                error(rigport_model_core::codes::READ, e.to_string()),
+            );
+        }
+    };
     let mut findings = Vec::new();
     match document.to_model_with_images(&crate::ModelOptions::default()) {
         Ok((model, images, report)) => {

@@ -100,9 +100,36 @@ impl Document {
         options: &ReadOptions,
         base_dir: Option<&Path>,
     ) -> Result<(Document, Report), Error> {
+        Self::read_named(bytes, format, options, base_dir, None)
+    }
+
+    /// [`Document::read_in`] for the file at `path` (its folder holds what it names, and its
+    /// name names what a reader finds beside it: `hero_walk.md5anim` beside `hero.md5mesh`
+    /// is the animation `walk`).
+    pub fn read_path(
+        bytes: &[u8],
+        format: Format,
+        options: &ReadOptions,
+        path: &Path,
+    ) -> Result<(Document, Report), Error> {
+        let name = path.file_name().and_then(|n| n.to_str());
+        let dir = crate::batch::input_dir(path);
+        Self::read_named(bytes, format, options, Some(&dir), name)
+    }
+
+    /// [`Document::read_in`] for the file called `name` in `base_dir`.
+    pub(crate) fn read_named(
+        bytes: &[u8],
+        format: Format,
+        options: &ReadOptions,
+        base_dir: Option<&Path>,
+        name: Option<&str>,
+    ) -> Result<(Document, Report), Error> {
         let reader = reader(format)?;
         let folder = folder(base_dir);
-        let input = Input::new(bytes, options).beside(companions(&folder));
+        let input = Input::new(bytes, options)
+            .beside(companions(&folder))
+            .named(name);
         let read = reader
             .open(&input)
             .map_err(|e| read_error(format, e, bytes))?;
@@ -123,6 +150,16 @@ impl Document {
         options: &ReadOptions,
     ) -> Result<(Document, Report), Error> {
         Self::sniff_and_read_in(bytes, options, None)
+    }
+
+    /// Detects the format and reads the file at `path` (see [`Document::read_path`]).
+    pub fn sniff_and_read_path(
+        bytes: &[u8],
+        options: &ReadOptions,
+        path: &Path,
+    ) -> Result<(Document, Report), Error> {
+        let format = sniff(bytes).ok_or(Error::Unrecognized)?;
+        Self::read_path(bytes, format, options, path)
     }
 
     /// Detects the format and reads the file, which is in folder `base_dir` (see

@@ -37,6 +37,10 @@ pub struct Settings {
     /// read from, and where glTF export looks for texture images to embed (`None`: a glTF
     /// naming external files cannot be read, and textures stay URIs).
     pub source_dir: Option<PathBuf>,
+    /// The source file's name in [`Settings::source_dir`] (`hero.md5mesh`), which names the
+    /// animation files read beside it (`hero_walk.md5anim` is `walk`; see
+    /// [`rigport_model_core::codec::animation_name_beside`]). `None`: each is its file's stem.
+    pub source_name: Option<String>,
     /// The files beside the source model, where texture images are looked for (by the rule
     /// of [`rigport_model_core::texture`]): any [`Companions`],
     /// such as the files a web page was given. `None`: the files in [`Settings::source_dir`].
@@ -67,6 +71,7 @@ impl Default for Settings {
             read: ReadOptions::default(),
             pose: PoseRequest::default(),
             source_dir: None,
+            source_name: None,
             beside: None,
             fps: ModelOptions::default().fps,
             keep_texture_uris: false,
@@ -78,6 +83,14 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// These settings reading the file at `path`: [`Settings::source_dir`] its folder and
+    /// [`Settings::source_name`] its name.
+    pub fn with_source(mut self, path: &Path) -> Self {
+        self.source_dir = Some(crate::batch::input_dir(path));
+        self.source_name = path.file_name().and_then(|n| n.to_str()).map(str::to_owned);
+        self
+    }
+
     /// The files beside the source: [`Settings::beside`], else the folder
     /// [`Settings::source_dir`], else none.
     pub fn beside_files(&self) -> Option<Beside> {
@@ -158,6 +171,7 @@ fn read_source(
         let options = ModelOptions { fps: settings.fps };
         let read = Input::new(input, &settings.read)
             .beside(companions)
+            .named(settings.source_name.as_deref())
             .for_model(options);
         let (opening, report) = codec
             .open(&read)
@@ -173,11 +187,12 @@ fn read_source(
         let images = modelled.images.into_iter().map(Image::from).collect();
         return Ok((Source::Model(modelled.model, images), all));
     }
-    Document::read_in(
+    Document::read_named(
         input,
         format,
         &settings.read,
         settings.source_dir.as_deref(),
+        settings.source_name.as_deref(),
     )
     .map(|(document, report)| (Source::Document(document), report))
 }

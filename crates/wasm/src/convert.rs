@@ -125,6 +125,7 @@ pub fn convert(
             anim: options.anim.clone(),
         },
         source_dir: None,
+        source_name: Some(main.to_owned()),
         // The dropped files are where textures are found, by the library's one rule.
         beside: Some(pipeline::Beside::new(files.clone())),
         fps,

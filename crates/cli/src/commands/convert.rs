@@ -38,6 +38,7 @@ pub fn run(args: &ConvertArgs) -> Status {
         concat_animations: args.concat_animations,
         keep_axes: args.keep_axes,
         source_dir: None,
+        source_name: None,
         beside: None,
         fps: args.fps,
     };
@@ -122,13 +123,13 @@ pub fn convert_file(
     check_target(output, &[input], force)?;
     let bytes = crate::input::read(input, map).map_err(|e| format!("cannot read: {e}"))?;
     let settings = Settings {
-        source_dir: Some(batch::input_dir(input)),
         read: ReadOptions {
             consumed: bytes.consumed(),
             ..settings.read.clone()
         },
         ..settings.clone()
-    };
+    }
+    .with_source(input);
     let Converted { files, report } =
         pipeline::convert_owned(bytes, output, target, &settings).map_err(|e| e.to_string())?;
     for (path, _) in &files {

@@ -54,8 +54,8 @@ pub fn inspect(path: &Path, options: &ReadOptions) -> Result<Info, String> {
 /// length in seconds.
 pub fn anim_details(path: &Path, options: &ReadOptions) -> Result<serde_json::Value, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
-    let (document, _) = rigport::Document::sniff_and_read_in(&bytes, options, path.parent())
-        .map_err(|e| e.to_string())?;
+    let (document, _) =
+        rigport::Document::sniff_and_read_path(&bytes, options, path).map_err(|e| e.to_string())?;
     let (model, _) = document.to_model().map_err(|e| e.to_string())?;
     let animations = model
         .animations

@@ -80,7 +80,7 @@ pub use companions::{
 pub use error::{FormatError, Location};
 pub use faithful::{ErrorOf, Faithful, FaithfulCodec, ModelRead, PendingOf};
 pub use kept::{Keep, Kept};
-pub use written::{OutputFile, Written, WrittenFiles, file_safe, stem_of};
+pub use written::{OutputFile, Written, WrittenFiles, animation_name_beside, file_safe, stem_of};
 
 use crate::{FileSummary, Model, ReadOptions, Report, UpAxis};
 use std::any::Any;
@@ -262,6 +262,9 @@ pub struct Input<'a> {
     pub options: &'a ReadOptions,
     /// The files beside the main one (animation files, a `.gltf`'s buffers and images).
     pub companions: &'a dyn Companions,
+    /// The main file's name among them (`hero.md5mesh`), when known: a reader naming the
+    /// animation files it attaches names them by [`animation_name_beside`].
+    pub name: Option<&'a str>,
     /// What the read is for.
     pub intent: Intent,
 }
@@ -273,8 +276,15 @@ impl<'a> Input<'a> {
             bytes,
             options,
             companions: &NoCompanions,
+            name: None,
             intent: Intent::Keep,
         }
+    }
+
+    /// This input with the main file's name (see [`Input::name`]).
+    pub fn named(mut self, name: Option<&'a str>) -> Self {
+        self.name = name;
+        self
     }
 
     /// This input with `companions` beside the main file.
@@ -295,6 +305,7 @@ impl fmt::Debug for Input<'_> {
         f.debug_struct("Input")
             .field("bytes", &self.bytes.len())
             .field("options", self.options)
+            .field("name", &self.name)
             .field("intent", &self.intent)
             .finish_non_exhaustive()
     }

@@ -63,11 +63,43 @@ pub fn file_safe(name: &str) -> String {
     }
 }
 
+/// The name a reader gives an animation file `file` found beside the main file `main`: the
+/// inverse of [`WrittenFiles::companion`]'s rule, so that what a write names comes back
+/// under the same name. `<stem>_<part>.<ext>` beside `<stem>.<main ext>` is `part` (the stem
+/// compared ignoring case); any other file is its own stem (`<stem>.<ext>` beside the main
+/// file is `stem`). Without the main file's name (`None`), every file is its own stem.
+///
+/// ```
+/// use rigport_model_core::codec::animation_name_beside;
+///
+/// assert_eq!(animation_name_beside(Some("hero.md5mesh"), "hero_walk.md5anim"), "walk");
+/// assert_eq!(animation_name_beside(Some("Hero.md5mesh"), "hero_walk.md5anim"), "walk");
+/// assert_eq!(animation_name_beside(Some("hero.md5mesh"), "hero.md5anim"), "hero");
+/// assert_eq!(animation_name_beside(Some("hero.md5mesh"), "idle.md5anim"), "idle");
+/// assert_eq!(animation_name_beside(None, "hero_walk.md5anim"), "hero_walk");
+/// ```
+pub fn animation_name_beside<'a>(main: Option<&str>, file: &'a str) -> &'a str {
+    let stem = stem_of(file);
+    let Some(main) = main.map(stem_of) else {
+        return stem;
+    };
+    let cut = main.len() + 1;
+    match (stem.get(..main.len()), stem.as_bytes().get(main.len())) {
+        (Some(head), Some(b'_')) if head.eq_ignore_ascii_case(main) && stem.len() > cut => {
+            &stem[cut..]
+        }
+        _ => stem,
+    }
+}
+
 /// The files a write makes, named by one rule: the main file first, then each companion
 /// `<stem>_<part>.<extension>` beside it (`hero_walk.seq`), the part made
 /// [`file_safe`], with `_2`, `_3`… added when the name would clash with one already written
 /// **ignoring case** (two animations "Walk" and "walk" would overwrite each other on Windows
-/// and macOS). [`WrittenFiles::finish`] reports them all in one `files-written` note.
+/// and macOS). A part named as the main file's stem is `<stem>.<extension>` where that name
+/// is free (an animation `hero` beside `hero.md5mesh` is `hero.md5anim`).
+/// [`animation_name_beside`] is the rule read back. [`WrittenFiles::finish`] reports them all
+/// in one `files-written` note.
 ///
 /// ```
 /// use rigport_model_core::Report;
@@ -80,6 +112,9 @@ pub fn file_safe(name: &str) -> String {
 /// let written = files.finish(&mut report);
 /// let names: Vec<&str> = written.iter().map(|f| f.name.as_str()).collect();
 /// assert_eq!(names, ["hero.mdl", "hero_Walk.seq", "hero_walk_2.seq"]);
+/// let mut files = WrittenFiles::new("hero.mdl", b"ref".to_vec(), "reference");
+/// assert_eq!(files.companion("hero", "seq", b"a".to_vec(), "animation `hero`"), "hero.seq");
+/// assert_eq!(files.companion("hero", "mdl", b"b".to_vec(), "animation `hero`"), "hero_hero.mdl");
 /// assert_eq!(
 ///     report.notices[0].message,
 ///     "wrote hero.mdl (reference), hero_Walk.seq (animation `Walk`), hero_walk_2.seq (animation `walk`)"
@@ -107,14 +142,15 @@ impl WrittenFiles {
             .first()
             .map_or("", |f| stem_of(&f.name))
             .to_owned();
+        let own = format!("{stem}.{extension}");
+        if part == stem && !self.taken(&own) {
+            self.push(own, bytes, what);
+            return &self.files[self.files.len() - 1].name;
+        }
         let base = format!("{stem}_{}", file_safe(part));
         let mut name = format!("{base}.{extension}");
         let mut n = 2;
-        while self
-            .files
-            .iter()
-            .any(|f| f.name.eq_ignore_ascii_case(&name))
-        {
+        while self.taken(&name) {
             name = format!("{base}_{n}.{extension}");
             n += 1;
         }
@@ -129,15 +165,16 @@ impl WrittenFiles {
     pub fn beside(&mut self, extension: &str, part: &str, bytes: Vec<u8>, what: &str) -> &str {
         let stem = self.files.first().map_or("", |f| stem_of(&f.name));
         let name = format!("{stem}.{extension}");
-        if self
-            .files
-            .iter()
-            .any(|f| f.name.eq_ignore_ascii_case(&name))
-        {
+        if self.taken(&name) {
             return self.companion(part, extension, bytes, what);
         }
         self.push(name, bytes, what);
         &self.files[self.files.len() - 1].name
+    }
+
+    /// Whether a file of this name is written already (ignoring case).
+    fn taken(&self, name: &str) -> bool {
+        self.files.iter().any(|f| f.name.eq_ignore_ascii_case(name))
     }
 
     /// Adds a file under the name given.
