@@ -53,7 +53,15 @@ class ExportRigport(bpy.types.Operator, ExportHelper):
                 export_glb(glb, self.use_selection)
                 exported = context.selected_objects if self.use_selection else context.scene.objects
                 joint_of = naming.joint_namer(exported)
-                glb_names.rename(glb, naming.exported_name, naming.exported_material, joint_of, naming.exported_extras)
+                glb_names.rename(
+                    glb,
+                    naming.exported_name,
+                    naming.exported_material,
+                    joint_of,
+                    naming.exported_extras,
+                    rest_of=naming.rest_recorder(exported),
+                    mesh_place=naming.mesh_placer(exported),
+                )
                 conversion = convert_atomically(rig, glb, target, fmt)
         except cli.RigportError as err:
             self.report({"ERROR"}, str(err))

@@ -19,8 +19,9 @@ import struct
 from typing import Callable
 
 try:
-    from . import glb_skins
+    from . import glb_rest, glb_skins
 except ImportError:  # loaded from its file by the plain-Python checks
+    import glb_rest  # type: ignore[no-redef]
     import glb_skins  # type: ignore[no-redef]
 
 Namer = glb_skins.Namer
@@ -40,16 +41,39 @@ def placed(items: list, name_of: Namer) -> tuple[list[int], int]:
     return [entry[1] for entry in order], changed
 
 
+def order_meshes(doc: dict, place_of: Callable[[str], float]) -> int:
+    """Puts the nodes that show a mesh in the order `place_of` gives for their names, in
+    every list of a scene's or a node's children: each takes a place one of them had, so
+    the other nodes stay where they were. Returns how many moved."""
+    nodes = doc.get("nodes") or []
+    lists = [scene.get("nodes") or [] for scene in doc.get("scenes") or []]
+    lists += [node.get("children") or [] for node in nodes]
+    moved = 0
+    for items in lists:
+        slots = [k for k, i in enumerate(items) if "mesh" in nodes[int(i)]]
+        ordered = sorted((items[k] for k in slots), key=lambda i: place_of(str(nodes[int(i)].get("name", ""))))
+        for k, i in zip(slots, ordered):
+            if items[k] != i:
+                items[k] = i
+                moved += 1
+    return moved
+
+
 def rename(
     path: str,
     name_of: Namer,
     material_of: Namer | None = None,
     joint_of: Namer | None = None,
     extras_of: Callable[[str], dict] | None = None,
+    rest_of: Callable[[str], glb_rest.Rest | None] | None = None,
+    mesh_place: Callable[[str], float] | None = None,
 ) -> int:
     """Renames and orders the animations (and, with `material_of`, the materials; with
     `joint_of`, each skin's joints) of the .glb at `path`; with `extras_of`, gives each
-    animation the `extras` it returns for its Blender name. Returns how many changed.
+    animation the `extras` it returns for its Blender name; with `rest_of` (a joint's rest
+    in the file, by its bone's name), takes the bones' display turns out of the joints
+    (`glb_rest.restore`); with `mesh_place`, puts the nodes showing meshes in the places it
+    gives for their names, among their siblings (`order_meshes`). Returns how many changed.
     Raises ValueError for a file that is not a glb."""
     with open(path, "rb") as source:
         blob = source.read()
@@ -80,10 +104,18 @@ def rename(
                 if "material" in primitive:
                     primitive["material"] = new_index[primitive["material"]]
         changed += moved
+    if mesh_place is not None:
+        changed += order_meshes(doc, mesh_place)
     rest = bytearray(blob[20 + json_length :])
+    # The bone names Blender wrote, before joints take their file's names back.
+    bone_names = [str(node.get("name", "")) for node in doc.get("nodes") or []]
     if joint_of is not None and doc.get("skins"):
         binary = rest[8:] if rest[4:8] == b"BIN\0" else bytearray()
         changed += glb_skins.reorder(doc, binary, joint_of)
+        if rest_of is not None and rest[4:8] == b"BIN\0":
+            changed += glb_rest.restore(doc, binary, lambda node: rest_of(bone_names[node]))
+            binary.extend(b"\0" * (-len(binary) % 4))
+            rest[0:4] = struct.pack("<I", len(binary))
         rest[8:] = binary
     if not changed:
         return 0

@@ -13,7 +13,20 @@ import bpy
 from bpy.props import BoolProperty, CollectionProperty, StringProperty
 from bpy_extras.io_utils import ImportHelper
 
-from . import backend, cli, compat, faces, formats, naming, reporting, rotations, scene_state, textures
+from . import (
+    backend,
+    bone_display,
+    cli,
+    compat,
+    faces,
+    formats,
+    glb_rest,
+    naming,
+    reporting,
+    rotations,
+    scene_state,
+    textures,
+)
 from .preferences import binary_preference
 
 
@@ -111,7 +124,8 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             conversion = rig.convert(source, glb, with_anims=animations, anims_beside=beside)
             reporting.show(self.report, conversion.report, losses_warn=False)
             counts = count_faces(glb)
-            doc = glb_json(glb)
+            doc, binary = glb_parts(glb)
+            quarter_turns = glb_rest.scaled_unevenly(doc, binary)
             order = animation_names(doc)
             extras = animation_extras(doc)
             # Blender's glTF importer turns seconds into frames at the scene's rate:
@@ -119,12 +133,15 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             set_scene_fps(self.report, context.scene, rig.first_fps(source, animations, beside))
             images_before = set(bpy.data.images)
             materials_before = set(bpy.data.materials)
-            made = import_glb(context, glb)
+            made = import_glb(context, glb, quarter_turns)
             naming.record_materials([m for m in bpy.data.materials if m not in materials_before], material_names(doc))
             joints = joint_names(doc)
+            rests = glb_rest.joint_rests(doc)
+            naming.record_meshes(made, mesh_node_names(doc))
             for obj in made:
                 if obj.type == "ARMATURE":
-                    naming.record_joints(obj, joints)
+                    naming.record_joints(obj, joints, rests)
+                    obj[QUARTER_TURNS] = quarter_turns
             images = [i for i in bpy.data.images if i not in images_before]
             textures.relink(images, work, os.path.dirname(source), self.report)
         retime_actions(context.scene, made)
@@ -178,7 +195,8 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             for path in animations:
                 fps = fps or rig.first_fps(path)
             set_scene_fps(self.report, context.scene, fps)
-            made = import_glb(context, glb)
+            # The same turns as the armature's own bones, so the keys fit its frames.
+            made = import_glb(context, glb, bool(target.get(QUARTER_TURNS, False)))
         retime_actions(context.scene, made)
         rotations.add_whole_frame_keys(actions_of(made))
         temp = next((o for o in made if o.type == "ARMATURE"), None)
@@ -236,6 +254,14 @@ def glb_json(glb: str) -> dict:
         return dict(json.loads(source.read(length).decode("utf-8")))
 
 
+def glb_parts(glb: str) -> tuple[dict, bytearray]:
+    """The JSON chunk of a .glb and its BIN chunk's data."""
+    with open(glb, "rb") as source:
+        blob = source.read()
+    (length,) = struct.unpack_from("<I", blob, 12)
+    return dict(json.loads(blob[20 : 20 + length].decode("utf-8"))), glb_rest.binary_chunk(blob)
+
+
 def animation_names(doc: dict) -> list[str]:
     """The names of a glTF's animations (`doc`, its JSON), in order."""
     return [str(a.get("name", f"animation_{i}")) for i, a in enumerate(doc.get("animations", []))]
@@ -272,11 +298,28 @@ def is_animation_only(summary: dict) -> bool:
     return not summary.get("triangles") and bool(summary.get("animations"))
 
 
-def import_glb(context: bpy.types.Context, glb: str) -> list[bpy.types.Object]:
-    """Runs Blender's glTF importer on `glb`; returns the objects it created."""
+def mesh_node_names(doc: dict) -> list[str]:
+    """The names of a glTF's nodes that show a mesh, in its scene's order (depth first, as
+    rigport reads a glTF's meshes)."""
+    nodes = doc.get("nodes", [])
+    scenes = doc.get("scenes") or [{}]
+    names: list[str] = []
+    todo = list(reversed(scenes[int(doc.get("scene", 0))].get("nodes", [])))
+    while todo:
+        index = int(todo.pop())
+        node = nodes[index]
+        if "mesh" in node:
+            names.append(str(node.get("name", f"node{index}")))
+        todo.extend(reversed(node.get("children", [])))
+    return names
+
+
+def import_glb(context: bpy.types.Context, glb: str, quarter_turns: bool) -> list[bpy.types.Object]:
+    """Runs Blender's glTF importer on `glb`, its bones drawn toward their children
+    (`bone_display`, in quarter turns where asked); returns the objects it created."""
     compat.patch_numpy_bool()
     before = set(bpy.data.objects)
-    options = {}
+    options: dict[str, object] = {}
     known = bpy.ops.import_scene.gltf.get_rna_type().properties.keys()
     if "disable_bone_shape" in known:
         # Blender 4.2+ would give every bone a custom shape object; keep Blender's own.
@@ -286,7 +329,11 @@ def import_glb(context: bpy.types.Context, glb: str) -> list[bpy.types.Object]:
     render = context.scene.render
     base, render.fps_base = render.fps_base, 1.0
     try:
-        result = bpy.ops.import_scene.gltf(filepath=glb, **options)
+        with bone_display.drawn_toward_children(quarter_turns) as turned:
+            if turned and "bone_heuristic" in known:
+                # Any heuristic but BLENDER has the importer use the turns picked.
+                options["bone_heuristic"] = "TEMPERANCE"
+            result = bpy.ops.import_scene.gltf(filepath=glb, **options)
     except RuntimeError as err:
         raise cli.RigportError(f"Blender's glTF importer failed: {err}") from err
     finally:
@@ -295,6 +342,11 @@ def import_glb(context: bpy.types.Context, glb: str) -> list[bpy.types.Object]:
         raise cli.RigportError(f"Blender's glTF importer did not finish: {sorted(result)}")
     made = [o for o in bpy.data.objects if o not in before]
     return tidy_bone_shapes(made)
+
+
+#: The custom property on an imported armature saying whether its bones were turned in
+#: quarter turns (`bone_display`), so animations imported onto it later are turned alike.
+QUARTER_TURNS = "rigport_quarter_turns"
 
 
 def tidy_bone_shapes(objects: list[bpy.types.Object]) -> list[bpy.types.Object]:

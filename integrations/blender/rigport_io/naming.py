@@ -207,17 +207,22 @@ def exported_material(name: str) -> tuple[str, float]:
 #: bone of one name `name.001`).
 JOINT_NAME = "rigport_joint"
 JOINT_INDEX = "rigport_joint_index"
+JOINT_REST = "rigport_joint_rest"
 
 
-def record_joints(armature: bpy.types.Object, names: list[str]) -> None:
+def record_joints(armature: bpy.types.Object, names: list[str], rests: list[list[float]]) -> None:
     """Records on each bone of an imported armature its joint's name and index among
-    `names`, the glTF skin's joints in order (the file's joints, as rigport writes them)."""
+    `names`, the glTF skin's joints in order (the file's joints, as rigport writes them),
+    and its rest transform among `rests` (`glb_rest.joint_rests`)."""
     bones = list(armature.data.bones)
     found = matched([b.name for b in bones], names)
     for bone in bones:
         if bone.name in found:
-            bone[JOINT_NAME] = names[found[bone.name]]
-            bone[JOINT_INDEX] = found[bone.name]
+            index = found[bone.name]
+            bone[JOINT_NAME] = names[index]
+            bone[JOINT_INDEX] = index
+            if index < len(rests):
+                bone[JOINT_REST] = rests[index]
 
 
 def joint_namer(objects: Iterable[bpy.types.Object]) -> Callable[[str], tuple[str, float]]:
@@ -232,3 +237,41 @@ def joint_namer(objects: Iterable[bpy.types.Object]) -> Callable[[str], tuple[st
             if JOINT_NAME in bone and bone.name not in recorded:
                 recorded[bone.name] = (str(bone[JOINT_NAME]), float(bone.get(JOINT_INDEX, math.inf)))
     return lambda name: recorded.get(name, (name, math.inf))
+
+
+def rest_recorder(objects: Iterable[bpy.types.Object]) -> Callable[[str], Optional[list[float]]]:
+    """The rest transform recorded at import for a bone's joint, by the bone's name, for
+    the armatures among `objects` (`glb_rest.restore` takes the bones' display turns out
+    with it; a file may name two joints alike, Blender names its bones apart); None for a
+    bone without one."""
+    recorded: dict[str, list[float]] = {}
+    for obj in objects:
+        if obj.type != "ARMATURE":
+            continue
+        for bone in obj.data.bones:
+            if JOINT_REST in bone:
+                recorded.setdefault(bone.name, [float(v) for v in bone[JOINT_REST]])
+    return recorded.get
+
+
+#: Custom property of an imported mesh object: its place among the file's meshes, which the
+#: export gives back (formats that name a material per mesh, such as MD5, list materials in
+#: mesh order; Blender writes objects in an order of its own).
+MESH_INDEX = "rigport_mesh_index"
+
+
+def record_meshes(objects: Iterable[bpy.types.Object], names: list[str]) -> None:
+    """Records on each imported mesh object its place among `names`, the glTF's mesh nodes
+    in the order of its scene (the file's meshes, as rigport writes them)."""
+    meshes = [o for o in objects if o.type == "MESH"]
+    found = matched([o.name for o in meshes], names)
+    for obj in meshes:
+        if obj.name in found:
+            obj[MESH_INDEX] = found[obj.name]
+
+
+def mesh_placer(objects: Iterable[bpy.types.Object]) -> Callable[[str], float]:
+    """The place an exported mesh node goes, by its object's name, for the objects among
+    `objects`: an imported mesh's place in its file; any other after them."""
+    places = {o.name: float(o[MESH_INDEX]) for o in objects if MESH_INDEX in o}
+    return lambda name: places.get(name, math.inf)

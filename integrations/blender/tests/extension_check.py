@@ -268,27 +268,23 @@ READ_BESIDE = {"md5mesh", "psk", "smd"}
 #: What a round trip through Blender may not keep yet, per format, measured on the corpus in
 #: Blender 4.5 and 5.x (see round_trip.py); any other property that differs fails the check.
 #: Each entry is a known gap to close:
-#: * rest: a rest scale Blender's bones do not keep (B3D), a PSA's rest translation off by
-#:   1.2e-4 of the model's size;
+#: * rest: a rest scale Blender's bones do not keep (B3D);
 #: * triangles: faces Blender's meshes cannot hold (reported on import);
 #: * materials: materials no mesh uses are not exported, and a double-sided MilkShape
 #:   material comes back as two;
-#: * animations: MD5 animations named `<mesh>_<animation>` after a round trip, SMD
-#:   animation files not read back beside the reference;
+#: * animations: an animation-only SMD comes back as a reference with its animation
+#:   beside it, which is not read back;
 #: * durations, poses: animations of several frame rates in one file (an IQE's 60 fps
 #:   animations beside a 30.1 fps one) are sampled at the scene's one rate, a frame longer;
-#:   a morph animation's last key (glTF).
+#:   a morph animation's last key (glTF); a double-sided MilkShape ASCII material's faces.
 ROUND_TRIP_GAPS: dict[str, set[str]] = {
     "b3d": {"rest", "materials", "triangles"},
     "glb": {"triangles"},
     "gltf": {"durations", "poses"},
     "iqe": {"durations", "poses"},
-    "iqm": {"materials"},
-    "md5mesh": {"animations", "materials", "poses"},
     "ms3d": {"materials", "triangles"},
     "ms3d-ascii": {"materials", "triangles", "poses"},
-    "psa": {"rest"},
-    "smd": {"animations", "materials", "durations", "poses"},
+    "smd": {"animations", "durations", "poses"},
 }
 
 
