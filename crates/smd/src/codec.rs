@@ -74,6 +74,19 @@ impl Writer for Smd {
         let (model, main) = (model.as_ref(), output.main);
         let options = ConvertOptions::default();
         let wrap = |e| FormatError::wrap(KEY, Location::Unknown, e);
+        if let [animation] = &model.animations[..] {
+            if model.meshes.iter().all(|m| m.triangles.is_empty()) {
+                // No mesh and one animation: an animation file, as it is read.
+                let (file, mut report) = animation_from_model(model, 0, &options).map_err(wrap)?;
+                let what = format!(
+                    "animation `{}`, {} frames; no mesh, so no reference",
+                    animation.name,
+                    file.frames().len()
+                );
+                let files = WrittenFiles::new(main, file.to_vec(), &what).finish(&mut report);
+                return Ok(Written { files, report });
+            }
+        }
         let (file, mut report) = reference(model, &options).map_err(wrap)?;
         let mut files = WrittenFiles::new(main, file.to_vec(), "reference");
         for (index, animation) in model.animations.iter().enumerate() {

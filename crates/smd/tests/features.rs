@@ -488,6 +488,33 @@ fn the_codec_writes_a_reference_and_one_file_per_animation() {
     assert!(CODEC.sniff(&written.files[1].bytes));
 }
 
+/// A model with no mesh and one animation (an animation `.smd` read) is written back as that
+/// one animation file, which reads back as the same animation; with a mesh, the reference
+/// and the animation beside it.
+#[test]
+fn an_animation_alone_is_written_as_one_animation_file() {
+    let mut model = animated_model();
+    model.meshes.clear();
+    let written = CODEC
+        .write(&model, "walk.smd", &WriteOptions::default())
+        .unwrap();
+    let names: Vec<&str> = written.files.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["walk.smd"]);
+    let (back, _) = CODEC
+        .read(&written.files[0].bytes, &ReadOptions::default())
+        .unwrap();
+    assert!(back.meshes.is_empty());
+    assert_eq!(back.animations.len(), 1);
+    assert_eq!(back.skeleton.len(), model.skeleton.len());
+    // SMD holds no frame rate: the frames come back, at the reader's rate.
+    let frames = |a: &Animation| (a.end_time() * a.fps).round();
+    assert_eq!(frames(&back.animations[0]), frames(&model.animations[0]));
+    let with_mesh = CODEC
+        .write(&animated_model(), "walk.smd", &WriteOptions::default())
+        .unwrap();
+    assert_eq!(with_mesh.files.len(), 2);
+}
+
 #[test]
 fn models_without_joints_get_a_root_bone() {
     let (mut model, _) = model_of(&fixture("two_bones_reference.smd"));
