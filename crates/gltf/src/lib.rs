@@ -36,6 +36,10 @@ pub mod import;
 
 pub use error::Error;
 
+/// Key of the model comment in the glTF's `asset.extras`, where the writer keeps it and the
+/// reader finds it.
+pub const COMMENT_EXTRA: &str = "comment";
+
 /// Name of the node the writer adds to gather several root joints under one ancestor.
 pub const ARMATURE_NAME: &str = "rigport_armature";
 

@@ -29,9 +29,10 @@
 //!   times in seconds; `LINEAR`, `STEP`, or `CUBICSPLINE` with Catmull-Rom tangents.
 //!
 //!   Frame rates and loop flags go in each animation's `extras` (`fps`, `looping`).
+//! * The model comment goes in `asset.extras.comment`.
 //!
-//! Whatever glTF cannot hold (ambient/specular/shininess, alpha maps, the model comment)
-//! and every repair is listed in the returned [`Report`].
+//! Whatever glTF cannot hold (ambient/specular/shininess, alpha maps) and every repair is
+//! listed in the returned [`Report`].
 
 mod animation;
 mod buffer;
@@ -252,14 +253,12 @@ fn build_apart(
         None => animation::write_animations(model, &mut builder, &mut report),
     }
     animation::aim_weight_channels(&mut builder.root, &mesh_nodes);
-    if model
-        .comment
-        .as_deref()
-        .is_some_and(|c| !c.trim().is_empty())
-    {
-        report.loss(
+    if let Some(comment) = model.comment.as_deref().filter(|c| !c.trim().is_empty()) {
+        let extras = serde_json::json!({ crate::COMMENT_EXTRA: comment }).to_string();
+        builder.root.asset.extras = json::extras::RawValue::from_string(extras).ok();
+        report.info(
             rigport_model_core::codes::GLTF_COMMENT,
-            "the model comment has no place in glTF; not carried",
+            "the model comment is kept in `asset.extras.comment`, which rigport reads back and other glTF readers pass over",
         );
     }
 

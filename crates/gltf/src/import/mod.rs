@@ -48,6 +48,7 @@ mod mesh;
 mod morph;
 pub(crate) mod opened;
 mod scene;
+mod sides;
 mod skin;
 mod tangents;
 mod uri;
@@ -139,6 +140,8 @@ pub fn to_model(
     let (materials, images) = image::materials(file, options, &mut report)?;
     model.materials = materials;
     let morph_nodes = mesh::meshes(file, &hierarchy, &rig, &mut budget, &mut model, &mut report)?;
+    sides::merge_copies(file, &mut model, &mut report);
+    model.comment = comment(root);
     model.animations =
         animation::animations(file, &rig, &morph_nodes, options, &mut budget, &mut report)?;
     if !root.cameras.is_empty() {
@@ -157,4 +160,14 @@ pub fn to_model(
         }
     }
     Ok((Imported { model, images }, report))
+}
+
+/// The model comment the writer keeps in `asset.extras` ([`crate::COMMENT_EXTRA`]).
+fn comment(root: &gltf_json::Root) -> Option<String> {
+    let raw = root.asset.extras.as_ref()?;
+    let serde_json::Value::Object(extras) = serde_json::from_str(raw.get()).ok()? else {
+        return None;
+    };
+    let comment = extras.get(crate::COMMENT_EXTRA)?.as_str()?;
+    Some(comment.to_owned()).filter(|c| !c.trim().is_empty())
 }

@@ -124,7 +124,8 @@ pub const VERSION_1: Code = Code::new("version-1");
 
 /// Warning: … of … meshes have more than … % of their triangles facing away from their stored
 /// normals; drawn double-sided (a double-sided copy where the material is shared with
-/// consistent meshes): … (`gltf`).
+/// consistent meshes): … (`gltf`). Info, read back: … read as the materials they are
+/// double-sided copies of.
 pub const GLTF_DOUBLE_SIDED: Code = Code::new("gltf-double-sided");
 
 /// Info: Vertices bound to no joint in skinned meshes are bound to the static joint … (`gltf`).
@@ -152,7 +153,8 @@ pub const GLTF_TEXTURE_NO_FILE: Code = Code::new("gltf-texture-no-file");
 /// Info: … texture images … (… converted to PNG) (`gltf`).
 pub const GLTF_TEXTURE_EMBEDDED: Code = Code::new("gltf-texture-embedded");
 
-/// Loss: The model comment has no place in glTF; not carried (`gltf`).
+/// Info: The model comment is kept in `asset.extras.comment`, which rigport reads back and
+/// other glTF readers pass over (`gltf`).
 pub const GLTF_COMMENT: Code = Code::new("gltf-comment");
 
 /// Info: … texture path(s) had back-slashes; written with forward slashes (`obj`).
