@@ -61,6 +61,7 @@ class ExportRigport(bpy.types.Operator, ExportHelper):
                     naming.exported_extras,
                     rest_of=naming.rest_recorder(exported),
                     mesh_place=naming.mesh_placer(exported),
+                    comment=naming.exported_comment(exported),
                 )
                 conversion = convert_atomically(rig, glb, target, fmt)
         except cli.RigportError as err:

@@ -67,13 +67,15 @@ def rename(
     extras_of: Callable[[str], dict] | None = None,
     rest_of: Callable[[str], glb_rest.Rest | None] | None = None,
     mesh_place: Callable[[str], float] | None = None,
+    comment: str | None = None,
 ) -> int:
     """Renames and orders the animations (and, with `material_of`, the materials; with
     `joint_of`, each skin's joints) of the .glb at `path`; with `extras_of`, gives each
     animation the `extras` it returns for its Blender name; with `rest_of` (a joint's rest
     in the file, by its bone's name), takes the bones' display turns out of the joints
     (`glb_rest.restore`); with `mesh_place`, puts the nodes showing meshes in the places it
-    gives for their names, among their siblings (`order_meshes`). Returns how many changed.
+    gives for their names, among their siblings (`order_meshes`); with `comment`, keeps it
+    as the model comment rigport reads (`asset.extras.comment`). Returns how many changed.
     Raises ValueError for a file that is not a glb."""
     with open(path, "rb") as source:
         blob = source.read()
@@ -106,6 +108,12 @@ def rename(
         changed += moved
     if mesh_place is not None:
         changed += order_meshes(doc, mesh_place)
+    if comment:
+        asset = doc.setdefault("asset", {"version": "2.0"})
+        extras = asset.get("extras") if isinstance(asset.get("extras"), dict) else {}
+        if extras.get("comment") != comment:
+            asset["extras"] = {**extras, "comment": comment}
+            changed += 1
     rest = bytearray(blob[20 + json_length :])
     # The bone names Blender wrote, before joints take their file's names back.
     bone_names = [str(node.get("name", "")) for node in doc.get("nodes") or []]

@@ -138,6 +138,7 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             joints = joint_names(doc)
             rests = glb_rest.joint_rests(doc)
             naming.record_meshes(made, mesh_node_names(doc))
+            naming.record_comment(made, file_comment(doc))
             for obj in made:
                 if obj.type == "ARMATURE":
                     naming.record_joints(obj, joints, rests)
@@ -296,6 +297,13 @@ def is_animation_only(summary: dict) -> bool:
     if summary.get("format") in formats.ANIMATION_ONLY:
         return True
     return not summary.get("triangles") and bool(summary.get("animations"))
+
+
+def file_comment(doc: dict) -> str:
+    """The model comment rigport keeps in a glTF's `asset.extras` (empty: none)."""
+    extras = (doc.get("asset") or {}).get("extras") or {}
+    comment = extras.get("comment") if isinstance(extras, dict) else None
+    return comment if isinstance(comment, str) else ""
 
 
 def mesh_node_names(doc: dict) -> list[str]:

@@ -275,3 +275,21 @@ def mesh_placer(objects: Iterable[bpy.types.Object]) -> Callable[[str], float]:
     `objects`: an imported mesh's place in its file; any other after them."""
     places = {o.name: float(o[MESH_INDEX]) for o in objects if MESH_INDEX in o}
     return lambda name: places.get(name, math.inf)
+
+
+#: Custom property of every object an import made: the file's comment (a MilkShape model
+#: comment, an SMD's or IQE's comment lines), which Blender has no place for; the export
+#: writes it back.
+COMMENT = "rigport_comment"
+
+
+def record_comment(objects: Iterable[bpy.types.Object], comment: str) -> None:
+    """Records the file's comment on each object an import made (none for no comment)."""
+    if comment:
+        for obj in objects:
+            obj[COMMENT] = comment
+
+
+def exported_comment(objects: Iterable[bpy.types.Object]) -> Optional[str]:
+    """The comment recorded on the first of `objects` that has one, if any."""
+    return next((str(o[COMMENT]) for o in objects if COMMENT in o), None)

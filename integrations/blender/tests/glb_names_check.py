@@ -111,6 +111,14 @@ def checks() -> list[dict]:
         given = {a["name"]: a["extras"] for a in after["animations"]}
         check("extras", given["jump"] == {"at": 0, "fps": 24.0, "looping": True} and given["dance"] == {"at": 4}, f"{given}")
 
+        # The file's comment goes back where rigport reads it, beside Blender's asset fields.
+        with open(path, "wb") as out:
+            out.write(glb({**doc, "asset": {"version": "2.0", "generator": "Blender"}}, binary))
+        rename(path, rule, comment="made in 2004")
+        after, _, _ = read(path)
+        asset = after["asset"]
+        check("comment", asset.get("extras") == {"comment": "made in 2004"} and asset["generator"] == "Blender", f"{asset}")
+
         # Materials: Blender's `skin.001` back to `skin`, file order restored, primitives
         # following their materials, an unknown material after the known ones.
         materials = {"metal": ("metal", 1.0), "skin.001": ("skin", 0.0)}
