@@ -213,11 +213,8 @@ def test_md5_animations_beside_a_mesh_are_attached_when_asked() -> None:
     mesh = root / "md5" / "unv_blaster_view.md5mesh"
     assert rigport.read(mesh).animations == []
     names = sorted(a.name for a in rigport.read(mesh, anims_beside=True).animations)
-    assert names == [
-        "unv_blaster_view_fire",
-        "unv_blaster_view_idle",
-        "unv_blaster_view_raise",
-    ]
+    # `unv_blaster_view_fire.md5anim` beside `unv_blaster_view.md5mesh` is `fire`.
+    assert names == ["fire", "idle", "raise"]
 
 
 def test_morph_targets_come_as_offsets_and_pose_moves_by_their_weights(tmp_path: Path) -> None:
