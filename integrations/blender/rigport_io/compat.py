@@ -73,3 +73,12 @@ def exporter_frame_rate(render: Any, version: tuple) -> Iterator[None]:
     finally:
         if inverted:
             render.fps_base = base
+
+
+def exported_rate(render: Any, version: tuple) -> float:
+    """The frames per second Blender's glTF exporter writes frames at, under
+    `exporter_frame_rate`: the scene's own rate, or `fps` alone for exporters that ignore
+    the base."""
+    if version >= (4, 2, 0):
+        return float(render.fps) / float(render.fps_base)
+    return float(render.fps)

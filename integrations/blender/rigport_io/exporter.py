@@ -62,6 +62,8 @@ class ExportRigport(bpy.types.Operator, ExportHelper):
                     rest_of=naming.rest_recorder(exported),
                     mesh_place=naming.mesh_placer(exported),
                     comment=naming.exported_comment(exported),
+                    unused_materials=naming.exported_unused_materials(exported),
+                    scene_rate=compat.exported_rate(context.scene.render, tuple(bpy.app.version)),
                 )
                 conversion = convert_atomically(rig, glb, target, fmt)
         except cli.RigportError as err:

@@ -19,21 +19,27 @@ import struct
 from typing import Callable
 
 try:
-    from . import glb_rest, glb_skins
+    from . import glb_materials, glb_rest, glb_skins, glb_times
 except ImportError:  # loaded from its file by the plain-Python checks
+    import glb_materials  # type: ignore[no-redef]
     import glb_rest  # type: ignore[no-redef]
     import glb_skins  # type: ignore[no-redef]
+    import glb_times  # type: ignore[no-redef]
 
 Namer = glb_skins.Namer
 
 
-def placed(items: list, name_of: Namer) -> tuple[list[int], int]:
+def placed(items: list, name_of: Namer, fixed: dict[int, int] | None = None) -> tuple[list[int], int]:
     """The order `name_of` puts `items` in (each renamed in place), as old indices, and how
-    many changed name or place."""
+    many changed name or place. An item whose `id` is in `fixed` keeps its name and goes
+    to the index given there."""
     order = []
     for position, item in enumerate(items):
         old = str(item.get("name", ""))
-        name, index = name_of(old)
+        if fixed is not None and id(item) in fixed:
+            name, index = old, float(fixed[id(item)])
+        else:
+            name, index = name_of(old)
         item["name"] = name
         order.append((index, position, old != name))
     order.sort(key=lambda entry: (entry[0], entry[1]))
@@ -68,6 +74,8 @@ def rename(
     rest_of: Callable[[str], glb_rest.Rest | None] | None = None,
     mesh_place: Callable[[str], float] | None = None,
     comment: str | None = None,
+    unused_materials: list[dict] | None = None,
+    scene_rate: float | None = None,
 ) -> int:
     """Renames and orders the animations (and, with `material_of`, the materials; with
     `joint_of`, each skin's joints) of the .glb at `path`; with `extras_of`, gives each
@@ -75,7 +83,11 @@ def rename(
     in the file, by its bone's name), takes the bones' display turns out of the joints
     (`glb_rest.restore`); with `mesh_place`, puts the nodes showing meshes in the places it
     gives for their names, among their siblings (`order_meshes`); with `comment`, keeps it
-    as the model comment rigport reads (`asset.extras.comment`). Returns how many changed.
+    as the model comment rigport reads (`asset.extras.comment`); with `unused_materials`
+    (`glb_materials.unused` of the imported file), puts the materials no mesh used back at
+    their indices; with `scene_rate` (the rate Blender's exporter wrote frames at), gives
+    each animation whose `extras` record another rate its own back (`glb_times.retime`).
+    Returns how many changed.
     Raises ValueError for a file that is not a glb."""
     with open(path, "rb") as source:
         blob = source.read()
@@ -96,9 +108,11 @@ def rename(
     changed += given
     if animations:
         doc["animations"] = [animations[i] for i in order]
+    added = glb_materials.restore(doc, unused_materials) if unused_materials else []
+    changed += len(added)
     materials = doc.get("materials") or []
     if material_of is not None and materials:
-        order, moved = placed(materials, material_of)
+        order, moved = placed(materials, material_of, {id(m): index for m, index in added})
         doc["materials"] = [materials[i] for i in order]
         new_index = {old: new for new, old in enumerate(order)}
         for mesh in doc.get("meshes") or []:
@@ -115,15 +129,19 @@ def rename(
             asset["extras"] = {**extras, "comment": comment}
             changed += 1
     rest = bytearray(blob[20 + json_length :])
+    has_binary = rest[4:8] == b"BIN\0"
+    binary = rest[8:] if has_binary else bytearray()
     # The bone names Blender wrote, before joints take their file's names back.
     bone_names = [str(node.get("name", "")) for node in doc.get("nodes") or []]
     if joint_of is not None and doc.get("skins"):
-        binary = rest[8:] if rest[4:8] == b"BIN\0" else bytearray()
         changed += glb_skins.reorder(doc, binary, joint_of)
-        if rest_of is not None and rest[4:8] == b"BIN\0":
+        if rest_of is not None and has_binary:
             changed += glb_rest.restore(doc, binary, lambda node: rest_of(bone_names[node]))
-            binary.extend(b"\0" * (-len(binary) % 4))
-            rest[0:4] = struct.pack("<I", len(binary))
+    if scene_rate is not None and has_binary:
+        changed += glb_times.retime(doc, binary, scene_rate)
+    if has_binary:
+        binary.extend(b"\0" * (-len(binary) % 4))
+        rest[0:4] = struct.pack("<I", len(binary))
         rest[8:] = binary
     if not changed:
         return 0

@@ -20,6 +20,8 @@ from . import (
     compat,
     faces,
     formats,
+    glb_faces,
+    glb_materials,
     glb_rest,
     naming,
     reporting,
@@ -123,6 +125,13 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             glb = os.path.join(work, "model.glb")
             conversion = rig.convert(source, glb, with_anims=animations, anims_beside=beside)
             reporting.show(self.report, conversion.report, losses_warn=False)
+            apart = split_faces(glb)
+            if apart:
+                self.report(
+                    {"INFO"},
+                    f"{apart} triangles that use a vertex twice or repeat another's vertices have "
+                    "vertices of their own, so Blender keeps them (as faces of no area where a vertex repeats)",
+                )
             counts = count_faces(glb)
             doc, binary = glb_parts(glb)
             quarter_turns = glb_rest.scaled_unevenly(doc, binary)
@@ -134,7 +143,19 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             images_before = set(bpy.data.images)
             materials_before = set(bpy.data.materials)
             made = import_glb(context, glb, quarter_turns)
-            naming.record_materials([m for m in bpy.data.materials if m not in materials_before], material_names(doc))
+            unused = glb_materials.unused(doc)
+            naming.record_materials(
+                [m for m in bpy.data.materials if m not in materials_before],
+                material_names(doc),
+                [u["index"] for u in unused],
+            )
+            naming.record_unused_materials(made, unused)
+            if unused:
+                self.report(
+                    {"INFO"},
+                    f"{len(unused)} materials no face uses are kept on the imported objects "
+                    "(Blender makes none for them) and written back on export",
+                )
             joints = joint_names(doc)
             rests = glb_rest.joint_rests(doc)
             naming.record_meshes(made, mesh_node_names(doc))
@@ -145,7 +166,7 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
                     obj[QUARTER_TURNS] = quarter_turns
             images = [i for i in bpy.data.images if i not in images_before]
             textures.relink(images, work, os.path.dirname(source), self.report)
-        retime_actions(context.scene, made)
+        retime_actions(context.scene, made, action_rates(made, dict(zip(order, extras))))
         keys = rotations.add_whole_frame_keys(actions_of(made))
         report_dropped_faces(self.report, summary.get("triangles"), counts, made)
         if keys:
@@ -198,7 +219,7 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             set_scene_fps(self.report, context.scene, fps)
             # The same turns as the armature's own bones, so the keys fit its frames.
             made = import_glb(context, glb, bool(target.get(QUARTER_TURNS, False)))
-        retime_actions(context.scene, made)
+        retime_actions(context.scene, made, action_rates(made, extras_by_name))
         rotations.add_whole_frame_keys(actions_of(made))
         temp = next((o for o in made if o.type == "ARMATURE"), None)
         moved = []
@@ -387,6 +408,15 @@ def triangle_count(objects: list[bpy.types.Object]) -> int:
     )
 
 
+def split_faces(glb: str) -> int:
+    """Gives the .glb's triangles Blender cannot keep vertices of their own
+    (`glb_faces.split`); 0 where the glb cannot be read here."""
+    try:
+        return glb_faces.split(glb)
+    except (OSError, ValueError, KeyError, IndexError, TypeError, struct.error):
+        return 0
+
+
 def count_faces(glb: str) -> Optional[faces.FaceCounts]:
     """The .glb's triangles that Blender cannot keep, or None when the glb cannot be read here."""
     try:
@@ -466,19 +496,43 @@ def actions_of(objects: list[bpy.types.Object]) -> set:
 SNAP_FRAMES = 1e-3
 
 
-def retime_actions(scene: bpy.types.Scene, objects: list[bpy.types.Object]) -> None:
-    """Puts the imported keys on whole frames where they are within SNAP_FRAMES of one, and
-    on the scene's true frame rate when it is not a whole one.
+def action_rates(objects: list[bpy.types.Object], extras: dict[str, dict]) -> dict:
+    """The frame rate of each imported action's animation, where its `extras` (by the
+    animation's name: the NLA track the importer stashed it on) give one."""
+    rates = {}
+    for obj in objects:
+        data = obj.animation_data
+        if data is None:
+            continue
+        for track in data.nla_tracks:
+            fps = (extras.get(track.name) or {}).get("fps")
+            if not isinstance(fps, (int, float)) or not math.isfinite(fps) or fps <= 0:
+                continue
+            for strip in track.strips:
+                if strip.action is not None:
+                    rates[strip.action] = float(fps)
+    return rates
+
+
+def retime_actions(scene: bpy.types.Scene, objects: list[bpy.types.Object], rates: Optional[dict] = None) -> None:
+    """Puts each imported animation's frame k on Blender's frame k, at its own rate, and its
+    keys on whole frames where they are within SNAP_FRAMES of one.
 
     Blender's glTF importer turns seconds into frames at `render.fps` alone, ignoring
     `fps_base`; at a fractional rate (the file's 30.1034 as 30 / 0.99656) the file's frame k
-    would land on frame 0.99656 k. Scaling every key's frame (and handle) by 1 / fps_base
-    puts it back on frame k. The stashed NLA strips are made again to span their actions'
-    new ranges.
+    would land on frame 0.99656 k. Scaling every key's frame (and handle) by the
+    animation's rate over `render.fps` (`rates`, by action; the scene's true rate,
+    1 / fps_base, for an action without one) puts it back on frame k. An animation whose
+    rate is not the scene's (a 60 fps one in a file whose first is 30 fps) so keeps every
+    frame, and plays at the scene's rate in Blender; the export writes it at its own
+    (`glb_times`). The stashed NLA strips are made again to span their actions' new ranges.
     """
-    factor = 1.0 / scene.render.fps_base
+    scene_factor = 1.0 / scene.render.fps_base
     actions = actions_of(objects)
+    rates = rates or {}
     for action in actions:
+        rate = rates.get(action)
+        factor = rate / scene.render.fps if rate else scene_factor
         for curve in compat.action_fcurves(action):
             for point in curve.keyframe_points:
                 scaled = point.co.x * factor

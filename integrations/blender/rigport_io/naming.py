@@ -164,11 +164,11 @@ MATERIAL_NAME = "rigport_material"
 MATERIAL_INDEX = "rigport_material_index"
 
 
-def matched(blender_names: Iterable[str], names: list[str]) -> dict[str, int]:
+def matched(blender_names: Iterable[str], names: list[str], skipped: Iterable[int] = ()) -> dict[str, int]:
     """Which of `names` (a glTF's, in order) each Blender name was made from: Blender names
     a block as the glTF does, cut to its limit, or with a `.NNN` suffix where that name was
-    taken. Each index is given once."""
-    taken: set[int] = set()
+    taken. Each index is given once; none of `skipped` is given."""
+    taken: set[int] = set(skipped)
     found = {}
     for name in blender_names:
         candidates = [i for i, n in enumerate(names) if fit(n) == name and i not in taken]
@@ -182,15 +182,41 @@ def matched(blender_names: Iterable[str], names: list[str]) -> dict[str, int]:
     return found
 
 
-def record_materials(materials: Iterable[bpy.types.Material], names: list[str]) -> None:
+def record_materials(materials: Iterable[bpy.types.Material], names: list[str], unused: Iterable[int] = ()) -> None:
     """Records on each imported material its name and index among `names`, the glTF's
-    materials in order."""
+    materials in order, less those at `unused` (no mesh uses them, so Blender made none)."""
     materials = list(materials)
-    found = matched([m.name for m in materials], names)
+    found = matched([m.name for m in materials], names, unused)
     for material in materials:
         if material.name in found:
             material[MATERIAL_NAME] = names[found[material.name]]
             material[MATERIAL_INDEX] = found[material.name]
+
+
+#: Custom property of every object an import made: the file's materials that no mesh
+#: uses (`glb_materials.unused`, as JSON), which Blender makes no material for; the export
+#: puts them back.
+UNUSED_MATERIALS = "rigport_unused_materials"
+
+
+def record_unused_materials(objects: Iterable[bpy.types.Object], kept: list[dict]) -> None:
+    """Records the file's unused materials on each object an import made (none for none)."""
+    if kept:
+        text = json.dumps(kept, separators=(",", ":"))
+        for obj in objects:
+            obj[UNUSED_MATERIALS] = text
+
+
+def exported_unused_materials(objects: Iterable[bpy.types.Object]) -> list[dict]:
+    """The unused materials recorded on the first of `objects` that has them (empty: none)."""
+    for obj in objects:
+        if UNUSED_MATERIALS in obj:
+            try:
+                kept = json.loads(str(obj[UNUSED_MATERIALS]))
+            except ValueError:
+                return []
+            return [k for k in kept if isinstance(k, dict)] if isinstance(kept, list) else []
+    return []
 
 
 def exported_material(name: str) -> tuple[str, float]:

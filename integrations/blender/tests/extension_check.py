@@ -6,8 +6,9 @@ Installs the extension zip into a throwaway HOME with
 `bpy.ops.extensions.package_install_files` (no network: the wheel is inside), checks that
 no `rigport`, `cargo` or `rustc` is on PATH, then per FILE, from an empty scene:
 
-* import: Blender's triangles are rigport's less the faces Blender's meshes cannot hold
-  (one vertex used twice, a face repeating another's vertices), one bone per joint, one
+* import: Blender's triangles are rigport's (those that use one vertex twice or repeat
+  another's vertices given vertices of their own; in a mesh with morph targets, less
+  them), one bone per joint, one
   action per animation (an `.md5mesh` with the `.md5anim` files beside it that fit);
 * fps: the scene's frame rate is the first animation's;
 * shape keys: one per morph target, with animated values where the file animates weights;
@@ -112,15 +113,17 @@ def blender_triangles() -> int:
 
 
 def held_triangles(model: Any) -> tuple:
-    """(triangles, the ones Blender's meshes can hold): no vertex used twice, no second face
-    on the same three vertices of a mesh."""
+    """(triangles, the ones Blender's meshes hold): every one, since the import gives those
+    that use a vertex twice or repeat another's vertices vertices of their own
+    (`glb_faces`), but in a mesh with morph targets (not split), where Blender holds no
+    vertex used twice and no second face on the same three vertices."""
     total = held = 0
     for mesh in model.meshes:
         seen: set = set()
         for tri in mesh.triangles.tolist():
             total += 1
             key = frozenset(tri)
-            if len(key) < 3 or key in seen:
+            if mesh.morph_targets and (len(key) < 3 or key in seen):
                 continue
             seen.add(key)
             held += 1
@@ -163,11 +166,13 @@ def blender_points() -> numpy.ndarray:
 
 
 def rigport_points(model: Any, time: Optional[float]) -> numpy.ndarray:
-    """rigport's posed vertices that a non-degenerate triangle uses, in Blender's Z-up."""
+    """rigport's posed vertices that a triangle Blender holds uses (`held_triangles`), in
+    Blender's Z-up."""
     posed = model.pose(0, time) if time is not None else [at_rest(m) for m in model.meshes]
     points = []
     for mesh, positions in zip(model.meshes, posed):
-        used = sorted({i for t in mesh.triangles.tolist() if len(set(t)) == 3 for i in t})
+        split = not mesh.morph_targets
+        used = sorted({i for t in mesh.triangles.tolist() if split or len(set(t)) == 3 for i in t})
         points.append(numpy.asarray(positions, dtype=numpy.float64)[used])
     array = numpy.concatenate(points) if points else numpy.zeros((0, 3))
     if model.up_axis == "y":
@@ -268,20 +273,16 @@ READ_BESIDE = {"md5mesh", "psk", "smd"}
 #: What a round trip through Blender may not keep yet, per format, measured on the corpus in
 #: Blender 4.5 and 5.x (see round_trip.py); any other property that differs fails the check.
 #: Each entry is a known gap to close:
-#: * rest: a rest scale Blender's bones do not keep (B3D);
-#: * triangles: faces Blender's meshes cannot hold (reported on import);
-#: * materials: materials no mesh uses are not exported, B3D brushes of one name come
-#:   back as one, and a material whose only triangle Blender cannot hold goes with it;
-#: * durations, poses: animations of several frame rates in one file (an IQE's 60 fps
-#:   animations beside a 30.1 fps one) are sampled at the scene's one rate, a frame longer;
-#:   a morph animation's last key (glTF); the faces Blender dropped (MilkShape ASCII).
+#: * rest: a joint's rest scale, which Blender's bones do not hold: Blender keeps it in the
+#:   pose and writes the rest and the bind at a unit scale, with keys that pose the mesh as
+#:   the file does (B3D);
+#: * durations, poses: a morph animation whose keys fall on no whole frame of any rate is
+#:   sampled at the scene's, and ends on the next whole frame (glTF); MilkShape ASCII
+#:   animations whose keys Blender's curves pass between otherwise.
 ROUND_TRIP_GAPS: dict[str, set[str]] = {
-    "b3d": {"rest", "materials", "triangles"},
-    "glb": {"triangles"},
+    "b3d": {"rest"},
     "gltf": {"durations", "poses"},
-    "iqe": {"durations", "poses"},
-    "ms3d": {"materials", "triangles"},
-    "ms3d-ascii": {"triangles", "poses"},
+    "ms3d-ascii": {"poses"},
 }
 
 

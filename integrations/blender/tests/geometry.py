@@ -13,7 +13,8 @@ CHUNK = 128
 
 
 def obj_points(path: str) -> list:
-    """Positions of the `v` lines of an OBJ that some non-degenerate `f` line uses."""
+    """Positions of the `v` lines of an OBJ that some `f` line uses (Blender holds
+    degenerate triangles too: the add-on gives them vertices of their own)."""
     vertices = []
     used = set()
     with open(path, encoding="utf-8") as text:
@@ -25,8 +26,6 @@ def obj_points(path: str) -> list:
                 vertices.append(tuple(float(c) for c in parts[1:4]))
             elif parts[0] == "f":
                 corners = [int(corner.split("/")[0]) for corner in parts[1:]]
-                if len(set(corners)) < len(corners):
-                    continue  # degenerate: Blender holds no such face
                 for index in corners:
                     used.add(index - 1 if index > 0 else len(vertices) + index)
     return [vertices[i] for i in sorted(used)]

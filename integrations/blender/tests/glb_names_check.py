@@ -8,7 +8,9 @@ A .glb with animations named as Blender names actions (`object|animation`, out o
 is renamed with a stand-in for the add-on's rule; the animations must come out under their
 file names, in file order, with those the rule places nowhere after them in their own order,
 and the binary chunk and everything but the animations' names and order unchanged; materials
-likewise, with each mesh primitive still naming its own. Prints one
+likewise, with each mesh primitive still naming its own; materials no mesh used put back;
+each animation given back its own frame rate; and, before import, the triangles Blender
+cannot hold on shared vertices given vertices of their own (`glb_faces.py`). Prints one
 line per check and `N passed, N failed`; exits 1 on a failure. run.py runs these checks too.
 """
 
@@ -21,7 +23,7 @@ import os
 import struct
 import sys
 import tempfile
-from typing import Callable
+from typing import Any, Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODULE = os.path.join(os.path.dirname(HERE), "rigport_io", "glb_names.py")
@@ -37,6 +39,20 @@ def load() -> Callable:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.rename
+
+
+def materials_module() -> Any:
+    """`glb_materials`, loaded from its file."""
+    return module_beside("glb_materials")
+
+
+def module_beside(name: str) -> Any:
+    """A module of the package that imports no Blender, loaded from its file."""
+    spec = importlib.util.spec_from_file_location(name, os.path.join(os.path.dirname(MODULE), name + ".py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def glb(doc: dict, binary: bytes) -> bytes:
@@ -135,6 +151,107 @@ def checks() -> list[dict]:
         used = [after["materials"][p["material"]]["name"] for p in after["meshes"][0]["primitives"] if "material" in p]
         check("materials", got == ["skin", "metal", "new"] and changed == 3 and "animations" not in after, f"{got}, {changed} changed")
         check("primitives_follow", used == ["metal", "skin"], f"{used}")
+
+        # Materials no mesh used: taken from the imported file (their textures by image),
+        # put back at their indices in the file Blender wrote, which has one used material.
+        source = {
+            "materials": [
+                {"name": "wall", "pbrMetallicRoughness": {"baseColorTexture": {"index": 1}}},
+                {"name": "wall", "pbrMetallicRoughness": {"baseColorFactor": [1, 0, 0, 1]}},
+                {"name": "wall", "normalTexture": {"index": 0, "scale": 0.5}},
+            ],
+            "textures": [{"source": 0}, {"source": 1, "sampler": 0}],
+            "images": [{"uri": "bump.png"}, {"uri": "brick.jpg"}],
+            "samplers": [{"wrapS": 33071}],
+            "meshes": [{"primitives": [{"attributes": {}, "material": 1}]}],
+        }
+        kept = materials_module().unused(source)
+        check("unused_taken", [k["index"] for k in kept] == [0, 2], f"{[k['index'] for k in kept]}")
+        blender = {
+            "asset": {"version": "2.0"},
+            "materials": [{"name": "wall", "pbrMetallicRoughness": {"baseColorFactor": [1, 0, 0, 1]}}],
+            "images": [{"uri": "brick.jpg"}],
+            "textures": [{"source": 0}],
+            "meshes": [{"primitives": [{"attributes": {}, "material": 0}]}],
+        }
+        with open(path, "wb") as out:
+            out.write(glb(blender, binary))
+        rename(path, rule, lambda n: ("wall", 1.0), unused_materials=kept)
+        after, _, _ = read(path)
+        got = [json.dumps(m, sort_keys=True) for m in after["materials"]]
+        first = after["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["index"]
+        third = after["materials"][2]["normalTexture"]
+        shown = after["textures"][first], after["images"][after["textures"][first]["source"]]
+        bump = after["images"][after["textures"][third["index"]]["source"]]
+        primitive = after["materials"][after["meshes"][0]["primitives"][0]["material"]]
+        ok = (
+            len(got) == 3
+            and shown == ({"source": 0, "sampler": 0}, {"uri": "brick.jpg"})
+            and after["samplers"] == [{"wrapS": 33071}]
+            and third["scale"] == 0.5
+            and bump == {"uri": "bump.png"}
+            and len(after["images"]) == 2
+            and primitive["pbrMetallicRoughness"] == {"baseColorFactor": [1, 0, 0, 1]}
+        )
+        check("unused_restored", ok, f"{got}")
+
+        # Faces Blender cannot hold on shared vertices (a vertex used twice, a repeat of an
+        # earlier triangle) get vertices of their own before import; the rest stay as they are.
+        faces_module = module_beside("glb_faces")
+        positions = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0)
+        corners = struct.pack("<9H", 0, 1, 2, 2, 1, 0, 0, 0, 1) + b"\0\0"
+        shared = {
+            "asset": {"version": "2.0"},
+            "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+            "accessors": [
+                {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
+                {"bufferView": 1, "componentType": 5123, "count": 9, "type": "SCALAR"},
+            ],
+            "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 18}],
+            "buffers": [{"byteLength": 56}],
+        }
+        with open(path, "wb") as out:
+            out.write(glb(shared, positions + corners))
+        given = faces_module.split(path)
+        after, rest, length_off = read(path)
+        data = rest[8:]
+        primitive = after["meshes"][0]["primitives"][0]
+        index_view = after["bufferViews"][after["accessors"][primitive["indices"]]["bufferView"]]
+        split_corners = list(struct.unpack_from("<9I", data, index_view["byteOffset"]))
+        position = after["accessors"][primitive["attributes"]["POSITION"]]
+        view = after["bufferViews"][position["bufferView"]]
+        points = [struct.unpack_from("<3f", data, view["byteOffset"] + 12 * k) for k in range(position["count"])]
+        copies = points[3:] == [points[2], points[1], points[0], points[0], points[0], points[1]]
+        ok = given == 2 and split_corners == [0, 1, 2, 3, 4, 5, 6, 7, 8] and copies and length_off == 0
+        check("faces_apart", ok, f"{given} triangles given vertices: {split_corners}, {len(points)} positions")
+
+        # Frame rates: Blender wrote every animation's frame k at k / 30 s; the one recorded
+        # at 60 fps goes back to k / 60 s, on times of its own where it shared them.
+        times = struct.pack("<3f", 0.0, 1 / 30, 2 / 30)
+        timed = {
+            "asset": {"version": "2.0"},
+            "animations": [
+                {"name": "walk", "samplers": [{"input": 0, "output": 0}], "channels": []},
+                {"name": "run", "samplers": [{"input": 0, "output": 0}], "channels": []},
+            ],
+            "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "SCALAR", "min": [0.0], "max": [2 / 30]}],
+            "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": len(times)}],
+            "buffers": [{"byteLength": len(times)}],
+        }
+        with open(path, "wb") as out:
+            out.write(glb(timed, times))
+        rates = {"walk": {"fps": 30.0}, "run": {"fps": 60.0}}
+        rename(path, lambda n: (n, math.inf), None, None, lambda n: rates.get(n, {}), scene_rate=30.0)
+        after, rest, _ = read(path)
+        data = rest[8:]
+
+        def keys(animation: int) -> list[float]:
+            accessor = after["accessors"][after["animations"][animation]["samplers"][0]["input"]]
+            offset = after["bufferViews"][accessor["bufferView"]]["byteOffset"]
+            return [round(v * 60, 4) for v in struct.unpack_from("<3f", data, offset)] + [round(accessor["max"][0] * 60, 4)]
+
+        walk, run = keys(0), keys(1)
+        check("own_rates", walk == [0.0, 2.0, 4.0, 4.0] and run == [0.0, 1.0, 2.0, 2.0], f"walk {walk}, run {run} (sixtieths)")
 
         # Joints: Blender's order (b, a.001, c) back to the file's (a, b, c), with `a.001`
         # named `a` again, the inverse bind matrices moved with their joints and every

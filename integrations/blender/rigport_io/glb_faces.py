@@ -1,0 +1,128 @@
+"""Giving the triangles Blender's meshes cannot hold vertices of their own, before import.
+
+Blender's mesh keeps no face that uses one vertex twice and no second face on the same
+set of vertices (`faces.count`); a file may hold both (a MilkShape triangle folded onto an
+edge, a face drawn twice). `split` rewrites rigport's temporary .glb so that each such
+triangle uses three new vertices, copies of those it named: Blender then keeps it as a
+face of its own (one of no area where a vertex was repeated), and the export writes it
+back. No Blender imports, so it runs under a plain Python too.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+
+try:
+    from . import glb_rest
+except ImportError:  # loaded from its file by the plain-Python checks
+    import glb_rest  # type: ignore[no-redef]
+
+#: glTF primitive mode of a triangle list (the default).
+_TRIANGLES = 4
+
+
+def _kept_apart(doc: dict, binary: bytearray, primitive: dict, seen: set, arrays: tuple) -> list[int] | None:
+    """A primitive's corners with each triangle Blender would drop given three new vertex
+    numbers (after its attributes' last), or None when it has none."""
+    indices = [int(v[0]) for v in glb_rest.read(doc, binary, int(primitive["indices"]))]
+    count = int(doc["accessors"][int(primitive["attributes"]["POSITION"])]["count"])
+    out: list[int] = []
+    split = False
+    for start in range(0, len(indices) - 2, 3):
+        triangle = indices[start : start + 3]
+        key = (arrays, frozenset(triangle))
+        if len(key[1]) < 3 or key in seen:
+            out.extend(range(count, count + 3))
+            count += 3
+            split = True
+        else:
+            seen.add(key)
+            out.extend(triangle)
+    return out if split else None
+
+
+def _splittable(doc: dict, primitive: dict) -> bool:
+    """Whether `split` rewrites this primitive: an indexed triangle list whose attributes
+    are plain accessors (no morph targets, no sparse or buffer-less accessors)."""
+    accessors = doc.get("accessors") or []
+    attributes = primitive.get("attributes") or {}
+    if primitive.get("mode", _TRIANGLES) != _TRIANGLES or "indices" not in primitive or "POSITION" not in attributes:
+        return False
+    if primitive.get("targets"):
+        return False
+    for at in [primitive["indices"], *attributes.values()]:
+        if not isinstance(at, int) or at >= len(accessors):
+            return False
+        if "sparse" in accessors[at] or "bufferView" not in accessors[at]:
+            return False
+    return True
+
+
+def _extended(doc: dict, binary: bytearray, accessor: int, corners: list[int], first_new: int) -> int:
+    """A new accessor holding `accessor`'s elements followed by a copy of each element the
+    new vertices (numbered from `first_new`, in `corners` order) copy."""
+    values = glb_rest.read(doc, binary, accessor)
+    copies = [values[c] for c in corners]
+    target = glb_rest.appended(doc, binary, accessor, values + copies)
+    old = doc["accessors"][accessor]
+    new = doc["accessors"][target]
+    new["count"] = first_new + len(copies)
+    if "min" in old or "max" in old:
+        stored = values + copies
+        width = len(stored[0]) if stored else 0
+        new["min"] = [min(v[k] for v in stored) for k in range(width)]
+        new["max"] = [max(v[k] for v in stored) for k in range(width)]
+    return target
+
+
+def split(path: str) -> int:
+    """Rewrites the .glb at `path` so that every triangle Blender would drop (a vertex used
+    twice, or the vertex set of an earlier triangle of its mesh) has vertices of its own;
+    returns how many triangles were given new vertices (0: the file is left as it was).
+    Raises ValueError for a file that is not a glb."""
+    with open(path, "rb") as source:
+        blob = source.read()
+    if len(blob) < 20 or blob[:4] != b"glTF":
+        raise ValueError(f"{path} is not a .glb")
+    (json_length,) = struct.unpack_from("<I", blob, 12)
+    doc = json.loads(blob[20 : 20 + json_length].decode("utf-8"))
+    rest = blob[20 + json_length :]
+    if rest[4:8] != b"BIN\0":
+        return 0
+    binary = bytearray(rest[8:])
+    given = 0
+    for mesh in doc.get("meshes") or []:
+        seen: set = set()
+        for primitive in mesh.get("primitives") or []:
+            if not _splittable(doc, primitive):
+                continue
+            arrays = tuple(sorted(primitive["attributes"].items()))
+            old_corners = [int(v[0]) for v in glb_rest.read(doc, binary, int(primitive["indices"]))]
+            corners = _kept_apart(doc, binary, primitive, seen, arrays)
+            if corners is None:
+                continue
+            first_new = int(doc["accessors"][int(primitive["attributes"]["POSITION"])]["count"])
+            copied = [old_corners[k] for k, c in enumerate(corners) if c >= first_new]
+            for name, accessor in list(primitive["attributes"].items()):
+                primitive["attributes"][name] = _extended(doc, binary, int(accessor), copied, first_new)
+            binary.extend(b"\0" * (-len(binary) % 4))
+            start = len(binary)
+            binary.extend(struct.pack(f"<{len(corners)}I", *corners))
+            views = doc.setdefault("bufferViews", [])
+            views.append({"buffer": 0, "byteOffset": start, "byteLength": len(binary) - start})
+            doc["accessors"].append({"bufferView": len(views) - 1, "componentType": 5125, "count": len(corners), "type": "SCALAR"})
+            primitive["indices"] = len(doc["accessors"]) - 1
+            doc["buffers"][0]["byteLength"] = len(binary)
+            given += sum(1 for c in corners[::3] if c >= first_new)
+    if not given:
+        return 0
+    binary.extend(b"\0" * (-len(binary) % 4))
+    doc["buffers"][0]["byteLength"] = len(binary)
+    text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    text += b" " * (-len(text) % 4)
+    total = 12 + 8 + len(text) + 8 + len(binary)
+    head = struct.pack("<4sII", b"glTF", 2, total) + struct.pack("<I4s", len(text), b"JSON")
+    with open(path, "wb") as out:
+        out.write(head + text + struct.pack("<I4s", len(binary), b"BIN\0") + bytes(binary))
+    return given
