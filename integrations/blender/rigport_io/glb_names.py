@@ -19,10 +19,11 @@ import struct
 from typing import Callable
 
 try:
-    from . import glb_materials, glb_rest, glb_skins, glb_times
+    from . import glb_materials, glb_rest, glb_scales, glb_skins, glb_times
 except ImportError:  # loaded from its file by the plain-Python checks
     import glb_materials  # type: ignore[no-redef]
     import glb_rest  # type: ignore[no-redef]
+    import glb_scales  # type: ignore[no-redef]
     import glb_skins  # type: ignore[no-redef]
     import glb_times  # type: ignore[no-redef]
 
@@ -81,7 +82,8 @@ def rename(
     `joint_of`, each skin's joints) of the .glb at `path`; with `extras_of`, gives each
     animation the `extras` it returns for its Blender name; with `rest_of` (a joint's rest
     in the file, by its bone's name), takes the bones' display turns out of the joints
-    (`glb_rest.restore`); with `mesh_place`, puts the nodes showing meshes in the places it
+    (`glb_rest.restore`) and gives joints back the rest scales Blender's bones do not
+    hold (`glb_scales.restore`); with `mesh_place`, puts the nodes showing meshes in the places it
     gives for their names, among their siblings (`order_meshes`); with `comment`, keeps it
     as the model comment rigport reads (`asset.extras.comment`); with `unused_materials`
     (`glb_materials.unused` of the imported file), puts the materials no mesh used back at
@@ -137,6 +139,7 @@ def rename(
         changed += glb_skins.reorder(doc, binary, joint_of)
         if rest_of is not None and has_binary:
             changed += glb_rest.restore(doc, binary, lambda node: rest_of(bone_names[node]))
+            changed += glb_scales.restore(doc, binary, lambda node: rest_of(bone_names[node]))
     if scene_rate is not None and has_binary:
         changed += glb_times.retime(doc, binary, scene_rate)
     if has_binary:

@@ -273,14 +273,11 @@ READ_BESIDE = {"md5mesh", "psk", "smd"}
 #: What a round trip through Blender may not keep yet, per format, measured on the corpus in
 #: Blender 4.5 and 5.x (see round_trip.py); any other property that differs fails the check.
 #: Each entry is a known gap to close:
-#: * rest: a joint's rest scale, which Blender's bones do not hold: Blender keeps it in the
-#:   pose and writes the rest and the bind at a unit scale, with keys that pose the mesh as
-#:   the file does (B3D);
-#: * durations, poses: a morph animation whose keys fall on no whole frame of any rate is
-#:   sampled at the scene's, and ends on the next whole frame (glTF); MilkShape ASCII
-#:   animations whose keys Blender's curves pass between otherwise.
+#: * durations, poses: keys between whole frames, which Blender's exporter samples at whole
+#:   frames of the scene's rate: a morph animation whose keys fall on no whole frame of any
+#:   rate ends on the next whole frame (glTF); MilkShape ASCII keys at fractional frames
+#:   (frame 4.41) are lost between the frames sampled.
 ROUND_TRIP_GAPS: dict[str, set[str]] = {
-    "b3d": {"rest"},
     "gltf": {"durations", "poses"},
     "ms3d-ascii": {"poses"},
 }

@@ -6,7 +6,7 @@ Usage: python3 integrations/blender/tests/run.py [FILE...]
 First, with a plain Python, where the add-on's format table comes from (formats_table.py:
 formats.json, the `rigport` module, `rigport formats --json`, else a message saying what to
 run) and how an export gives animations back their names and order in the source file
-(glb_names_check.py, glb_rest_check.py); these run also where Blender is not installed.
+(glb_names_check.py, glb_rest_check.py, glb_scales_check.py); these run also where Blender is not installed.
 
 Environment: RIGPORT_BIN (else target/release/rigport, else target/debug/rigport),
 RIGPORT_CORPUS (else ../shared/corpus beside the repository), BLENDER (else `blender`
@@ -27,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 import formats_table
 import glb_names_check
 import glb_rest_check
+import glb_scales_check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -188,12 +189,10 @@ def main() -> int:
     for item in formats_table.checks(rigport):
         counts[item["status"]] += 1
         print(f"{item['status']:<4} formats {item['check']}: {item['detail']}")
-    for item in glb_names_check.checks():
-        counts[item["status"]] += 1
-        print(f"{item['status']:<4} glb names {item['check']}: {item['detail']}")
-    for item in glb_rest_check.checks():
-        counts[item["status"]] += 1
-        print(f"{item['status']:<4} glb rest {item['check']}: {item['detail']}")
+    for label, module in (("glb names", glb_names_check), ("glb rest", glb_rest_check), ("glb scales", glb_scales_check)):
+        for item in module.checks():
+            counts[item["status"]] += 1
+            print(f"{item['status']:<4} {label} {item['check']}: {item['detail']}")
     blender_checks(rigport, counts)
     print(f"\n{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped")
     return 1 if counts["fail"] else 0
