@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from typing import Optional
 
 import bpy
 from bpy.props import BoolProperty, StringProperty
@@ -65,7 +66,8 @@ class ExportRigport(bpy.types.Operator, ExportHelper):
                     unused_materials=naming.exported_unused_materials(exported),
                     scene_rate=compat.exported_rate(context.scene.render, tuple(bpy.app.version)),
                 )
-                conversion = convert_atomically(rig, glb, target, fmt)
+                renames = naming.companion_renames(exported, target, ".psa") if fmt == "psk" else {}
+                conversion = convert_atomically(rig, glb, target, fmt, renames)
         except cli.RigportError as err:
             self.report({"ERROR"}, str(err))
             return {"CANCELLED"}
@@ -96,10 +98,13 @@ def export_glb(glb: str, use_selection: bool) -> None:
         raise cli.RigportError(f"Blender's glTF exporter did not finish: {sorted(result)}")
 
 
-def convert_atomically(rig: backend.Backend, glb: str, target: str, fmt: str) -> cli.Conversion:
+def convert_atomically(
+    rig: backend.Backend, glb: str, target: str, fmt: str, renames: Optional[dict[str, str]] = None
+) -> cli.Conversion:
     """Converts into a scratch directory beside `target`, then moves the files into place:
     the main one and those written beside it (MD5 and SMD animations, a .gltf's .bin, an
-    .obj's .mtl).
+    .obj's .mtl), each file named in `renames` under the name it gives (a PSK's `.psa`
+    under the name it was read from).
 
     A failed conversion leaves no partial file at `target` (an existing one is kept).
     """
@@ -115,7 +120,7 @@ def convert_atomically(rig: backend.Backend, glb: str, target: str, fmt: str) ->
             raise cli.RigportError(f"rigport reported success but wrote no {os.path.basename(target)}")
         for name in sorted(os.listdir(staging)):
             if name != os.path.basename(target):
-                os.replace(os.path.join(staging, name), os.path.join(folder, name))
+                os.replace(os.path.join(staging, name), os.path.join(folder, (renames or {}).get(name, name)))
         os.replace(staged, target)
         conversion.outputs = [target]
         return conversion

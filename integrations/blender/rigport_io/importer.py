@@ -125,6 +125,7 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             glb = os.path.join(work, "model.glb")
             conversion = rig.convert(source, glb, with_anims=animations, anims_beside=beside)
             reporting.show(self.report, conversion.report, losses_warn=False)
+            companion = naming.whole_companion(conversion.report, ".psa") if source.lower().endswith((".psk", ".pskx")) else None
             apart = split_faces(glb)
             if apart:
                 self.report(
@@ -182,6 +183,8 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
                 obj["rigport_source"] = source
                 obj["rigport_animations"] = ";".join(animations)
                 obj["rigport_anims_beside"] = beside
+                if companion:
+                    obj[naming.COMPANION] = companion
         fit_scene_range(context, actions)
         self.report(
             {"INFO"},

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import re
 from typing import Callable, Iterable, Optional
 
 import bpy
@@ -319,3 +321,42 @@ def record_comment(objects: Iterable[bpy.types.Object], comment: str) -> None:
 def exported_comment(objects: Iterable[bpy.types.Object]) -> Optional[str]:
     """The comment recorded on the first of `objects` that has one, if any."""
     return next((str(o[COMMENT]) for o in objects if COMMENT in o), None)
+
+
+#: Custom property of an imported armature: the one animation file beside its model that
+#: every animation came from whole (a PSK's `.psa`: rigport writes it as `<stem>.psa`), so
+#: that an export back to the model's own path writes it under that name again.
+COMPANION = "rigport_companion"
+
+#: The message of rigport's `animations-attached` note names its file between backticks.
+_ATTACHED = re.compile(r"^`([^`]+)`: ")
+
+
+def whole_companion(report: Iterable, extension: str) -> Optional[str]:
+    """The file name of the one animation file with `extension` a conversion's report says
+    it attached, where it attached no other and dropped none of that file's keys; else None."""
+    attached = []
+    for line in report:
+        if line.code == "animations-attached":
+            found = _ATTACHED.match(line.message)
+            if found:
+                attached.append(found.group(1))
+        elif line.code == "psa-bones-unmatched" and line.severity != "info":
+            return None  # keys of joints the model does not have were left out
+    if len(attached) == 1 and attached[0].lower().endswith(extension):
+        return attached[0]
+    return None
+
+
+def companion_renames(objects: Iterable[bpy.types.Object], target: str, extension: str) -> dict[str, str]:
+    """The companion file to rename when exporting to `target`: the `<stem><extension>`
+    rigport writes, to the name the imported armature among `objects` recorded, where
+    `target` is the path the armature's model was read from."""
+    stem = os.path.splitext(os.path.basename(target))[0]
+    for obj in objects:
+        if obj.type != "ARMATURE" or COMPANION not in obj:
+            continue
+        source = str(obj.get("rigport_source", ""))
+        if source and os.path.normcase(os.path.abspath(source)) == os.path.normcase(os.path.abspath(target)):
+            return {stem + extension: str(obj[COMPANION])}
+    return {}

@@ -463,6 +463,37 @@ def behaviour(rigport: Any) -> list:
         assert done, "no corpus pair here"
         return "; ".join(done)
 
+    def written_in_place() -> str:
+        """A model with the animation files beside it, imported and exported back to its
+        own path, leaves the folder's file names as they were (companions overwritten, not
+        added beside)."""
+        groups = (
+            ("psk/pyffi_examplemesh.psk", ["psk/pyffi_pendulum.psa"]),
+            ("md5/unv_blaster_view.md5mesh", [f"md5/unv_blaster_view_{a}.md5anim" for a in ("fire", "idle", "raise")]),
+        )
+        done = []
+        for model, companions in groups:
+            files = [os.path.join(corpus, f) for f in [model, *companions]]
+            if not all(os.path.isfile(f) for f in files):
+                continue
+            folder = tempfile.mkdtemp(prefix="in-place-", dir=WORK)
+            for f in files:
+                shutil.copy(f, folder)
+            before = sorted(os.listdir(folder))
+            target = os.path.join(folder, os.path.basename(model))
+            empty_scene()
+            bpy.ops.import_scene.rigport(filepath=target)
+            animations = len(actions())
+            result = bpy.ops.export_scene.rigport(filepath=target)
+            assert "FINISHED" in result, result
+            after = sorted(os.listdir(folder))
+            assert after == before, (before, after)
+            back = rigport.read(target, anims_beside=True)
+            assert len(back.animations) == animations, (len(back.animations), animations)
+            done.append(f"{', '.join(after)}: {animations} animations")
+        assert done, "no corpus group here"
+        return "; ".join(done)
+
     def refused_leaves_scene() -> str:
         empty_scene()
         bpy.ops.mesh.primitive_cube_add()
@@ -486,6 +517,7 @@ def behaviour(rigport: Any) -> list:
         ("formats", formats_agree),
         ("drop_handler", drop_handler),
         ("animation_onto_armature", animation_onto_armature),
+        ("written_in_place", written_in_place),
         ("refused", refused_leaves_scene),
     ):
         run(name, body)
