@@ -69,3 +69,25 @@ fn an_animation_that_does_not_loop_keeps_every_key() {
     assert_eq!(after.fps, 24.0);
     assert_eq!(after.tracks[0].rotations.len(), 5);
 }
+
+#[test]
+fn keys_between_frames_keep_the_rate_the_file_declares() {
+    // MilkShape ASCII keys at fractional frames (4.41 of a 24 fps timeline): the rate kept
+    // in `extras.fps` comes back, though no key time but 0 is on one of its frames.
+    let mut source = model(24.0, 3, false);
+    for key in &mut source.animations[0].tracks[0].rotations {
+        key.time *= 25.0 / 34.0;
+    }
+    for key in &mut source.animations[0].tracks[0].translations {
+        key.time *= 25.0 / 34.0;
+    }
+    let read = back(&source);
+    assert_eq!(read.animations[0].fps, 24.0);
+    let times: Vec<f32> = read.animations[0].tracks[0]
+        .rotations
+        .iter()
+        .map(|k| k.time)
+        .collect();
+    let frames: Vec<f32> = times.iter().map(|t| t * 24.0).collect();
+    assert!((frames[1] - 25.0 / 34.0).abs() < 1e-4, "{frames:?}");
+}

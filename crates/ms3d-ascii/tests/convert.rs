@@ -272,6 +272,24 @@ fn euler(angles: [f32; 3]) -> Quat {
 }
 
 #[test]
+fn a_frame_rate_other_than_24_is_reported_as_not_stored() {
+    use rigport_model_core::{Animation, Joint, codes};
+    let mut model = Model::default();
+    model.skeleton.joints.push(Joint::new("root"));
+    model.animations.push(Animation::new("run", 30.0));
+    let (_, report) = from_model(&model, &ConvertOptions::default()).unwrap();
+    let lost: Vec<String> = report
+        .with_code(codes::FRAMERATE)
+        .map(|d| d.message.clone())
+        .collect();
+    assert_eq!(lost.len(), 1, "{report}");
+    assert!(lost[0].contains("30 fps"), "{}", lost[0]);
+    model.animations[0].fps = 24.0;
+    let (_, report) = from_model(&model, &ConvertOptions::default()).unwrap();
+    assert_eq!(report.with_code(codes::FRAMERATE).count(), 0, "{report}");
+}
+
+#[test]
 fn from_model_reports_the_loop_flag_and_refuses_dangling_parents() {
     use rigport_model_core::{Animation, Joint, ReferenceProblem};
     let mut model = Model::default();

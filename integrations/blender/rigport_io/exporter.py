@@ -11,7 +11,7 @@ import bpy
 from bpy.props import BoolProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper
 
-from . import backend, cli, compat, formats, glb_names, naming, reporting
+from . import backend, cli, compat, formats, glb_names, key_state, naming, reporting
 from .preferences import binary_preference
 
 
@@ -51,8 +51,8 @@ class ExportRigport(bpy.types.Operator, ExportHelper):
             rig = backend.find(binary_preference(context))
             with tempfile.TemporaryDirectory(prefix="rigport-export-") as work:
                 glb = os.path.join(work, "scene.glb")
-                export_glb(glb, self.use_selection)
                 exported = context.selected_objects if self.use_selection else context.scene.objects
+                export_glb(glb, self.use_selection, sampled=not key_state.as_imported(exported))
                 joint_of = naming.joint_namer(exported)
                 glb_names.rename(
                     glb,
@@ -76,8 +76,10 @@ class ExportRigport(bpy.types.Operator, ExportHelper):
         return {"FINISHED"}
 
 
-def export_glb(glb: str, use_selection: bool) -> None:
-    """Runs Blender's glTF exporter: Y-up, skins, every action of every armature, whole actions."""
+def export_glb(glb: str, use_selection: bool, sampled: bool = True) -> None:
+    """Runs Blender's glTF exporter: Y-up, skins, every action of every armature, whole
+    actions; each sampled at the scene's whole frames, or (`sampled` False: the actions are
+    as the import made them, `key_state.as_imported`) its keys written as they are."""
     try:
         with compat.exporter_frame_rate(bpy.context.scene.render, tuple(bpy.app.version)):
             result = bpy.ops.export_scene.gltf(
@@ -91,6 +93,7 @@ def export_glb(glb: str, use_selection: bool) -> None:
                 export_nla_strips=True,
                 export_anim_single_armature=True,
                 export_apply=False,
+                export_force_sampling=sampled,
             )
     except RuntimeError as err:
         raise cli.RigportError(f"Blender's glTF exporter failed: {err}") from err

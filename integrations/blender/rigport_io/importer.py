@@ -23,6 +23,7 @@ from . import (
     glb_faces,
     glb_materials,
     glb_rest,
+    key_state,
     naming,
     reporting,
     rotations,
@@ -178,6 +179,7 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             )
         naming.rename_objects(stem, made)
         actions = naming.rename_actions(stem, made, order, extras)
+        key_state.record(key_state.actions_in(made))
         for obj in made:
             if obj.type == "ARMATURE":
                 obj["rigport_source"] = source
@@ -258,6 +260,7 @@ class ImportRigport(bpy.types.Operator, ImportHelper):
             for block in snapshot.added(name):
                 if block not in keep:
                     store.remove(block)
+        key_state.record(keep)
         fit_scene_range(context, [action for _, action, _ in moved])
         self.report({"INFO"}, f"put {len(moved)} animations on {target.name}")
 

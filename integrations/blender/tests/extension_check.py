@@ -30,6 +30,7 @@ Writes {"blender": version, "results": [{"file", "checks": [...]}]}.
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import os
 import shutil
@@ -271,16 +272,9 @@ def texture_check() -> dict:
 READ_BESIDE = {"md5mesh", "psk", "smd"}
 
 #: What a round trip through Blender may not keep yet, per format, measured on the corpus in
-#: Blender 4.5 and 5.x (see round_trip.py); any other property that differs fails the check.
-#: Each entry is a known gap to close:
-#: * durations, poses: keys between whole frames, which Blender's exporter samples at whole
-#:   frames of the scene's rate: a morph animation whose keys fall on no whole frame of any
-#:   rate ends on the next whole frame (glTF); MilkShape ASCII keys at fractional frames
-#:   (frame 4.41) are lost between the frames sampled.
-ROUND_TRIP_GAPS: dict[str, set[str]] = {
-    "gltf": {"durations", "poses"},
-    "ms3d-ascii": {"poses"},
-}
+#: Blender 4.5 and 5.x (see round_trip.py): none today. Any property that differs fails the
+#: check; a known gap gets an entry here, with the reason beside it.
+ROUND_TRIP_GAPS: dict[str, set[str]] = {}
 
 
 def round_trip_check(rigport: Any, fmt: str, source: Any, target: str) -> dict:
@@ -494,6 +488,27 @@ def behaviour(rigport: Any) -> list:
         assert done, "no corpus group here"
         return "; ".join(done)
 
+    def keys_as_imported() -> str:
+        """The export writes imported keys as they are only while every action is as the
+        import made it: an edited key, or a constraint, makes it sample whole frames."""
+        source = os.path.join(corpus, "ms3d-ascii", "scorched3d__none__meshes__arara__arara.txt")
+        assert os.path.isfile(source), "no corpus file here"
+        state = importlib.import_module("bl_ext.user_default.rigport_io.key_state")
+        empty_scene()
+        bpy.ops.import_scene.rigport(filepath=source)
+        objects = list(bpy.data.objects)
+        assert state.as_imported(objects), "just imported"
+        armature = next(o for o in objects if o.type == "ARMATURE")
+        constraint = armature.pose.bones[0].constraints.new("COPY_ROTATION")
+        assert not state.as_imported(objects), "a bone constraint"
+        armature.pose.bones[0].constraints.remove(constraint)
+        assert state.as_imported(objects), "the constraint removed"
+        action = armature.animation_data.action
+        curve = next(iter(state.compat.action_fcurves(action)))
+        curve.keyframe_points[0].co.y += 0.5
+        assert not state.as_imported(objects), "a key moved"
+        return "as imported; a bone constraint or a moved key: sampled"
+
     def refused_leaves_scene() -> str:
         empty_scene()
         bpy.ops.mesh.primitive_cube_add()
@@ -518,6 +533,7 @@ def behaviour(rigport: Any) -> list:
         ("drop_handler", drop_handler),
         ("animation_onto_armature", animation_onto_armature),
         ("written_in_place", written_in_place),
+        ("keys_as_imported", keys_as_imported),
         ("refused", refused_leaves_scene),
     ):
         run(name, body)

@@ -14,8 +14,10 @@
 //! * A joint channel the animation does not drive whose node rest value differs from the
 //!   skeleton's bind value (bind comes from the inverse bind matrices) gets one key with
 //!   the rest value, so posing equals glTF's at every time.
-//! * The frame rate is the smallest whole rate up to 240 fps at which every key time of the
-//!   file falls on a whole frame; otherwise [`ImportOptions::fps`](super::ImportOptions::fps).
+//! * The frame rate is the one rigport's writer keeps in the animation's `extras.fps`, even
+//!   where keys fall between its frames (MilkShape ASCII keys at frame 4.41); without one,
+//!   the smallest whole rate up to 240 fps at which every key time of the file falls on a
+//!   whole frame; otherwise [`ImportOptions::fps`](super::ImportOptions::fps).
 
 use super::accessor::{info, read_f32};
 use super::morph::{self, MorphNodes, MorphStats};
@@ -354,11 +356,16 @@ fn just_before(time: f32) -> f32 {
 /// IQE writer's own test for keys between frames.
 const ON_FRAME: f64 = 1e-3;
 
-/// The frame rate of an animation whose channels hold the file's key times: the smallest
-/// whole rate up to 240 fps at which every key time falls on a whole frame, so frame-based
-/// formats (IQE, IQM) sample every key exactly; `fallback` when no rate fits, or no key is
-/// after another.
+/// The frame rate of an animation whose channels hold the file's key times: the rate the
+/// file declares (rigport's `extras.fps`: the animation's own, which a frame-numbered
+/// format such as MilkShape ASCII needs to number its keys as its source did, even keys
+/// between frames); else the smallest whole rate up to 240 fps at which every key time
+/// falls on a whole frame, so frame-based formats (IQE, IQM) sample every key exactly;
+/// `fallback` when no rate fits, or no key is after another.
 fn frame_rate(channels: &[Channel], fallback: f32, declared: Option<f32>) -> f32 {
+    if let Some(fps) = declared {
+        return fps;
+    }
     let mut times: Vec<f64> = channels
         .iter()
         .flat_map(|c| c.times.iter())
@@ -367,10 +374,6 @@ fn frame_rate(channels: &[Channel], fallback: f32, declared: Option<f32>) -> f32
         .collect();
     times.sort_by(f64::total_cmp);
     times.dedup();
-    // The rate the file declares (rigport's `extras.fps`) where every key is on its frames.
-    if let Some(fps) = declared.filter(|&fps| fits(&times, f64::from(fps))) {
-        return fps;
-    }
     if times.len() < 2 {
         return fallback;
     }

@@ -2,7 +2,7 @@
 //! one bone per vertex, turn absolute local transforms at seconds into relative keys at
 //! frame numbers.
 
-use super::{ConvertOptions, loss_if_any};
+use super::{ConvertOptions, DEFAULT_FPS, loss_if_any};
 use crate::Error;
 use crate::file::{self, Block, Bone, File, Triangle};
 use rigport_anim::euler::quat_to_euler_near_pole_precise;
@@ -86,6 +86,14 @@ pub fn from_model(model: &Model, options: &ConvertOptions) -> Result<(File, Repo
         ),
         None => DEFAULT_FRAMES,
     };
+    if animation.is_some() && fps != DEFAULT_FPS {
+        report.loss(
+            codes::FRAMERATE,
+            format!(
+                "MilkShape ASCII stores no frame rate; its keys are numbered at {fps} fps, and readers assume {DEFAULT_FPS} (MilkShape's default, and rigport's)"
+            ),
+        );
+    }
     if animation.is_some_and(|a| a.looping) {
         report.loss(
             codes::LOOPING,
