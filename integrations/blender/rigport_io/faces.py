@@ -8,9 +8,13 @@ happened. No Blender imports, so it runs under a plain Python too.
 
 from __future__ import annotations
 
-import json
 import struct
 from dataclasses import dataclass
+
+try:
+    from . import glb_file
+except ImportError:  # loaded from its file by the plain-Python checks
+    import glb_file  # type: ignore[no-redef]
 
 #: glTF index component types: struct code and byte size.
 _INDEX_FORMATS = {5121: ("B", 1), 5123: ("H", 2), 5125: ("I", 4)}
@@ -35,13 +39,8 @@ def count(path: str) -> FaceCounts:
     mesh drawn from the same vertex arrays. Raises ValueError for a file that is not a glb
     this reader understands.
     """
-    with open(path, "rb") as source:
-        blob = source.read()
-    if len(blob) < 20 or blob[:4] != b"glTF":
-        raise ValueError(f"{path} is not a binary glTF")
-    (json_length,) = struct.unpack_from("<I", blob, 12)
-    doc = json.loads(blob[20 : 20 + json_length].decode("utf-8"))
-    binary = blob[20 + json_length + 8 :]
+    doc, data = glb_file.read(path)
+    binary = bytes(data or b"")
     counts = FaceCounts()
     for mesh in doc.get("meshes", []):
         seen: set = set()

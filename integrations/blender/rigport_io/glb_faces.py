@@ -10,12 +10,12 @@ back. No Blender imports, so it runs under a plain Python too.
 
 from __future__ import annotations
 
-import json
 import struct
 
 try:
-    from . import glb_rest
+    from . import glb_file, glb_rest
 except ImportError:  # loaded from its file by the plain-Python checks
+    import glb_file  # type: ignore[no-redef]
     import glb_rest  # type: ignore[no-redef]
 
 #: glTF primitive mode of a triangle list (the default).
@@ -81,16 +81,9 @@ def split(path: str) -> int:
     twice, or the vertex set of an earlier triangle of its mesh) has vertices of its own;
     returns how many triangles were given new vertices (0: the file is left as it was).
     Raises ValueError for a file that is not a glb."""
-    with open(path, "rb") as source:
-        blob = source.read()
-    if len(blob) < 20 or blob[:4] != b"glTF":
-        raise ValueError(f"{path} is not a .glb")
-    (json_length,) = struct.unpack_from("<I", blob, 12)
-    doc = json.loads(blob[20 : 20 + json_length].decode("utf-8"))
-    rest = blob[20 + json_length :]
-    if rest[4:8] != b"BIN\0":
+    doc, binary = glb_file.read(path)
+    if binary is None:
         return 0
-    binary = bytearray(rest[8:])
     given = 0
     for mesh in doc.get("meshes") or []:
         seen: set = set()
@@ -119,10 +112,5 @@ def split(path: str) -> int:
         return 0
     binary.extend(b"\0" * (-len(binary) % 4))
     doc["buffers"][0]["byteLength"] = len(binary)
-    text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    text += b" " * (-len(text) % 4)
-    total = 12 + 8 + len(text) + 8 + len(binary)
-    head = struct.pack("<4sII", b"glTF", 2, total) + struct.pack("<I4s", len(text), b"JSON")
-    with open(path, "wb") as out:
-        out.write(head + text + struct.pack("<I4s", len(binary), b"BIN\0") + bytes(binary))
+    glb_file.write(path, doc, binary)
     return given

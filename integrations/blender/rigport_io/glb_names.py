@@ -14,13 +14,12 @@ one edit of the binary chunk). No Blender imports, so it runs under a plain Pyth
 
 from __future__ import annotations
 
-import json
-import struct
 from typing import Callable
 
 try:
-    from . import glb_materials, glb_rest, glb_scales, glb_skins, glb_times
+    from . import glb_file, glb_materials, glb_rest, glb_scales, glb_skins, glb_times
 except ImportError:  # loaded from its file by the plain-Python checks
+    import glb_file  # type: ignore[no-redef]
     import glb_materials  # type: ignore[no-redef]
     import glb_rest  # type: ignore[no-redef]
     import glb_scales  # type: ignore[no-redef]
@@ -91,14 +90,7 @@ def rename(
     each animation whose `extras` record another rate its own back (`glb_times.retime`).
     Returns how many changed.
     Raises ValueError for a file that is not a glb."""
-    with open(path, "rb") as source:
-        blob = source.read()
-    if len(blob) < 20 or blob[:4] != b"glTF":
-        raise ValueError(f"{path} is not a .glb")
-    (json_length,) = struct.unpack_from("<I", blob, 12)
-    if blob[16:20] != b"JSON" or 20 + json_length > len(blob):
-        raise ValueError(f"{path}: the first chunk is not JSON")
-    doc = json.loads(blob[20 : 20 + json_length].decode("utf-8"))
+    doc, read_binary = glb_file.read(path)
     animations = doc.get("animations") or []
     given = 0
     for animation in animations:
@@ -130,9 +122,8 @@ def rename(
         if extras.get("comment") != comment:
             asset["extras"] = {**extras, "comment": comment}
             changed += 1
-    rest = bytearray(blob[20 + json_length :])
-    has_binary = rest[4:8] == b"BIN\0"
-    binary = rest[8:] if has_binary else bytearray()
+    has_binary = read_binary is not None
+    binary = read_binary if read_binary is not None else bytearray()
     # The bone names Blender wrote, before joints take their file's names back.
     bone_names = [str(node.get("name", "")) for node in doc.get("nodes") or []]
     if joint_of is not None and doc.get("skins"):
@@ -142,16 +133,7 @@ def rename(
             changed += glb_scales.restore(doc, binary, lambda node: rest_of(bone_names[node]))
     if scene_rate is not None and has_binary:
         changed += glb_times.retime(doc, binary, scene_rate)
-    if has_binary:
-        binary.extend(b"\0" * (-len(binary) % 4))
-        rest[0:4] = struct.pack("<I", len(binary))
-        rest[8:] = binary
     if not changed:
         return 0
-    text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    text += b" " * (-len(text) % 4)
-    total = 12 + 8 + len(text) + len(rest)
-    head = struct.pack("<4sII", b"glTF", 2, total) + struct.pack("<I4s", len(text), b"JSON")
-    with open(path, "wb") as out:
-        out.write(head + text + rest)
+    glb_file.write(path, doc, binary if has_binary else None)
     return changed

@@ -415,10 +415,3 @@ def scaled_unevenly(doc: dict, binary: bytearray) -> bool:
             if any(uneven(v) for v in read(doc, binary, accessor)):
                 return True
     return False
-
-
-def binary_chunk(blob: bytes) -> bytearray:
-    """The data of a .glb's BIN chunk (empty when it has none)."""
-    (json_length,) = struct.unpack_from("<I", blob, 12)
-    rest = blob[20 + json_length :]
-    return bytearray(rest[8:]) if rest[4:8] == b"BIN\0" else bytearray()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import struct
@@ -21,6 +20,7 @@ from . import (
     faces,
     formats,
     glb_faces,
+    glb_file,
     glb_materials,
     glb_rest,
     key_state,
@@ -276,18 +276,13 @@ def selected_armature(context: bpy.types.Context) -> Optional[bpy.types.Object]:
 
 def glb_json(glb: str) -> dict:
     """The JSON chunk of a .glb."""
-    with open(glb, "rb") as source:
-        head = source.read(20)
-        (length,) = struct.unpack_from("<I", head, 12)
-        return dict(json.loads(source.read(length).decode("utf-8")))
+    return glb_parts(glb)[0]
 
 
 def glb_parts(glb: str) -> tuple[dict, bytearray]:
-    """The JSON chunk of a .glb and its BIN chunk's data."""
-    with open(glb, "rb") as source:
-        blob = source.read()
-    (length,) = struct.unpack_from("<I", blob, 12)
-    return dict(json.loads(blob[20 : 20 + length].decode("utf-8"))), glb_rest.binary_chunk(blob)
+    """The JSON chunk of a .glb and its BIN chunk's data (empty without one)."""
+    doc, binary = glb_file.read(glb)
+    return dict(doc), binary if binary is not None else bytearray()
 
 
 def animation_names(doc: dict) -> list[str]:
@@ -487,15 +482,7 @@ def set_scene_fps(report: reporting.Reporter, scene: bpy.types.Scene, fps: Optio
 
 def actions_of(objects: list[bpy.types.Object]) -> set:
     """Every action the objects use: active, or stashed on an NLA track."""
-    actions = set()
-    for obj in objects:
-        data = obj.animation_data
-        if data is None:
-            continue
-        if data.action is not None:
-            actions.add(data.action)
-        actions.update(s.action for t in data.nla_tracks for s in t.strips if s.action is not None)
-    return actions
+    return key_state.actions_in(objects, shape_keys=False)
 
 
 #: How far off a whole frame (in frames) an imported key may be and still be put on it.

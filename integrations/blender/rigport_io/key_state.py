@@ -43,21 +43,23 @@ def fingerprint(action: bpy.types.Action) -> str:
     return digest.hexdigest()
 
 
-def animated_ids(objects: Iterable[bpy.types.Object]) -> list:
-    """The objects and their shape keys (the data blocks that hold actions)."""
+def animated_ids(objects: Iterable[bpy.types.Object], shape_keys: bool = True) -> list:
+    """The objects and (with `shape_keys`) their shape keys: the data blocks that hold
+    actions."""
     out: list = []
     for obj in objects:
         out.append(obj)
-        keys = getattr(obj.data, "shape_keys", None) if obj.data is not None else None
+        keys = getattr(obj.data, "shape_keys", None) if shape_keys and obj.data is not None else None
         if keys is not None:
             out.append(keys)
     return out
 
 
-def actions_in(objects: Iterable[bpy.types.Object]) -> set:
-    """Every action the objects or their shape keys use: active, or on an NLA track."""
+def actions_in(objects: Iterable[bpy.types.Object], shape_keys: bool = True) -> set:
+    """Every action the objects (and with `shape_keys`, their shape keys) use: active, or
+    on an NLA track."""
     actions = set()
-    for block in animated_ids(objects):
+    for block in animated_ids(objects, shape_keys):
         data = block.animation_data
         if data is None:
             continue

@@ -295,12 +295,10 @@ def checks() -> list[dict]:
 
 
 def main() -> int:
-    results = checks()
-    for item in results:
-        print(f"{item['status']:<4} glb names {item['check']}: {item['detail']}")
-    failed = sum(item["status"] == "fail" for item in results)
-    print(f"\n{len(results) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    sys.path.insert(0, HERE)
+    import checklist
+
+    return checklist.run("glb names", checks)
 
 
 if __name__ == "__main__":
