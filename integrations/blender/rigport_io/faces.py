@@ -50,17 +50,26 @@ def count(path: str) -> FaceCounts:
             arrays = tuple(sorted(primitive.get("attributes", {}).items()))
             corners = _triangle_indices(doc, binary, primitive)
             for start in range(0, len(corners) - 2, 3):
-                triangle = corners[start : start + 3]
                 counts.triangles += 1
-                if len(set(triangle)) < 3:
+                kind = dropped(corners[start : start + 3], arrays, seen)
+                if kind == "degenerate":
                     counts.degenerate += 1
-                    continue
-                key = (arrays, frozenset(triangle))
-                if key in seen:
+                elif kind == "repeated":
                     counts.repeated += 1
-                else:
-                    seen.add(key)
     return counts
+
+
+def dropped(triangle: list, arrays: tuple, seen: set) -> str | None:
+    """Why Blender's mesh keeps no face for `triangle` (its vertex indices into the vertex
+    arrays `arrays` name): "degenerate" (a vertex used twice), "repeated" (the vertex set
+    of a triangle already in `seen`), or None, when it is kept and recorded in `seen`."""
+    if len(set(triangle)) < 3:
+        return "degenerate"
+    key = (arrays, frozenset(triangle))
+    if key in seen:
+        return "repeated"
+    seen.add(key)
+    return None
 
 
 def _triangle_indices(doc: dict, binary: bytes, primitive: dict) -> list:

@@ -13,8 +13,9 @@ from __future__ import annotations
 import struct
 
 try:
-    from . import glb_file, glb_rest
+    from . import faces, glb_file, glb_rest
 except ImportError:  # loaded from its file by the plain-Python checks
+    import faces  # type: ignore[no-redef]
     import glb_file  # type: ignore[no-redef]
     import glb_rest  # type: ignore[no-redef]
 
@@ -22,22 +23,19 @@ except ImportError:  # loaded from its file by the plain-Python checks
 _TRIANGLES = 4
 
 
-def _kept_apart(doc: dict, binary: bytearray, primitive: dict, seen: set, arrays: tuple) -> list[int] | None:
-    """A primitive's corners with each triangle Blender would drop given three new vertex
-    numbers (after its attributes' last), or None when it has none."""
-    indices = [int(v[0]) for v in glb_rest.read(doc, binary, int(primitive["indices"]))]
-    count = int(doc["accessors"][int(primitive["attributes"]["POSITION"])]["count"])
+def _kept_apart(indices: list[int], count: int, seen: set, arrays: tuple) -> list[int] | None:
+    """A primitive's corners (`indices`, into `count` vertices) with each triangle Blender
+    would drop (`faces.dropped`) given three new vertex numbers (after the last), or None
+    when it has none."""
     out: list[int] = []
     split = False
     for start in range(0, len(indices) - 2, 3):
         triangle = indices[start : start + 3]
-        key = (arrays, frozenset(triangle))
-        if len(key[1]) < 3 or key in seen:
+        if faces.dropped(triangle, arrays, seen):
             out.extend(range(count, count + 3))
             count += 3
             split = True
         else:
-            seen.add(key)
             out.extend(triangle)
     return out if split else None
 
@@ -65,14 +63,10 @@ def _extended(doc: dict, binary: bytearray, accessor: int, corners: list[int], f
     values = glb_rest.read(doc, binary, accessor)
     copies = [values[c] for c in corners]
     target = glb_rest.appended(doc, binary, accessor, values + copies)
+    doc["accessors"][target]["count"] = first_new + len(copies)
     old = doc["accessors"][accessor]
-    new = doc["accessors"][target]
-    new["count"] = first_new + len(copies)
     if "min" in old or "max" in old:
-        stored = values + copies
-        width = len(stored[0]) if stored else 0
-        new["min"] = [min(v[k] for v in stored) for k in range(width)]
-        new["max"] = [max(v[k] for v in stored) for k in range(width)]
+        glb_rest.bound(doc, target, values + copies)
     return target
 
 
@@ -92,10 +86,10 @@ def split(path: str) -> int:
                 continue
             arrays = tuple(sorted(primitive["attributes"].items()))
             old_corners = [int(v[0]) for v in glb_rest.read(doc, binary, int(primitive["indices"]))]
-            corners = _kept_apart(doc, binary, primitive, seen, arrays)
+            first_new = int(doc["accessors"][int(primitive["attributes"]["POSITION"])]["count"])
+            corners = _kept_apart(old_corners, first_new, seen, arrays)
             if corners is None:
                 continue
-            first_new = int(doc["accessors"][int(primitive["attributes"]["POSITION"])]["count"])
             copied = [old_corners[k] for k, c in enumerate(corners) if c >= first_new]
             for name, accessor in list(primitive["attributes"].items()):
                 primitive["attributes"][name] = _extended(doc, binary, int(accessor), copied, first_new)

@@ -11,6 +11,7 @@ each at its index in the file. No Blender imports, so it runs under a plain Pyth
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 #: The key that stands for a texture's index in a material kept by `unused`.
@@ -43,15 +44,6 @@ def _texture_entries(value: Any) -> list[dict]:
     return found
 
 
-def _copy(value: Any) -> Any:
-    """A deep copy of JSON data."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
-
-
 def unused(doc: dict) -> list[dict]:
     """The materials of `doc` that no primitive uses, as `{"index": i, "material": {...}}`,
     each texture index replaced by what it points at (`TEXTURE`: the image's `uri` or
@@ -64,7 +56,7 @@ def unused(doc: dict) -> list[dict]:
     for index, material in enumerate(doc.get("materials") or []):
         if index in taken or not isinstance(material, dict):
             continue
-        kept = _copy(material)
+        kept = copy.deepcopy(material)
         for entry in _texture_entries(kept):
             at = entry.pop("index", None)
             texture = textures[at] if isinstance(at, int) and 0 <= at < len(textures) else {}
@@ -74,7 +66,7 @@ def unused(doc: dict) -> list[dict]:
             sampler = samplers[sampler_at] if isinstance(sampler_at, int) and 0 <= sampler_at < len(samplers) else None
             entry[TEXTURE] = {
                 "image": {k: image[k] for k in ("uri", "name", "mimeType") if k in image},
-                "sampler": _copy(sampler),
+                "sampler": copy.deepcopy(sampler),
             }
         out.append({"index": index, "material": kept})
     return out
@@ -108,7 +100,7 @@ def _texture_index(doc: dict, kept: dict) -> int:
         samplers = doc.setdefault("samplers", [])
         sampler_at = next((k for k, s in enumerate(samplers) if s == sampler), None)
         if sampler_at is None:
-            samplers.append(_copy(sampler))
+            samplers.append(copy.deepcopy(sampler))
             sampler_at = len(samplers) - 1
     textures = doc.setdefault("textures", [])
     for at, texture in enumerate(textures):
@@ -132,7 +124,7 @@ def restore(doc: dict, kept: list[dict]) -> list[tuple[dict, int]]:
         index = entry.get("index")
         if not isinstance(material, dict) or not isinstance(index, int):
             continue
-        material = _copy(material)
+        material = copy.deepcopy(material)
         for texture in _texture_entries(material):
             if TEXTURE in texture:
                 texture["index"] = _texture_index(doc, texture.pop(TEXTURE) or {})

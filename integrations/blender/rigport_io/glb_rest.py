@@ -91,6 +91,16 @@ def trs_matrix(t: Sequence[float], r: Sequence[float], s: Sequence[float]) -> Ma
     return rows + [[0.0, 0.0, 0.0, 1.0]]
 
 
+def columns_of(m: Matrix) -> tuple:
+    """A 4×4 matrix (rows) as glTF's 16 column-major values."""
+    return tuple(float(m[r][c]) for c in range(4) for r in range(4))
+
+
+def rows_of(columns: Sequence[float]) -> Matrix:
+    """glTF's 16 column-major values as a 4×4 matrix (rows)."""
+    return [[float(columns[c * 4 + r]) for c in range(4)] for r in range(4)]
+
+
 def mul(a: Matrix, b: Matrix) -> Matrix:
     return [[sum(a[i][k] * b[k][j] for k in range(4)) for j in range(4)] for i in range(4)]
 
@@ -343,9 +353,7 @@ def planned_edits(plan: Plan, binary: bytearray) -> Optional[Edits]:
             if turn is None:
                 changed.append(columns)
                 continue
-            rows = [[columns[c * 4 + r] for c in range(4)] for r in range(4)]
-            turned = mul(trs_matrix((0, 0, 0), turn, (1, 1, 1)), rows)
-            changed.append(tuple(turned[r][c] for c in range(4) for r in range(4)))
+            changed.append(columns_of(mul(trs_matrix((0, 0, 0), turn, (1, 1, 1)), rows_of(columns))))
         changed.extend(matrices[len(changed) :])
         accessor_edits[accessor] = changed
     return node_edits, accessor_edits, copies
@@ -370,9 +378,16 @@ def write(doc: dict, binary: bytearray, accessor: int, values: list) -> None:
         struct.pack_into(fmt, binary, offset, *value)
     acc = doc["accessors"][accessor]
     if values and ("min" in acc or "max" in acc):
-        stored = [struct.unpack_from(fmt, binary, offset) for offset in at]
-        acc["min"] = [min(v[k] for v in stored) for k in range(width)]
-        acc["max"] = [max(v[k] for v in stored) for k in range(width)]
+        bound(doc, accessor, [struct.unpack_from(fmt, binary, offset) for offset in at])
+
+
+def bound(doc: dict, accessor: int, stored: list) -> None:
+    """Sets an accessor's `min` and `max` to those of `stored`, its elements as written
+    (not empty)."""
+    width = len(stored[0])
+    acc = doc["accessors"][accessor]
+    acc["min"] = [min(v[k] for v in stored) for k in range(width)]
+    acc["max"] = [max(v[k] for v in stored) for k in range(width)]
 
 
 def joint_rests(doc: dict) -> list[list[float]]:

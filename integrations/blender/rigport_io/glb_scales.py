@@ -26,6 +26,8 @@ except ImportError:  # loaded from its file by the plain-Python checks
 Matrix = glb_rest.Matrix
 TOLERANCE = glb_rest.TOLERANCE
 UNIT = (1.0, 1.0, 1.0)
+#: The identity transform, as a 4×4 matrix (rows).
+IDENTITY_MATRIX = glb_rest.trs_matrix((0, 0, 0), glb_rest.IDENTITY, UNIT)
 
 
 def world_matrices(doc: dict, scales: Optional[Mapping[int, Sequence[float]]] = None) -> list[Optional[Matrix]]:
@@ -46,23 +48,13 @@ def world_matrices(doc: dict, scales: Optional[Mapping[int, Sequence[float]]] = 
                 scale = scales.get(i, node.get("scale", UNIT))
                 local = glb_rest.trs_matrix(node.get("translation", (0.0, 0.0, 0.0)), node.get("rotation", glb_rest.IDENTITY), scale)
             above = parent.get(i)
-            up = world(above) if above is not None else glb_rest.trs_matrix((0, 0, 0), glb_rest.IDENTITY, UNIT)
+            up = world(above) if above is not None else IDENTITY_MATRIX
             worlds[i] = glb_rest.mul(up, local) if up is not None and local is not None else None
         return worlds[i]
 
     for i in range(len(nodes)):
         world(i)
     return worlds
-
-
-def columns_of(m: Matrix) -> tuple:
-    """A 4×4 matrix (rows) as glTF's 16 column-major values."""
-    return tuple(float(m[r][c]) for c in range(4) for r in range(4))
-
-
-def rows_of(columns: Sequence[float]) -> Matrix:
-    """glTF's 16 column-major values as a 4×4 matrix (rows)."""
-    return [[float(columns[c * 4 + r]) for c in range(4)] for r in range(4)]
 
 
 def near(a: Matrix, b: Matrix, size: float) -> bool:
@@ -187,7 +179,7 @@ def restore(doc: dict, binary: bytearray, rest_of: Callable[[int], Optional[glb_
         if inverse_old is None:
             return 0
         move = glb_rest.mul(new, inverse_old)
-        if not near(move, glb_rest.trs_matrix((0, 0, 0), glb_rest.IDENTITY, UNIT), size):
+        if not near(move, IDENTITY_MATRIX, size):
             moves[j] = move
     accessors = []
     for skin in skins:
@@ -200,7 +192,7 @@ def restore(doc: dict, binary: bytearray, rest_of: Callable[[int], Optional[glb_
             if world is None:
                 return 0
             size = max(1.0, *(abs(world[i][3]) for i in range(3)))
-            if not near(glb_rest.mul(world, rows_of(columns)), glb_rest.trs_matrix((0, 0, 0), glb_rest.IDENTITY, UNIT), size):
+            if not near(glb_rest.mul(world, glb_rest.rows_of(columns)), IDENTITY_MATRIX, size):
                 return 0  # not bound where its joints rest
         accessors.append(accessor)
     planned = vertex_moves(doc, binary, moves)
@@ -213,7 +205,7 @@ def restore(doc: dict, binary: bytearray, rest_of: Callable[[int], Optional[glb_
         inverted = [glb_rest.inverse(after[int(j)]) for j in skin["joints"]]  # type: ignore[arg-type]
         if any(m is None for m in inverted):
             return 0
-        edits.append((accessor, [columns_of(m) for m in inverted if m is not None]))
+        edits.append((accessor, [glb_rest.columns_of(m) for m in inverted if m is not None]))
     for j, scale in scales.items():
         nodes[j]["scale"] = scale
     for accessor, values in edits:

@@ -74,7 +74,8 @@ def retime(doc: dict, binary: bytearray, scene_rate: float) -> int:
                         if sampler.get("input") == accessor:
                             sampler["input"] = target
             stored = glb_rest.read(doc, binary, target)
-            entry = doc["accessors"][target]
-            entry["min"] = [min(v[0] for v in stored)] if stored else [0.0]
-            entry["max"] = [max(v[0] for v in stored)] if stored else [0.0]
+            if stored:
+                glb_rest.bound(doc, target, stored)
+            else:
+                doc["accessors"][target].update({"min": [0.0], "max": [0.0]})
     return len(factor_of)

@@ -59,7 +59,7 @@ def written(s: Any, second_joint: int = 1) -> tuple[dict, bytearray]:
     doc: dict = {"asset": {"version": "2.0"}, "nodes": nodes, "scenes": [{"nodes": [0, 3]}]}
     worlds = s.world_matrices(doc)
     binary = bytearray()
-    binary += b"".join(struct.pack("<16f", *s.columns_of(g.inverse(worlds[j]))) for j in (1, 2))
+    binary += b"".join(struct.pack("<16f", *g.columns_of(g.inverse(worlds[j]))) for j in (1, 2))
     binary += b"".join(struct.pack("<3f", *p) for p, _, _ in VERTICES)
     binary += b"".join(struct.pack("<3f", *n) for _, n, _ in VERTICES)
     influences = [(0, 0, 0, 0), (1, second_joint - 1, 0, 0)]
@@ -109,12 +109,12 @@ def checks() -> list[dict]:
     scales = [doc["nodes"][j].get("scale") for j in (1, 2)]
     check("scales_back", given == 2 and scales == [RESTS[1][7:10], RESTS[2][7:10]], f"{given} joints, {scales}")
     worlds = s.world_matrices(doc)
-    binds = [s.rows_of(m) for m in g.read(doc, binary, 0)]
-    unit = s.columns_of(g.trs_matrix((0, 0, 0), g.IDENTITY, (1, 1, 1)))
-    inverted = all(close(s.columns_of(g.mul(worlds[j], binds[k])), unit) for k, j in enumerate((1, 2)))
+    binds = [g.rows_of(m) for m in g.read(doc, binary, 0)]
+    unit = g.columns_of(g.trs_matrix((0, 0, 0), g.IDENTITY, (1, 1, 1)))
+    inverted = all(close(g.columns_of(g.mul(worlds[j], binds[k])), unit) for k, j in enumerate((1, 2)))
     check("inverse_binds", inverted, "each matrix inverts its scaled joint's world transform")
     old_doc, old_binary = before
-    old_binds = [s.rows_of(m) for m in g.read(old_doc, bytearray(old_binary), 0)]
+    old_binds = [g.rows_of(m) for m in g.read(old_doc, bytearray(old_binary), 0)]
     old_points = g.read(old_doc, bytearray(old_binary), 1)
     points = g.read(doc, binary, 1)
     kept = all(close(apply(binds[j - 1], points[k]), apply(old_binds[j - 1], old_points[k])) for k, (_, _, j) in enumerate(VERTICES))
