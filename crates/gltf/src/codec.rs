@@ -106,6 +106,6 @@ impl Writer for GltfCodec {
     }
 
     fn write(&self, model: Cow<'_, Model>, output: &Output<'_>) -> Result<Written, FormatError> {
-        written::write(self.info, &model, output.main, output.options, output.files)
+        written::write(self.info, model, output.main, output.options, output.files)
     }
 }

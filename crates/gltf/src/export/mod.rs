@@ -34,6 +34,8 @@
 //! Whatever glTF cannot hold (ambient/specular/shininess, alpha maps) and every repair is
 //! listed in the returned [`Report`].
 
+use std::borrow::Cow;
+
 mod animation;
 mod buffer;
 mod glb;
@@ -142,10 +144,7 @@ pub fn bin_file_name_for(gltf_path: &std::path::Path) -> String {
 pub fn to_glb(model: &Model, options: &ExportOptions) -> Result<(Vec<u8>, Report), Error> {
     match options.folder_images() {
         Some(folder) => to_glb_with_images(model, options, &folder),
-        None => {
-            let (json, buffer, report, _) = build(model, None, Placement::Reference, options)?;
-            Ok((glb::assemble(&json, buffer)?, report))
-        }
+        None => glb_of(Cow::Borrowed(model), options, Placement::Reference),
     }
 }
 
@@ -156,10 +155,38 @@ pub fn to_glb_with_images(
     options: &ExportOptions,
     images: &dyn ImageSource,
 ) -> Result<(Vec<u8>, Report), Error> {
-    let placement = match options.embed_textures {
+    glb_of(Cow::Borrowed(model), options, embedded(options, images))
+}
+
+/// [`to_glb_with_images`] (`images`: `None` reads them from
+/// [`ExportOptions::source_dir`], as [`to_glb`] does) for a borrowed or an owned model. An
+/// owned one has each mesh's vertices and triangles freed once they are written, so a large
+/// model and its file are not held whole at once (a 118 MB animated IQE → glb: BENCHMARKS.md).
+pub(crate) fn to_glb_from(
+    model: Cow<'_, Model>,
+    options: &ExportOptions,
+    images: Option<&dyn ImageSource>,
+) -> Result<(Vec<u8>, Report), Error> {
+    let folder = options.folder_images();
+    let images = images.or(folder.as_ref().map(|f| f as &dyn ImageSource));
+    let placement = images.map_or(Placement::Reference, |images| embedded(options, images));
+    glb_of(model, options, placement)
+}
+
+/// Where the textures of an export that may embed them from `images` go.
+fn embedded<'a>(options: &ExportOptions, images: &'a dyn ImageSource) -> Placement<'a> {
+    match options.embed_textures {
         true => Placement::Embed(images),
         false => Placement::Reference,
-    };
+    }
+}
+
+/// The GLB file of `model`.
+fn glb_of(
+    model: Cow<'_, Model>,
+    options: &ExportOptions,
+    placement: Placement,
+) -> Result<(Vec<u8>, Report), Error> {
     let (json, buffer, report, _) = build(model, None, placement, options)?;
     Ok((glb::assemble(&json, buffer)?, report))
 }
@@ -209,7 +236,8 @@ fn separate(
     options: &ExportOptions,
 ) -> Result<(SeparateFiles, Report), Error> {
     let bin_uri = uri::percent_encode(bin_file_name);
-    let (json, buffer, report, images) = build(model, Some(bin_uri), placement, options)?;
+    let (json, buffer, report, images) =
+        build(Cow::Borrowed(model), Some(bin_uri), placement, options)?;
     let bin = buffer.joined();
     Ok((SeparateFiles { json, bin, images }, report))
 }
@@ -218,26 +246,36 @@ fn separate(
 /// images; `bin_uri` is the buffer's URI for a separate `.bin`, `None` for the GLB's own
 /// binary chunk.
 fn build(
-    model: &Model,
+    model: Cow<'_, Model>,
     bin_uri: Option<String>,
     placement: Placement,
     options: &ExportOptions,
 ) -> Result<(String, Buffer, Report, Vec<CompanionImage>), Error> {
-    let apart = animation::writes_apart(model);
+    let apart = animation::writes_apart(&model);
     build_apart(model, bin_uri, placement, options, apart)
 }
 
 /// [`build`], writing the animations apart or in turn (the same output either way).
 fn build_apart(
-    model: &Model,
+    mut model: Cow<'_, Model>,
     bin_uri: Option<String>,
     placement: Placement,
     options: &ExportOptions,
     apart: bool,
 ) -> Result<(String, Buffer, Report, Vec<CompanionImage>), Error> {
     // Animations written apart (on another thread, with the `parallel` feature) follow the
-    // rest as if written last.
-    let (animations, front) = animation::alongside(apart, model, || front(model, placement, apart));
+    // rest as if written last; they read the meshes' morph targets, so then no mesh is
+    // freed as it is written.
+    let (animations, front) = match apart {
+        true => {
+            let shared: &Model = &model;
+            animation::alongside(true, shared, || {
+                front(&mut Cow::Borrowed(shared), placement, true)
+            })
+        }
+        false => (None, front(&mut model, placement, false)),
+    };
+    let model: &Model = &model;
     let Front {
         mut builder,
         mut report,
@@ -294,8 +332,9 @@ struct Front {
 }
 
 /// Writes everything but the animations (`apart`: they are written on their own, so the
-/// buffer needs no room for them).
-fn front(model: &Model, placement: Placement, apart: bool) -> Result<Front, Error> {
+/// buffer needs no room for them). An owned `model` has each mesh's vertices and triangles
+/// freed once the mesh is written: nothing after the meshes reads them.
+fn front(model: &mut Cow<'_, Model>, placement: Placement, apart: bool) -> Result<Front, Error> {
     let mut report = Report::default();
     // The one place the exporter judges winding: the material plan and the report use it.
     let windings: Vec<Winding> = model.meshes.iter().map(Mesh::winding).collect();
@@ -357,7 +396,10 @@ fn front(model: &Model, placement: Placement, apart: bool) -> Result<Front, Erro
     };
     let per_mesh = skinning.iter().zip(&windings).zip(&plan.mesh_material);
     let mut mesh_nodes = Vec::with_capacity(model.meshes.len());
-    for (mesh, ((skinning, &winding), &material)) in model.meshes.iter().zip(per_mesh) {
+    for (index, ((skinning, &winding), &material)) in per_mesh.enumerate() {
+        let Some(mesh) = model.meshes.get(index) else {
+            break;
+        };
         let influences: Option<Vec<_>> = skinning.bound.then(|| {
             // Counted in the first pass already.
             let mut counted = WeightStats::default();
@@ -378,6 +420,12 @@ fn front(model: &Model, placement: Placement, apart: bool) -> Result<Front, Erro
         );
         scene_nodes.extend(node);
         mesh_nodes.push(node);
+        if let Cow::Owned(model) = model
+            && let Some(mesh) = model.meshes.get_mut(index)
+        {
+            mesh.vertices = Vec::new();
+            mesh.triangles = Vec::new();
+        }
     }
     mesh::report_stats(&mesh_stats, &mut report);
     weights::report_weight_stats(&weight_stats, &mut report);

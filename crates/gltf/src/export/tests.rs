@@ -939,7 +939,7 @@ fn animations_written_apart_land_where_they_would_have_been_written() {
         let options = ExportOptions::default();
         let export = |apart: bool, bin_uri: Option<String>| {
             let placement = Placement::Embed(&images);
-            build_apart(model, bin_uri, placement, &options, apart).expect("export")
+            build_apart(Cow::Borrowed(model), bin_uri, placement, &options, apart).expect("export")
         };
         let (json_here, here, report_here, _) = export(false, None);
         let (json_apart, apart, report_apart, _) = export(true, None);
@@ -993,4 +993,30 @@ fn long_animations_beside_small_meshes_are_written_apart() {
         !animation::writes_apart(&model),
         "too few keys for a thread"
     );
+}
+
+/// A model the export owns is freed mesh by mesh as it is written, and gives the same file
+/// as the borrowed one, with and without images to embed.
+#[test]
+fn an_owned_model_gives_the_borrowed_models_file() {
+    let images = std::collections::BTreeMap::from([("skin #2.png".to_owned(), TINY_PNG.to_vec())]);
+    let images = BesideImages::over(images);
+    let mut models = all_models();
+    let mut textured = skinned_model();
+    textured.materials = static_model().materials;
+    textured.materials[0].texture = Some("skin #2.png".to_owned());
+    textured.meshes[0].material = Some(MaterialId(0));
+    let mut two_meshes = textured.clone();
+    two_meshes.meshes.push(two_meshes.meshes[0].clone());
+    models.push(("textured", textured));
+    models.push(("two meshes", two_meshes));
+    for (name, model) in models {
+        let options = ExportOptions::default();
+        for source in [None, Some(&images as &dyn ImageSource)] {
+            let borrowed = to_glb_from(Cow::Borrowed(&model), &options, source).expect("export");
+            let owned = to_glb_from(Cow::Owned(model.clone()), &options, source).expect("export");
+            assert_eq!(owned.0, borrowed.0, "{name}: bytes");
+            assert_eq!(owned.1, borrowed.1, "{name}: report");
+        }
+    }
 }

@@ -3,18 +3,20 @@
 
 use crate::codec::GLB_INFO;
 use crate::export::{
-    BesideImages, ExportOptions, bin_file_name_for, to_glb, to_glb_with_images, to_gltf,
+    BesideImages, ExportOptions, ImageSource, bin_file_name_for, to_glb_from, to_gltf,
     to_gltf_with_images,
 };
 use rigport_model_core::Model;
 use rigport_model_core::codec::{
     Companions, FormatError, FormatInfo, Location, OutputFile, WriteOptions, Written,
 };
+use std::borrow::Cow;
 
-/// Writes `model` as `info`'s flavour with `images` (`None`: every texture stays a URI).
+/// Writes `model` as `info`'s flavour with `images` (`None`: every texture stays a URI); an
+/// owned model is freed as it is written (GLB).
 pub(crate) fn write(
     info: &'static FormatInfo,
-    model: &Model,
+    model: Cow<'_, Model>,
     main: &str,
     options: &WriteOptions,
     images: Option<&dyn Companions>,
@@ -23,11 +25,8 @@ pub(crate) fn write(
     let source = images.map(BesideImages::over);
     let error = |e: crate::Error| FormatError::wrap_plain(info.key, Location::Unknown, e);
     if info.key == GLB_INFO.key {
-        let (bytes, report) = match &source {
-            Some(source) => to_glb_with_images(model, &export, source),
-            None => to_glb(model, &export),
-        }
-        .map_err(error)?;
+        let images = source.as_ref().map(|s| s as &dyn ImageSource);
+        let (bytes, report) = to_glb_from(model, &export, images).map_err(error)?;
         let mut written = Written::single(main, bytes);
         written.report = report;
         return Ok(written);
@@ -35,8 +34,8 @@ pub(crate) fn write(
     let bin_name = bin_file_name_for(std::path::Path::new(main));
     let export = export.with_pretty(true);
     let (separate, report) = match &source {
-        Some(source) => to_gltf_with_images(model, &bin_name, &export, source),
-        None => to_gltf(model, &bin_name, &export),
+        Some(source) => to_gltf_with_images(&model, &bin_name, &export, source),
+        None => to_gltf(&model, &bin_name, &export),
     }
     .map_err(error)?;
     let mut written = Written::single(main, separate.json.into_bytes());

@@ -4,13 +4,14 @@
 use super::ConvertOptions;
 use super::meshes::MeshBuilder;
 use super::to_model::{
-    Losses, NormalFacts, Parts, begin, convert_animations, finish, join, normals_of,
+    ConvertedAnimations, Losses, NormalFacts, Parts, begin, convert_animations, finish, join,
+    normals_of,
 };
 use crate::file::File;
 use crate::normals::CornerNormals;
-use crate::scene::Scene;
+use crate::scene::{Scene, SceneAnimation, pose_at};
 use crate::store::Store;
-use rigport_model_core::{Mesh, Model, Report};
+use rigport_model_core::{Joint, Mesh, Model, Report};
 use std::ops::Range;
 
 /// Triangles made between two looks at what can be freed (a few in the crate's tests, so
@@ -20,7 +21,9 @@ const PIECE: usize = if cfg!(test) { 5 } else { 1 << 15 };
 /// `to_model`'s model and report for a file and scene the conversion owns.
 ///
 /// The animations are converted on another thread (with the `parallel` feature) from
-/// their own share of the commands: the segments holding poses. Meanwhile the meshes are
+/// their own share of the commands, the segments holding poses, which are freed as their
+/// poses are converted (on a 118 MB animated IQE → glb, the peak fell from 203 to 188 MB:
+/// BENCHMARKS.md). Meanwhile the meshes are
 /// made in order, a piece of triangles at a time, and after each piece the segments that
 /// hold no vertex still to make are freed: those of later meshes and those the mesh's
 /// remaining triangles name are kept (its vertices no triangle names are made first, and
@@ -47,10 +50,7 @@ pub(crate) fn owned_scene_to_model(
             let (normals, meshes, skin) = make_meshes(store, detached);
             (NormalFacts::of(&normals), meshes, skin)
         },
-        || {
-            let scene = Scene::attach(animated, &poses);
-            convert_animations(&scene, options, &begun.model.skeleton.joints)
-        },
+        || convert_poses(&animated, poses, options, &begun.model.skeleton.joints),
     );
     let parts = Parts {
         normals,
@@ -61,6 +61,47 @@ pub(crate) fn owned_scene_to_model(
         losses,
     };
     finish(begun, parts, comment.as_deref(), options)
+}
+
+/// The animations of `scene` (detached), read from `poses`, a view of the commands that
+/// hold them: the segments holding poses already converted are freed as the conversion
+/// moves on, and the rest when it ends, while the meshes are still being made.
+fn convert_poses(
+    scene: &Scene<'static>,
+    mut poses: Store,
+    options: &ConvertOptions,
+    skeleton: &[Joint],
+) -> ConvertedAnimations {
+    // Poses are read in file order when every animation's frames follow the ones before;
+    // otherwise nothing is freed before the end.
+    let mut next_release = match in_file_order(&scene.animations) {
+        true => 0,
+        false => usize::MAX,
+    };
+    let read = |i: usize| {
+        let command = scene.pose_command(i)?;
+        if i >= next_release {
+            let later = command..usize::MAX;
+            poses.release(std::slice::from_ref(&later));
+            next_release = i.saturating_add(PIECE);
+        }
+        pose_at(&poses, command)
+    };
+    convert_animations(&scene.animations, read, options, skeleton)
+}
+
+/// Whether the animations' frames name poses in rising order.
+fn in_file_order(animations: &[SceneAnimation]) -> bool {
+    let mut next = 0;
+    animations
+        .iter()
+        .flat_map(|a| &a.frames)
+        .filter(|frame| !frame.is_empty())
+        .all(|frame| {
+            let rising = frame.start >= next;
+            next = frame.end;
+            rising
+        })
 }
 
 /// The meshes, freeing the commands as they are made (see [`owned_scene_to_model`]).

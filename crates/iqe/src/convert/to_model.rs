@@ -6,7 +6,8 @@ use crate::command::Attribute;
 use crate::error::Error;
 use crate::file::File;
 use crate::normals::{CornerNormals, corner_normals};
-use crate::scene::Scene;
+use crate::pose::{PoseFacts, Transform};
+use crate::scene::{Scene, SceneAnimation};
 use crate::store::{Kind, Store};
 use rigport_model_core::codes;
 use rigport_model_core::glam::Vec3;
@@ -43,7 +44,15 @@ fn scene_to_model(file: &File, scene: &Scene<'_>, options: &ConvertOptions) -> (
             let (meshes, skin) = MeshBuilder::all(scene, &normals);
             (NormalFacts::of(&normals), meshes, skin)
         },
-        || convert_animations(scene, options, &begun.model.skeleton.joints),
+        || {
+            let poses = |i| scene.pose_with_facts(i);
+            convert_animations(
+                &scene.animations,
+                poses,
+                options,
+                &begun.model.skeleton.joints,
+            )
+        },
     );
     let parts = Parts {
         normals,
@@ -249,18 +258,19 @@ pub(super) struct ConvertedAnimations {
 }
 
 pub(super) fn convert_animations(
-    scene: &Scene<'_>,
+    animations: &[SceneAnimation],
+    mut pose_of: impl FnMut(usize) -> Option<(Transform, PoseFacts)>,
     options: &ConvertOptions,
     skeleton: &[Joint],
 ) -> ConvertedAnimations {
     let joints = skeleton.len();
     let mut converted = ConvertedAnimations {
-        animations: Vec::with_capacity(scene.animations.len()),
+        animations: Vec::with_capacity(animations.len()),
         defaulted: 0,
         extra_poses: 0,
         normalized: 0,
     };
-    for (i, animation) in scene.animations.iter().enumerate() {
+    for (i, animation) in animations.iter().enumerate() {
         let fps = match animation.framerate {
             Some(rate) if rate > 0.0 && rate.is_finite() => rate as f32,
             _ => {
@@ -300,7 +310,7 @@ pub(super) fn convert_animations(
             let time = frame_index as f32 / fps;
             converted.extra_poses += frame.len().saturating_sub(joints);
             for (pose, slot) in frame.clone().zip(0..) {
-                let Some((pose, facts)) = scene.pose_with_facts(pose) else {
+                let Some((pose, facts)) = pose_of(pose) else {
                     continue;
                 };
                 converted.normalized += usize::from(facts.normalized);

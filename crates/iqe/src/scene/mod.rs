@@ -458,15 +458,12 @@ impl<'f> Scene<'f> {
 
     /// Pose `i` (in file order) as a transform, with facts for the report.
     pub fn pose_with_facts(&self, i: usize) -> Option<(Transform, PoseFacts)> {
-        let command = *self.poses.get(i)? as usize;
-        match self.store.get(command)? {
-            CommandRef::Pose(kind, values) => {
-                // Poses use at most 15 values; decoding onto the stack costs no allocation.
-                let mut buffer = [0.0; 15];
-                Some(pose_transform(kind, values.decode_into(&mut buffer)))
-            }
-            _ => None,
-        }
+        pose_at(self.store, self.pose_command(i)?)
+    }
+
+    /// The command holding pose `i` (in file order).
+    pub(crate) fn pose_command(&self, i: usize) -> Option<usize> {
+        self.poses.get(i).map(|&c| c as usize)
     }
 
     /// Pose `i` (in file order) as a transform.
@@ -480,5 +477,18 @@ impl<'f> Scene<'f> {
             return None;
         }
         self.pose(self.base_poses.start + j)
+    }
+}
+
+/// The pose stored in command `command` of `store`, as a transform with facts for the
+/// report (`None` when that command is no pose or is not held).
+pub(crate) fn pose_at(store: &Store, command: usize) -> Option<(Transform, PoseFacts)> {
+    match store.get(command)? {
+        CommandRef::Pose(kind, values) => {
+            // Poses use at most 15 values; decoding onto the stack costs no allocation.
+            let mut buffer = [0.0; 15];
+            Some(pose_transform(kind, values.decode_into(&mut buffer)))
+        }
+        _ => None,
     }
 }
