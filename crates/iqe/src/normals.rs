@@ -306,20 +306,32 @@ fn smooths(
     if scene.smooth_index_count() > 0 && scene.smooth_index(wv) != scene.smooth_index(vv) {
         return false;
     }
-    !scene.has_edge_flags || shares_smooth_edge(places, wt, w % 3, vt, v % 3)
+    !scene.has_edge_flags
+        || shares_smooth_edge(
+            places,
+            (wt, scene.edges(w / 3)),
+            w % 3,
+            (vt, scene.edges(v / 3)),
+            v % 3,
+        )
 }
 
 /// Whether the two triangles share an edge through these corners that either marks smooth.
 /// Edge `k` runs from corner `k` to corner `k+1`; the corners at the shared position are `a`
 /// (in `wt`) and `b` (in `vt`), so each triangle has two edges through it.
-fn shares_smooth_edge(places: &Places, wt: &Triangle, a: usize, vt: &Triangle, b: usize) -> bool {
+fn shares_smooth_edge(
+    places: &Places,
+    (wt, w_edges): (&Triangle, u8),
+    a: usize,
+    (vt, v_edges): (&Triangle, u8),
+    b: usize,
+) -> bool {
     // (edge index, the corner at its other end) for both edges through a corner.
     let edges = |k: usize| [(k, (k + 1) % 3), ((k + 2) % 3, (k + 2) % 3)];
     let place = |t: &Triangle, corner: usize| places.of_corner(t.vertices[corner]);
     edges(a).iter().any(|&(we, wo)| {
         edges(b).iter().any(|&(ve, vo)| {
-            place(wt, wo) == place(vt, vo)
-                && ((wt.edges >> we) & 1 == 1 || (vt.edges >> ve) & 1 == 1)
+            place(wt, wo) == place(vt, vo) && ((w_edges >> we) & 1 == 1 || (v_edges >> ve) & 1 == 1)
         })
     })
 }

@@ -105,16 +105,23 @@ fn reference_smooths(scene: &Scene<'_>, unit: &[DVec3], w: usize, v: usize) -> b
     if scene.smooth_index_count() > 0 && scene.smooth_index(wv) != scene.smooth_index(vv) {
         return false;
     }
-    !scene.has_edge_flags || reference_shares(scene, wt, w % 3, vt, v % 3)
+    !scene.has_edge_flags || reference_shares(scene, (wt, w / 3), w % 3, (vt, v / 3), v % 3)
 }
 
-fn reference_shares(scene: &Scene<'_>, wt: &Triangle, a: usize, vt: &Triangle, b: usize) -> bool {
+fn reference_shares(
+    scene: &Scene<'_>,
+    (wt, w_index): (&Triangle, usize),
+    a: usize,
+    (vt, v_index): (&Triangle, usize),
+    b: usize,
+) -> bool {
+    let (w_edges, v_edges) = (scene.edges(w_index), scene.edges(v_index));
     // (edge index, the corner at its other end) for both edges through a corner.
     let edges = |k: usize| [(k, (k + 1) % 3), ((k + 2) % 3, (k + 2) % 3)];
     let key = |t: &Triangle, corner: usize| position_key(scene, t.vertices[corner]);
     edges(a).iter().any(|&(we, wo)| {
         edges(b).iter().any(|&(ve, vo)| {
-            key(wt, wo) == key(vt, vo) && ((wt.edges >> we) & 1 == 1 || (vt.edges >> ve) & 1 == 1)
+            key(wt, wo) == key(vt, vo) && ((w_edges >> we) & 1 == 1 || (v_edges >> ve) & 1 == 1)
         })
     })
 }

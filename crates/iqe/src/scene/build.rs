@@ -213,7 +213,6 @@ impl<'f> Builder<'f> {
                 self.push_triangle(Triangle {
                     vertices: [first, previous, next],
                     smoothing: state,
-                    edges: 0b111,
                 });
                 previous = next;
             }
@@ -285,9 +284,10 @@ impl<'f> Builder<'f> {
                     ),
                 );
             }
-            for (t, flags) in self.scene.triangles.iter_mut().zip(&self.edge_flags) {
-                t.edges = *flags;
-            }
+            let mut flags = std::mem::take(&mut self.edge_flags);
+            flags.truncate(self.scene.triangles.len());
+            flags.shrink_to_fit();
+            self.scene.edge_flags = flags;
         }
         check_hierarchy(self.scene.store, &self.scene.joints)?;
         self.check_pose_counts(notes);
@@ -414,7 +414,6 @@ impl<'f> Builder<'f> {
                 self.push_triangle(Triangle {
                     vertices: [first, first + 1, first + 2],
                     smoothing: state as u32,
-                    edges: 0b111,
                 });
             }
             mesh.triangles = start..self.triangle_count;
