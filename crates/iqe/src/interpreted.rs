@@ -117,6 +117,26 @@ mod tests {
         assert_owned_is_to_model(&layered_file(), &[1, 2, 3, 7, 40, 400]);
     }
 
+    /// A face of one mesh may name a vertex of a later one (`fa`, a forward index): that
+    /// vertex is then no vertex the later mesh's faces leave unnamed.
+    #[test]
+    fn a_face_naming_a_later_meshs_vertex_converts_alike() {
+        // Weights summing to one half are counted as they are made: a vertex made twice
+        // would count twice.
+        let vertex = |p: &str| format!("vp {p}\nvb 0 0.5\n");
+        let mut text =
+            String::from("# Inter-Quake Export\njoint root -1\npq 0 0 0 0 0 0 1\nmesh a\n");
+        for p in ["0 0 0", "1 0 0", "0 1 0"] {
+            text.push_str(&vertex(p));
+        }
+        text.push_str("fa 0 1 6\nmesh b\n");
+        for p in ["0 0 1", "1 0 1", "0 1 1", "1 1 1"] {
+            text.push_str(&vertex(p));
+        }
+        text.push_str("fm 0 1 2\n");
+        assert_owned_is_to_model(text.as_bytes(), &[1, 2, 3]);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 

@@ -283,16 +283,16 @@ fn smooths(
     let default = Default::default();
     let ws = scene
         .smoothing
-        .get(wt.smoothing as usize)
+        .get(scene.smoothing_of(w / 3) as usize)
         .unwrap_or(&default);
     let vs = scene
         .smoothing
-        .get(vt.smoothing as usize)
+        .get(scene.smoothing_of(v / 3) as usize)
         .unwrap_or(&default);
     if ws.group != vs.group {
         return false;
     }
-    let limit = limits.between(scene, wt.smoothing, vt.smoothing);
+    let limit = limits.between(scene, scene.smoothing_of(w / 3), scene.smoothing_of(v / 3));
     if unit[w / 3].dot(unit[v / 3]) < limit - 1e-9 {
         return false;
     }

@@ -12,6 +12,7 @@ use crate::normals::CornerNormals;
 use crate::scene::{Scene, SceneAnimation, pose_at};
 use crate::store::Store;
 use rigport_model_core::{Joint, Mesh, Model, Report};
+use std::collections::HashMap;
 use std::ops::Range;
 
 /// Triangles made between two looks at what can be freed (a few in the crate's tests, so
@@ -115,7 +116,7 @@ fn make_meshes(
     let later: Vec<Range<usize>> = (0..scene.meshes.len())
         .map(|mesh| scene.mesh_commands(mesh))
         .collect();
-    let first_user = first_users(&scene, &normals);
+    let from_elsewhere = named_from_elsewhere(&scene, &normals);
     let mut detached = scene.detach();
     store.release(&later);
     for (mesh, rest) in (0..later.len()).zip(1..) {
@@ -125,10 +126,14 @@ fn make_meshes(
         // The mesh's vertices no triangle will name are made now, so their commands need
         // not be kept while the triangles are made.
         if let Some(m) = scene.meshes.get(mesh) {
-            let unnamed = m
-                .vertices
-                .clone()
-                .filter(|&v| first_user.get(v).is_none_or(|&user| user as usize > mesh));
+            let own = named_here(&scene, &normals, mesh);
+            let unnamed = m.vertices.clone().filter(|&v| {
+                let here = own.get(v - m.vertices.start).is_some_and(|&named| named);
+                let before = from_elsewhere
+                    .get(&v)
+                    .is_some_and(|&user| user as usize <= mesh);
+                !here && !before
+            });
             builder.set_aside(&scene, unnamed, &normals);
         }
         detached = scene.detach();
@@ -151,25 +156,52 @@ fn make_meshes(
     (normals, meshes, skin)
 }
 
-/// For each vertex, the first mesh one of whose triangles names it (`u32::MAX`: none),
-/// counting the triangles [`MeshBuilder::triangles`] makes.
-fn first_users(scene: &Scene<'_>, normals: &CornerNormals) -> Vec<u32> {
-    let mut first = vec![u32::MAX; scene.vertex_count];
+/// The triangles [`MeshBuilder::triangles`] makes of mesh `mesh`.
+fn made<'s>(
+    scene: &'s Scene<'_>,
+    normals: &'s CornerNormals,
+    mesh: &crate::scene::SceneMesh,
+) -> impl Iterator<Item = [u32; 3]> + 's {
+    mesh.triangles.clone().filter_map(|t| {
+        normals.corner_indices(scene, t)?;
+        scene.triangles.get(t).map(|triangle| triangle.vertices)
+    })
+}
+
+/// For each vertex named by a made triangle of a mesh other than the one whose vertices it
+/// is among, the first such mesh. Files name their own mesh's vertices, so this is nearly
+/// always empty: a table for every vertex would be 4 bytes each (3 MB on a 118 MB IQE).
+fn named_from_elsewhere(scene: &Scene<'_>, normals: &CornerNormals) -> HashMap<usize, u32> {
+    let mut first = HashMap::new();
     for (index, mesh) in scene.meshes.iter().enumerate() {
-        for t in mesh.triangles.clone() {
-            let (Some(triangle), Some(_)) =
-                (scene.triangles.get(t), normals.corner_indices(scene, t))
-            else {
-                continue;
-            };
-            for v in triangle.vertices {
-                if let Some(user) = first.get_mut(v as usize) {
-                    *user = (*user).min(index as u32);
-                }
+        for v in made(scene, normals, mesh).flatten() {
+            let v = v as usize;
+            if !mesh.vertices.contains(&v) {
+                first
+                    .entry(v)
+                    .and_modify(|user: &mut u32| *user = (*user).min(index as u32))
+                    .or_insert(index as u32);
             }
         }
     }
     first
+}
+
+/// Which vertices of mesh `mesh`'s own its made triangles name, from its first vertex on.
+fn named_here(scene: &Scene<'_>, normals: &CornerNormals, mesh: usize) -> Vec<bool> {
+    let Some(m) = scene.meshes.get(mesh) else {
+        return Vec::new();
+    };
+    let mut named = vec![false; m.vertices.len()];
+    for v in made(scene, normals, m).flatten() {
+        if let Some(slot) = (v as usize)
+            .checked_sub(m.vertices.start)
+            .and_then(|at| named.get_mut(at))
+        {
+            *slot = true;
+        }
+    }
+    named
 }
 
 /// The triangles of mesh `mesh` in pieces, each with the commands of the vertices that

@@ -81,11 +81,11 @@ fn reference_smooths(scene: &Scene<'_>, unit: &[DVec3], w: usize, v: usize) -> b
     let default = Default::default();
     let ws = scene
         .smoothing
-        .get(wt.smoothing as usize)
+        .get(scene.smoothing_of(w / 3) as usize)
         .unwrap_or(&default);
     let vs = scene
         .smoothing
-        .get(vt.smoothing as usize)
+        .get(scene.smoothing_of(v / 3) as usize)
         .unwrap_or(&default);
     if ws.group != vs.group {
         return false;

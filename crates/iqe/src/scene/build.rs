@@ -177,7 +177,7 @@ impl<'f> Builder<'f> {
         }
         let defined = self.positions_defined();
         let mesh_start = self.mesh_start as i128;
-        let state = self.smoothing_index();
+        self.smoothing_index();
         let mut forward = std::mem::take(&mut self.forward);
         let mut resolve = |index: i64| -> Result<u32, Located> {
             let vertex = match (index < 0, base) {
@@ -212,7 +212,6 @@ impl<'f> Builder<'f> {
                 let next = resolve(c)?;
                 self.push_triangle(Triangle {
                     vertices: [first, previous, next],
-                    smoothing: state,
                 });
                 previous = next;
             }
@@ -223,12 +222,13 @@ impl<'f> Builder<'f> {
         result
     }
 
-    fn smoothing_index(&mut self) -> u32 {
+    /// Makes the smoothing state in force the one of the triangles made from here on.
+    fn smoothing_index(&mut self) {
         let states = &mut self.scene.smoothing;
         if states.last() != Some(&self.smoothing) {
             states.push(self.smoothing);
+            self.scene.smoothing_starts.push(self.triangle_count);
         }
-        (states.len() - 1) as u32
     }
 
     /// `fs` flags fan like the face they belong to: the first triangle keeps flags of edges
@@ -389,12 +389,10 @@ impl<'f> Builder<'f> {
                 },
             );
         }
-        let state = if scene.smoothing.is_empty() {
+        if scene.smoothing.is_empty() {
             scene.smoothing.push(SmoothingState::default());
-            0
-        } else {
-            scene.smoothing.len() - 1
-        };
+            scene.smoothing_starts.push(self.triangle_count);
+        }
         let mut meshes = std::mem::take(&mut self.scene.meshes);
         for mesh in &mut meshes {
             let start = self.triangle_count;
@@ -413,7 +411,6 @@ impl<'f> Builder<'f> {
                 let first = first as u32;
                 self.push_triangle(Triangle {
                     vertices: [first, first + 1, first + 2],
-                    smoothing: state as u32,
                 });
             }
             mesh.triangles = start..self.triangle_count;

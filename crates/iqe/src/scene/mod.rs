@@ -70,8 +70,6 @@ impl Default for SmoothingState {
 pub struct Triangle {
     /// Vertex indices in file order (IQE winds front faces clockwise).
     pub vertices: [u32; 3],
-    /// Index into [`Scene::smoothing`].
-    pub smoothing: u32,
 }
 
 /// A joint.
@@ -137,6 +135,9 @@ pub struct Scene<'f> {
     pub triangles: Vec<Triangle>,
     /// Distinct smoothing states referenced by triangles.
     pub smoothing: Vec<SmoothingState>,
+    /// The first triangle of each state of [`Scene::smoothing`]: states follow one another
+    /// through the triangles (see [`Scene::smoothing_of`]).
+    smoothing_starts: Vec<usize>,
     /// Whether any `fs` command appeared.
     pub has_edge_flags: bool,
     /// The `fs` flags of each triangle, in [`Scene::triangles`]' order, when any `fs`
@@ -246,6 +247,7 @@ impl<'f> Scene<'f> {
             meshes,
             triangles,
             smoothing,
+            smoothing_starts,
             has_edge_flags,
             edge_flags,
             has_faces,
@@ -262,6 +264,7 @@ impl<'f> Scene<'f> {
             meshes,
             triangles,
             smoothing,
+            smoothing_starts,
             has_edge_flags,
             edge_flags,
             has_faces,
@@ -295,6 +298,7 @@ impl<'f> Scene<'f> {
             meshes: Vec::new(),
             triangles: Vec::new(),
             smoothing: Vec::new(),
+            smoothing_starts: Vec::new(),
             has_edge_flags: false,
             edge_flags: Vec::new(),
             has_faces: false,
@@ -454,6 +458,14 @@ impl<'f> Scene<'f> {
     /// `vs` of vertex `v`.
     pub fn smooth_index(&self, v: usize) -> Option<i64> {
         self.values::<i64>(SMOOTH_INDEX_ARRAY, v)?.get(0)
+    }
+
+    /// The index into [`Scene::smoothing`] of the state in force for triangle `t`. A file
+    /// changes state between faces only, so the states are kept as runs of triangles (4
+    /// bytes a triangle less than an index each).
+    pub fn smoothing_of(&self, t: usize) -> u32 {
+        let state = self.smoothing_starts.partition_point(|&start| start <= t);
+        state.saturating_sub(1) as u32
     }
 
     /// The `fs` flags of triangle `t`: bit `k` set means the edge from corner `k` to corner
