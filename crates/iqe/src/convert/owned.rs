@@ -23,15 +23,12 @@ const PIECE: usize = if cfg!(test) { 5 } else { 1 << 15 };
 ///
 /// The animations are converted on another thread (with the `parallel` feature) from
 /// their own share of the commands, the segments holding poses, which are freed as their
-/// poses are converted (on a 118 MB animated IQE → glb, the peak fell from 203 to 188 MB:
-/// BENCHMARKS.md). Meanwhile the meshes are
-/// made in order, a piece of triangles at a time, and after each piece the segments that
-/// hold no vertex still to make are freed: those of later meshes and those the mesh's
-/// remaining triangles name are kept (its vertices no triangle names are made first, and
-/// added last). A
-/// large file's commands thus shrink while its model grows instead of being held whole
-/// beside it, as long as its triangles name vertices roughly in file order, as exporters
-/// write them.
+/// poses are converted. Meanwhile the meshes are made in order, a piece of triangles at a
+/// time, and after each piece the segments that hold no vertex still to make are freed:
+/// those of later meshes and those the mesh's remaining triangles name are kept (its
+/// vertices no triangle names are made first, and added last). A large file's commands
+/// thus shrink while its model grows instead of being held whole beside it, as long as its
+/// triangles name vertices roughly in file order, as exporters write them.
 pub(crate) fn owned_scene_to_model(
     file: File,
     scene: Scene<'static>,
