@@ -924,10 +924,12 @@ fn clean_channels_are_written_as_the_same_channels_cleaned() {
     }
 }
 
-#[test]
-fn animations_written_apart_land_where_they_would_have_been_written() {
+/// Image files held in memory, by name.
+type ImagesInMemory = BesideImages<std::collections::BTreeMap<String, Vec<u8>>>;
+
+/// Images beside the model (one PNG), and [`all_models`] with a textured model reading it.
+fn models_and_images() -> (ImagesInMemory, Vec<(&'static str, Model)>) {
     let images = std::collections::BTreeMap::from([("skin #2.png".to_owned(), TINY_PNG.to_vec())]);
-    let images = BesideImages::over(images);
     let mut models = all_models();
     let mut textured = skinned_model();
     textured.materials = static_model().materials;
@@ -935,6 +937,12 @@ fn animations_written_apart_land_where_they_would_have_been_written() {
     textured.meshes[0].material = Some(MaterialId(0));
     textured.meshes[0].has_uvs = true;
     models.push(("textured", textured));
+    (BesideImages::over(images), models)
+}
+
+#[test]
+fn animations_written_apart_land_where_they_would_have_been_written() {
+    let (images, models) = models_and_images();
     for (name, model) in &models {
         let options = ExportOptions::default();
         let export = |apart: bool, bin_uri: Option<String>| {
@@ -999,16 +1007,9 @@ fn long_animations_beside_small_meshes_are_written_apart() {
 /// as the borrowed one, with and without images to embed.
 #[test]
 fn an_owned_model_gives_the_borrowed_models_file() {
-    let images = std::collections::BTreeMap::from([("skin #2.png".to_owned(), TINY_PNG.to_vec())]);
-    let images = BesideImages::over(images);
-    let mut models = all_models();
-    let mut textured = skinned_model();
-    textured.materials = static_model().materials;
-    textured.materials[0].texture = Some("skin #2.png".to_owned());
-    textured.meshes[0].material = Some(MaterialId(0));
-    let mut two_meshes = textured.clone();
+    let (images, mut models) = models_and_images();
+    let mut two_meshes = skinned_model();
     two_meshes.meshes.push(two_meshes.meshes[0].clone());
-    models.push(("textured", textured));
     models.push(("two meshes", two_meshes));
     for (name, model) in models {
         let options = ExportOptions::default();
