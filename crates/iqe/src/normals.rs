@@ -280,19 +280,14 @@ fn smooths(
     v: usize,
 ) -> bool {
     let (wt, vt) = (&scene.triangles[w / 3], &scene.triangles[v / 3]);
+    let (w_state, v_state) = (scene.smoothing_of(w / 3), scene.smoothing_of(v / 3));
     let default = Default::default();
-    let ws = scene
-        .smoothing
-        .get(scene.smoothing_of(w / 3) as usize)
-        .unwrap_or(&default);
-    let vs = scene
-        .smoothing
-        .get(scene.smoothing_of(v / 3) as usize)
-        .unwrap_or(&default);
+    let ws = scene.smoothing.get(w_state as usize).unwrap_or(&default);
+    let vs = scene.smoothing.get(v_state as usize).unwrap_or(&default);
     if ws.group != vs.group {
         return false;
     }
-    let limit = limits.between(scene, scene.smoothing_of(w / 3), scene.smoothing_of(v / 3));
+    let limit = limits.between(scene, w_state, v_state);
     if unit[w / 3].dot(unit[v / 3]) < limit - 1e-9 {
         return false;
     }

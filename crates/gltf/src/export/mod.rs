@@ -142,10 +142,7 @@ pub fn bin_file_name_for(gltf_path: &std::path::Path) -> String {
 ///
 /// Texture images are read from [`ExportOptions::source_dir`] (see [`to_glb_with_images`]).
 pub fn to_glb(model: &Model, options: &ExportOptions) -> Result<(Vec<u8>, Report), Error> {
-    match options.folder_images() {
-        Some(folder) => to_glb_with_images(model, options, &folder),
-        None => glb_of(Cow::Borrowed(model), options, Placement::Reference),
-    }
+    to_glb_from(Cow::Borrowed(model), options, None)
 }
 
 /// [`to_glb`] with the texture images read from `images` (unless
@@ -155,7 +152,7 @@ pub fn to_glb_with_images(
     options: &ExportOptions,
     images: &dyn ImageSource,
 ) -> Result<(Vec<u8>, Report), Error> {
-    glb_of(Cow::Borrowed(model), options, embedded(options, images))
+    to_glb_from(Cow::Borrowed(model), options, Some(images))
 }
 
 /// [`to_glb_with_images`] (`images`: `None` reads them from
@@ -169,24 +166,10 @@ pub(crate) fn to_glb_from(
 ) -> Result<(Vec<u8>, Report), Error> {
     let folder = options.folder_images();
     let images = images.or(folder.as_ref().map(|f| f as &dyn ImageSource));
-    let placement = images.map_or(Placement::Reference, |images| embedded(options, images));
-    glb_of(model, options, placement)
-}
-
-/// Where the textures of an export that may embed them from `images` go.
-fn embedded<'a>(options: &ExportOptions, images: &'a dyn ImageSource) -> Placement<'a> {
-    match options.embed_textures {
-        true => Placement::Embed(images),
-        false => Placement::Reference,
-    }
-}
-
-/// The GLB file of `model`.
-fn glb_of(
-    model: Cow<'_, Model>,
-    options: &ExportOptions,
-    placement: Placement,
-) -> Result<(Vec<u8>, Report), Error> {
+    let placement = match (images, options.embed_textures) {
+        (Some(images), true) => Placement::Embed(images),
+        _ => Placement::Reference,
+    };
     let (json, buffer, report, _) = build(model, None, placement, options)?;
     Ok((glb::assemble(&json, buffer)?, report))
 }

@@ -9,10 +9,10 @@ use super::to_model::{
 };
 use crate::file::File;
 use crate::normals::CornerNormals;
-use crate::scene::{Scene, SceneAnimation, pose_at};
+use crate::scene::{Scene, SceneAnimation, SceneMesh, pose_at};
 use crate::store::Store;
 use rigport_model_core::{Joint, Mesh, Model, Report};
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::ops::Range;
 
 /// Triangles made between two looks at what can be freed (a few in the crate's tests, so
@@ -113,7 +113,10 @@ fn make_meshes(
     let later: Vec<Range<usize>> = (0..scene.meshes.len())
         .map(|mesh| scene.mesh_commands(mesh))
         .collect();
-    let from_elsewhere = named_from_elsewhere(&scene, &normals);
+    // Vertices named by a made triangle of a mesh begun so far other than their own: files
+    // name their own mesh's vertices, so this is nearly always empty (a table of every
+    // vertex's first user would be 4 bytes each, 3 MB on a 118 MB IQE).
+    let mut named_before = HashSet::new();
     let mut detached = scene.detach();
     store.release(&later);
     for (mesh, rest) in (0..later.len()).zip(1..) {
@@ -123,13 +126,10 @@ fn make_meshes(
         // The mesh's vertices no triangle will name are made now, so their commands need
         // not be kept while the triangles are made.
         if let Some(m) = scene.meshes.get(mesh) {
-            let own = named_here(&scene, &normals, mesh);
+            let own = named_by(&scene, &normals, m, &mut named_before);
             let unnamed = m.vertices.clone().filter(|&v| {
                 let here = own.get(v - m.vertices.start).is_some_and(|&named| named);
-                let before = from_elsewhere
-                    .get(&v)
-                    .is_some_and(|&user| user as usize <= mesh);
-                !here && !before
+                !here && !named_before.contains(&v)
             });
             builder.set_aside(&scene, unnamed, &normals);
         }
@@ -153,49 +153,31 @@ fn make_meshes(
     (normals, meshes, skin)
 }
 
-/// The triangles [`MeshBuilder::triangles`] makes of mesh `mesh`.
-fn made<'s>(
-    scene: &'s Scene<'_>,
-    normals: &'s CornerNormals,
-    mesh: &crate::scene::SceneMesh,
-) -> impl Iterator<Item = [u32; 3]> + 's {
-    mesh.triangles.clone().filter_map(|t| {
-        normals.corner_indices(scene, t)?;
-        scene.triangles.get(t).map(|triangle| triangle.vertices)
-    })
-}
-
-/// For each vertex named by a made triangle of a mesh other than the one whose vertices it
-/// is among, the first such mesh. Files name their own mesh's vertices, so this is nearly
-/// always empty: a table for every vertex would be 4 bytes each (3 MB on a 118 MB IQE).
-fn named_from_elsewhere(scene: &Scene<'_>, normals: &CornerNormals) -> HashMap<usize, u32> {
-    let mut first = HashMap::new();
-    for (index, mesh) in scene.meshes.iter().enumerate() {
-        for v in made(scene, normals, mesh).flatten() {
-            let v = v as usize;
-            if !mesh.vertices.contains(&v) {
-                first
-                    .entry(v)
-                    .and_modify(|user: &mut u32| *user = (*user).min(index as u32))
-                    .or_insert(index as u32);
+/// Which vertices of `mesh`'s own its triangles name, from its first vertex on, counting
+/// the triangles [`MeshBuilder::triangles`] makes; the vertices of other meshes they name
+/// are added to `elsewhere`.
+fn named_by(
+    scene: &Scene<'_>,
+    normals: &CornerNormals,
+    mesh: &SceneMesh,
+    elsewhere: &mut HashSet<usize>,
+) -> Vec<bool> {
+    let mut named = vec![false; mesh.vertices.len()];
+    for t in mesh.triangles.clone() {
+        let (Some(triangle), Some(_)) = (scene.triangles.get(t), normals.corner_indices(scene, t))
+        else {
+            continue;
+        };
+        for v in triangle.vertices.map(|v| v as usize) {
+            match v
+                .checked_sub(mesh.vertices.start)
+                .and_then(|at| named.get_mut(at))
+            {
+                Some(slot) => *slot = true,
+                None => {
+                    elsewhere.insert(v);
+                }
             }
-        }
-    }
-    first
-}
-
-/// Which vertices of mesh `mesh`'s own its made triangles name, from its first vertex on.
-fn named_here(scene: &Scene<'_>, normals: &CornerNormals, mesh: usize) -> Vec<bool> {
-    let Some(m) = scene.meshes.get(mesh) else {
-        return Vec::new();
-    };
-    let mut named = vec![false; m.vertices.len()];
-    for v in made(scene, normals, m).flatten() {
-        if let Some(slot) = (v as usize)
-            .checked_sub(m.vertices.start)
-            .and_then(|at| named.get_mut(at))
-        {
-            *slot = true;
         }
     }
     named
