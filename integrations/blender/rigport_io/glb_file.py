@@ -12,18 +12,38 @@ import struct
 from typing import Optional
 
 
+def json_length(head: bytes, path: str) -> int:
+    """The length of the JSON chunk of a .glb whose first 20 bytes are `head`. Raises
+    ValueError for a file that is not a glb."""
+    if len(head) < 20 or head[:4] != b"glTF":
+        raise ValueError(f"{path} is not a .glb")
+    if head[16:20] != b"JSON":
+        raise ValueError(f"{path}: the first chunk is not JSON")
+    (length,) = struct.unpack_from("<I", head, 12)
+    return int(length)
+
+
+def read_json(path: str) -> dict:
+    """The JSON document of the .glb at `path`, without reading its BIN chunk. Raises
+    ValueError for a file that is not a glb."""
+    with open(path, "rb") as source:
+        length = json_length(source.read(20), path)
+        text = source.read(length)
+    if len(text) < length:
+        raise ValueError(f"{path}: the first chunk is not JSON")
+    return dict(json.loads(text.decode("utf-8")))
+
+
 def read(path: str) -> tuple[dict, Optional[bytearray]]:
     """The JSON document of the .glb at `path` and its BIN chunk's data (None without one).
     Raises ValueError for a file that is not a glb."""
     with open(path, "rb") as source:
         blob = source.read()
-    if len(blob) < 20 or blob[:4] != b"glTF":
-        raise ValueError(f"{path} is not a .glb")
-    (json_length,) = struct.unpack_from("<I", blob, 12)
-    if blob[16:20] != b"JSON" or 20 + json_length > len(blob):
+    length = json_length(blob[:20], path)
+    if 20 + length > len(blob):
         raise ValueError(f"{path}: the first chunk is not JSON")
-    doc = json.loads(blob[20 : 20 + json_length].decode("utf-8"))
-    rest = blob[20 + json_length :]
+    doc = json.loads(blob[20 : 20 + length].decode("utf-8"))
+    rest = blob[20 + length :]
     if len(rest) >= 8 and rest[4:8] == b"BIN\0":
         (length,) = struct.unpack_from("<I", rest, 0)
         return doc, bytearray(rest[8 : 8 + length])

@@ -276,7 +276,7 @@ def selected_armature(context: bpy.types.Context) -> Optional[bpy.types.Object]:
 
 def glb_json(glb: str) -> dict:
     """The JSON chunk of a .glb."""
-    return glb_parts(glb)[0]
+    return glb_file.read_json(glb)
 
 
 def glb_parts(glb: str) -> tuple[dict, bytearray]:

@@ -291,6 +291,23 @@ def checks() -> list[dict]:
         after, rest, _ = read(path)
         kept = after["skins"][0]["joints"] == [0, 1, 2] and rest[8:] == matrices + influences
         check("shared_mesh_kept", kept, "a mesh shown unskinned too keeps its skin's order")
+        # `glb_file`: the JSON chunk alone, or with the BIN chunk's data; not a glb refused.
+        glb_file = module_beside("glb_file")
+        doc = {"asset": {"version": "2.0"}, "extras": {"name": "é"}}
+        with open(path, "wb") as out:
+            out.write(glb(doc, b"\1\2\3\4\5"))
+        whole = glb_file.read(path)
+        alone = glb_file.read_json(path)
+        with open(path, "wb") as out:
+            out.write(b"not a glb, but long enough to hold a header")
+        refused = []
+        for reader in (glb_file.read, glb_file.read_json):
+            try:
+                reader(path)
+            except ValueError:
+                refused.append(reader.__name__)
+        ok = alone == doc and whole == (doc, bytearray(b"\1\2\3\4\5\0\0\0")) and len(refused) == 2
+        check("glb_file_reads", ok, f"json alone {alone == doc}, both chunks {whole[1]!r}, refused {refused}")
     return results
 
 
