@@ -23,5 +23,11 @@ static INFO: FormatInfo = FormatInfo {
     ..FormatInfo::DEFAULT
 };
 
-// Each mesh is freed once welded and the animations once sampled.
-rigport_model_core::faithful_codec!(Iqm, INFO, from_owned = crate::from_model_owned);
+// Each mesh is freed once welded and the animations once sampled; each large block of the
+// file once copied out.
+rigport_model_core::faithful_codec!(
+    Iqm,
+    INFO,
+    from_owned = crate::from_model_owned,
+    into_vec = crate::File::into_vec,
+);

@@ -94,6 +94,13 @@ impl File {
         writer::to_bytes(self)
     }
 
+    /// [`File::to_vec`] of a file given away: its large blocks are freed one by one as they
+    /// are copied out. The bytes are those of `to_vec` for every file whose blocks do not
+    /// overlap, as in every file [`File::pack`] lays out.
+    pub fn into_vec(self) -> Vec<u8> {
+        writer::into_bytes(self)
+    }
+
     /// Lays the file out afresh after editing its blocks: the SDK's block order, 4-byte
     /// alignment, every count, offset and `filesize` recomputed, gaps dropped.
     /// `num_vertexes`, `num_frames` and `num_framechannels` are left as set. Fails when

@@ -130,6 +130,117 @@ pub(crate) fn to_bytes(file: &File) -> Vec<u8> {
     out
 }
 
+/// A large block taken out of a file to be copied and freed ([`into_bytes`]).
+enum Taken {
+    Bytes(Vec<u8>),
+    Triples(Vec<[u32; 3]>),
+    Shorts(Vec<u16>),
+}
+
+impl Taken {
+    fn bytes(&self) -> Cow<'_, [u8]> {
+        match self {
+            Taken::Bytes(bytes) => Cow::Borrowed(bytes),
+            Taken::Triples(values) => triples(values),
+            Taken::Shorts(values) => u16_bytes(values),
+        }
+    }
+}
+
+/// The blocks that hold nearly all of a large file's bytes — vertex arrays, triangles,
+/// adjacency, frames — taken out of `file` with their offsets (as [`pieces`] places them),
+/// sorted by offset; `file` keeps the rest.
+fn take_large(file: &mut File) -> Vec<(u64, Taken)> {
+    let h = file.header;
+    let mut out: Vec<(u64, Taken)> = file
+        .vertex_arrays
+        .iter_mut()
+        .map(|a| {
+            (
+                u64::from(a.offset),
+                Taken::Bytes(std::mem::take(&mut a.data)),
+            )
+        })
+        .collect();
+    out.push((
+        u64::from(h.ofs_triangles),
+        Taken::Triples(std::mem::take(&mut file.triangles)),
+    ));
+    if let Some(adjacency) = file.adjacency.take() {
+        out.push((u64::from(h.ofs_adjacency), Taken::Triples(adjacency)));
+    }
+    out.push((
+        u64::from(h.ofs_frames),
+        Taken::Shorts(std::mem::take(&mut file.frames)),
+    ));
+    out.retain(|(_, block)| !block.bytes().is_empty());
+    out.sort_by_key(|&(at, _)| at);
+    out
+}
+
+/// [`to_bytes`] of a file given away: the large blocks are freed one by one as they are
+/// copied, so a large file is not held whole beside its bytes. The bytes are the same
+/// wherever no two blocks overlap, as in every file [`pack`] lays out (which is what this
+/// is used for).
+pub(crate) fn into_bytes(mut file: File) -> Vec<u8> {
+    let large = take_large(&mut file);
+    let rest = pieces(&file);
+    let end = rest
+        .iter()
+        .map(|(at, bytes)| at + bytes.len() as u64)
+        .chain(
+            large
+                .iter()
+                .map(|(at, block)| at + block.bytes().len() as u64),
+        )
+        .max()
+        .unwrap_or(HEADER_SIZE);
+    let mut out = vec![0u8; end as usize];
+    fill(&mut out, 0, &rest);
+    drop(rest);
+    drop(file);
+    copy_freeing(&mut out, 0, large);
+    out
+}
+
+/// Copies each block into `out` (the file's bytes from offset `start`), freeing it once
+/// copied; on two threads, each with half of the blocks, when they are large.
+fn copy_freeing(out: &mut [u8], start: u64, mut blocks: Vec<(u64, Taken)>) {
+    #[cfg(feature = "parallel")]
+    {
+        let total: usize = blocks.iter().map(|(_, b)| b.bytes().len()).sum();
+        if total >= PARALLEL_BYTES && blocks.len() > 1 {
+            // The first block of the second half; the halves meet at its offset, which no
+            // block of the first half passes when the blocks do not overlap.
+            let mut sum = 0;
+            let split = blocks
+                .iter()
+                .position(|(_, b)| {
+                    sum += b.bytes().len();
+                    sum * 2 >= total
+                })
+                .map_or(blocks.len() - 1, |k| k + 1)
+                .clamp(1, blocks.len() - 1);
+            let middle = blocks[split].0;
+            let disjoint = blocks[..split]
+                .iter()
+                .all(|(at, b)| at + b.bytes().len() as u64 <= middle);
+            if disjoint && middle >= start {
+                let high_blocks = blocks.split_off(split);
+                let (low, high) = out.split_at_mut((middle - start) as usize);
+                rayon::join(
+                    || copy_freeing(low, start, blocks),
+                    || copy_freeing(high, middle, high_blocks),
+                );
+                return;
+            }
+        }
+    }
+    for (at, block) in blocks {
+        fill(out, start as usize, &[(at, block.bytes())]);
+    }
+}
+
 /// Copies into `out`, which holds the file's bytes from offset `start`, the part of each
 /// piece that falls in it, in the pieces' order (so a later piece overwrites an earlier one
 /// it overlaps, as when the whole file is filled at once).

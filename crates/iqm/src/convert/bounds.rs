@@ -9,7 +9,7 @@
 //! extremes in the previous frame go first, so the bounds are nearly complete before the
 //! rest are tested. The result is that of skinning every point (see the tests).
 
-use super::geometry::Written;
+use super::geometry::Vertices;
 use super::quantize::Channels;
 use crate::records::Bounds;
 use foldhash::{HashMap, HashMapExt};
@@ -311,15 +311,14 @@ fn morton(p: Vec3, lo: Vec3, hi: Vec3) -> u32 {
 }
 
 impl BoundsPlan {
-    pub(crate) fn new(vertices: &[Written]) -> Self {
+    pub(crate) fn new<V: Vertices + ?Sized>(vertices: &V) -> Self {
         let mut blend_ids: HashMap<Blend, u32> = HashMap::new();
         let mut blends = Vec::new();
         // Neighbouring vertices usually share their blend: the last one is looked up first.
         let mut last: Option<(Blend, u32)> = None;
-        let mut points: Vec<(Vec3, u32)> = vertices
-            .iter()
-            .map(|v| {
-                let key = (v.joints, v.weights);
+        let mut points: Vec<(Vec3, u32)> = (0..vertices.count())
+            .map(|i| {
+                let key = vertices.skin(i);
                 let id = match last {
                     Some((last_key, id)) if last_key == key => id,
                     _ => {
@@ -331,7 +330,7 @@ impl BoundsPlan {
                         id
                     }
                 };
-                (v.position, id)
+                (vertices.position(i), id)
             })
             .collect();
         let finite = points.iter().all(|(p, _)| p.is_finite());
@@ -506,17 +505,18 @@ fn grow(b: &mut Option<(Vec3, Vec3)>, p: Vec3) {
 }
 
 impl JointBoxes {
-    pub(crate) fn new(vertices: &[Written], joints: usize) -> Self {
+    pub(crate) fn new<V: Vertices + ?Sized>(vertices: &V, joints: usize) -> Self {
         let mut boxes = vec![None; joints];
         let mut fixed = None;
-        for v in vertices {
-            if v.weights == [0; 4] {
-                grow(&mut fixed, v.position);
+        for i in 0..vertices.count() {
+            let ((joints, weights), position) = (vertices.skin(i), vertices.position(i));
+            if weights == [0; 4] {
+                grow(&mut fixed, position);
             }
             for k in 0..4 {
-                if v.weights[k] > 0 {
-                    if let Some(b) = boxes.get_mut(v.joints[k] as usize) {
-                        grow(b, v.position);
+                if weights[k] > 0 {
+                    if let Some(b) = boxes.get_mut(joints[k] as usize) {
+                        grow(b, position);
                     }
                 }
             }
@@ -556,6 +556,7 @@ pub(crate) fn conservative_bounds(boxes: &JointBoxes, skinning: &[Mat4]) -> Fram
 
 #[cfg(test)]
 mod tests {
+    use super::super::geometry::Written;
     use super::*;
     use rigport_model_core::glam::{Quat, Vec2};
 
@@ -596,9 +597,10 @@ mod tests {
                 Vec3::new(0.0, -3.0, 0.0),
             ),
         ];
-        let plan = BoundsPlan::new(&vertices);
+        let plan = BoundsPlan::new(&vertices[..]);
         let (lo, hi, xy, r) = plan.frame(&mut plan.scratch(), &skinning);
-        let (clo, chi, cxy, cr) = conservative_bounds(&JointBoxes::new(&vertices, 2), &skinning);
+        let (clo, chi, cxy, cr) =
+            conservative_bounds(&JointBoxes::new(&vertices[..], 2), &skinning);
         for k in 0..3 {
             assert!(clo[k] <= lo[k] + 1e-5 && chi[k] >= hi[k] - 1e-5, "{k}");
         }
@@ -640,7 +642,7 @@ mod tests {
             };
             vertices.push(vertex(x, y, z, joints, weights));
         }
-        let plan = BoundsPlan::new(&vertices);
+        let plan = BoundsPlan::new(&vertices[..]);
         let mut scratch = plan.scratch();
         for f in 0..40u64 {
             let skinning: Vec<Mat4> = (0..6u64)
@@ -678,7 +680,7 @@ mod tests {
             Mat4::IDENTITY,
             Mat4::from_translation(Vec3::new(f32::NAN, 0.0, 0.0)),
         ];
-        let plan = BoundsPlan::new(&vertices);
+        let plan = BoundsPlan::new(&vertices[..]);
         let got = plan.frame(&mut plan.scratch(), &skinning);
         assert_eq!(got.0[1], 0.0);
         assert_eq!(got.1[1], 2.0);

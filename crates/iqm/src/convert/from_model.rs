@@ -2,7 +2,7 @@
 
 use super::ConvertOptions;
 use super::bounds::{self, BoundsPlan, JointBoxes, Method};
-use super::geometry::{self, Written};
+use super::geometry::{self, ArrayVertices, Vertices, Written};
 use super::quantize::{Channels, quantize};
 use super::sampling::{self, flip};
 use crate::error::Error;
@@ -149,7 +149,7 @@ fn compile(
             Ok::<_, Error>((sampled, quantized))
         },
     );
-    let vertices = vertices?;
+    let vertex_count = vertices?;
     for joint in &skeleton.joints {
         let r = flip(joint.rotation);
         file.joints.push(Joint {
@@ -187,12 +187,11 @@ fn compile(
     }
     // The adjacency and the tangents need only the geometry: on a large model the
     // adjacency is found on another thread while the tangents are computed and the frames
-    // bounded.
+    // bounded. They read the vertices back from the arrays (the welded list is gone).
     let triangles = std::mem::take(&mut file.triangles);
-    let has_uvs = file
-        .vertex_arrays
-        .iter()
-        .any(|a| a.kind() == ArrayKind::TexCoord);
+    let arrays = std::mem::take(&mut file.vertex_arrays);
+    let vertices = ArrayVertices::new(&arrays);
+    let has_uvs = arrays.iter().any(|a| a.kind() == ArrayKind::TexCoord);
     let parallel = threads && triangles.len() >= PARALLEL_TRIANGLES;
     let ((bounded, tangents), adjacency) = both(
         parallel,
@@ -210,6 +209,7 @@ fn compile(
     bounded?;
     file.adjacency = adjacency;
     file.triangles = triangles;
+    file.vertex_arrays = arrays;
     if let Some(data) = tangents {
         // After the normals, as the SDK orders the arrays.
         let at = file
@@ -234,7 +234,7 @@ fn compile(
         file.comment.push(0);
     }
     file.text = text.bytes;
-    file.header.num_vertexes = vertices.len() as u32;
+    file.header.num_vertexes = vertex_count as u32;
     writer::pack(&mut file).map_err(crate::unwritable)?;
     Ok((file, report))
 }
@@ -389,7 +389,7 @@ fn add_geometry(
     text: &mut Text,
     file: &mut File,
     report: &mut Report,
-) -> Result<Vec<Written>, Error> {
+) -> Result<usize, Error> {
     let list = meshes.as_slice();
     let has_uvs = list.iter().any(|m| m.has_uvs && !m.vertices.is_empty());
     let has_colors = list.iter().any(|m| m.has_colors && !m.vertices.is_empty());
@@ -570,7 +570,9 @@ fn add_geometry(
     if all.is_empty() {
         file.vertex_arrays.clear();
     }
-    Ok(all)
+    // The arrays hold every vertex now: the welded list is freed, and what follows reads
+    // the arrays ([`ArrayVertices`]).
+    Ok(all.len())
 }
 
 /// The poses of `skeleton` with their channels quantized over the sampled `values`, and
@@ -595,11 +597,11 @@ fn quantized(values: &[Channels], skeleton: &Skeleton) -> (Vec<Pose>, Vec<u16>) 
 fn add_bounds(
     values: &[Channels],
     skeleton: &Skeleton,
-    vertices: &[Written],
+    vertices: &impl Vertices,
     file: &mut File,
     report: &mut Report,
 ) -> Result<(), Error> {
-    if values.is_empty() || vertices.is_empty() {
+    if values.is_empty() || vertices.count() == 0 {
         return Ok(());
     }
     let joints = skeleton.joints.len();
@@ -608,7 +610,7 @@ fn add_bounds(
     // Exact bounds skin every vertex in every frame, as the SDK does; past this much work
     // (a long animation of a big mesh, or a damaged key time) they are computed from
     // per-joint boxes instead, which still contain every vertex.
-    let work = (frames as u64).saturating_mul(vertices.len() as u64);
+    let work = (frames as u64).saturating_mul(vertices.count() as u64);
     let method = if work <= EXACT_BOUNDS_WORK {
         Method::Exact(BoundsPlan::new(vertices))
     } else {
@@ -616,7 +618,7 @@ fn add_bounds(
             rigport_model_core::codes::BOUNDS_CONSERVATIVE,
             format!(
                 "{frames} frames × {} vertices: per-frame bounds computed from per-joint boxes (they contain the posed model but may be larger than the SDK's)",
-                vertices.len()
+                vertices.count()
             ),
         );
         Method::Conservative(JointBoxes::new(vertices, joints))
@@ -696,5 +698,10 @@ mod tests {
         );
         assert_eq!(owned.to_vec(), borrowed.to_vec());
         assert_eq!(owned_report, borrowed_report);
+        // A file given away to be written frees its blocks as they are copied (on two
+        // threads: it is over a megabyte), and writes the same bytes.
+        let bytes = borrowed.to_vec();
+        assert!(bytes.len() >= 1 << 20);
+        assert!(owned.into_vec() == bytes);
     }
 }

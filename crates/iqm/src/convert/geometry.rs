@@ -2,6 +2,7 @@
 //! adjacency (per-frame bounds are in `bounds`).
 
 use super::numbering::{first_equal, number_first_seen};
+use crate::file::{ArrayKind, Format, VertexArray};
 use rigport_model_core::glam::{Vec2, Vec3};
 
 /// A vertex as written: every attribute the file stores, blend weights already quantized.
@@ -40,6 +41,151 @@ impl Written {
     }
 }
 
+/// The welded vertices the tangents, the adjacency and the bounds read: a list of
+/// [`Written`] vertices, or the file's own vertex arrays read back ([`ArrayVertices`]), so
+/// that a large model's welded list need not be kept beside the arrays made from it.
+pub(crate) trait Vertices: Sync {
+    /// How many vertices there are.
+    fn count(&self) -> usize;
+    /// Vertex `i` (`i < count()`), as it was written.
+    fn get(&self, i: usize) -> Written;
+    /// Every vertex in order.
+    #[cfg(test)]
+    fn each(&self) -> impl Iterator<Item = Written> + '_ {
+        (0..self.count()).map(|i| self.get(i))
+    }
+    /// Vertex `i`'s position (what the bounds, tangents and adjacency read of it, alone).
+    fn position(&self, i: usize) -> Vec3 {
+        self.get(i).position
+    }
+    /// Vertex `i`'s texture coordinates.
+    fn uv(&self, i: usize) -> Vec2 {
+        self.get(i).uv
+    }
+    /// Vertex `i`'s normal.
+    fn normal(&self, i: usize) -> Vec3 {
+        self.get(i).normal
+    }
+    /// Vertex `i`'s blend indexes and weights.
+    fn skin(&self, i: usize) -> ([u32; 4], [u8; 4]) {
+        let v = self.get(i);
+        (v.joints, v.weights)
+    }
+}
+
+impl Vertices for [Written] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn get(&self, i: usize) -> Written {
+        self[i]
+    }
+}
+
+/// The vertices of a file's standard vertex arrays as [`Written`] ones: positions, texture
+/// coordinates (zero without them), normals, colours (opaque white without them), blend
+/// indexes (ubyte or ushort) and weights (zero without them), exactly as they were written
+/// from the welded list.
+pub(crate) struct ArrayVertices<'a> {
+    count: usize,
+    positions: &'a [u8],
+    uvs: Option<&'a [u8]>,
+    normals: Option<&'a [u8]>,
+    colors: Option<&'a [u8]>,
+    /// The blend indexes and whether they are ushort.
+    joints: Option<(&'a [u8], bool)>,
+    weights: Option<&'a [u8]>,
+}
+
+impl<'a> ArrayVertices<'a> {
+    /// The vertices of `arrays`, as the compile writes them.
+    pub(crate) fn new(arrays: &'a [VertexArray]) -> Self {
+        let data = |kind: ArrayKind| {
+            arrays
+                .iter()
+                .find(|a| a.kind() == kind)
+                .map(|a| (a.data.as_slice(), a.format()))
+        };
+        let positions = data(ArrayKind::Position).map_or(&[][..], |(d, _)| d);
+        Self {
+            count: positions.len() / 12,
+            positions,
+            uvs: data(ArrayKind::TexCoord).map(|(d, _)| d),
+            normals: data(ArrayKind::Normal).map(|(d, _)| d),
+            colors: data(ArrayKind::Color).map(|(d, _)| d),
+            joints: data(ArrayKind::BlendIndexes).map(|(d, f)| (d, f == Some(Format::UShort))),
+            weights: data(ArrayKind::BlendWeights).map(|(d, _)| d),
+        }
+    }
+}
+
+/// The little-endian float at byte `at` of `bytes`.
+fn float(bytes: &[u8], at: usize) -> f32 {
+    f32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
+/// Vertex `i` of an array of 3 floats a vertex.
+fn vec3(bytes: &[u8], i: usize) -> Vec3 {
+    let b = &bytes[i * 12..][..12];
+    Vec3::new(float(b, 0), float(b, 4), float(b, 8))
+}
+
+/// Vertex `i` of an array of 2 floats a vertex.
+fn vec2(bytes: &[u8], i: usize) -> Vec2 {
+    let b = &bytes[i * 8..][..8];
+    Vec2::new(float(b, 0), float(b, 4))
+}
+
+/// The 4 bytes at vertex `i` of a 4-byte-per-vertex array.
+fn four(bytes: &[u8], i: usize) -> [u8; 4] {
+    let b = &bytes[i * 4..][..4];
+    [b[0], b[1], b[2], b[3]]
+}
+
+impl Vertices for ArrayVertices<'_> {
+    fn count(&self) -> usize {
+        self.count
+    }
+
+    fn get(&self, i: usize) -> Written {
+        let (joints, weights) = self.skin(i);
+        Written {
+            position: self.position(i),
+            uv: self.uv(i),
+            normal: self.normal(i),
+            color: self.colors.map_or([255; 4], |d| four(d, i)),
+            joints,
+            weights,
+        }
+    }
+
+    fn position(&self, i: usize) -> Vec3 {
+        vec3(self.positions, i)
+    }
+
+    fn uv(&self, i: usize) -> Vec2 {
+        self.uvs.map_or(Vec2::ZERO, |d| vec2(d, i))
+    }
+
+    fn normal(&self, i: usize) -> Vec3 {
+        self.normals.map_or(Vec3::ZERO, |d| vec3(d, i))
+    }
+
+    fn skin(&self, i: usize) -> ([u32; 4], [u8; 4]) {
+        let joints = match self.joints {
+            Some((bytes, false)) => four(bytes, i).map(u32::from),
+            Some((bytes, true)) => {
+                let b = &bytes[i * 8..][..8];
+                let at = |k: usize| u32::from(u16::from_le_bytes([b[k], b[k + 1]]));
+                [at(0), at(2), at(4), at(6)]
+            }
+            None => [0; 4],
+        };
+        (joints, self.weights.map_or([0; 4], |d| four(d, i)))
+    }
+}
+
 /// Welds identical vertices: appends the distinct ones of `vertices` to `out` in first-use
 /// order and returns, for each vertex, its index among them (counted from `out`'s length
 /// before the call).
@@ -73,7 +219,7 @@ pub(crate) fn weld_into(
 /// orthogonalized against the normal, as the bytes of the file's tangent array (4
 /// little-endian floats a vertex); triangles index `vertices` in file order. The tangent
 /// sums are kept in the array itself, so only the bitangent sums are extra memory.
-pub(crate) fn tangent_bytes(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<u8> {
+pub(crate) fn tangent_bytes<V: Vertices + ?Sized>(vertices: &V, triangles: &[[u32; 3]]) -> Vec<u8> {
     const SIZE: usize = 16;
     let read = |bytes: &[u8]| {
         let f = |k: usize| f32::from_le_bytes([bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3]]);
@@ -84,12 +230,13 @@ pub(crate) fn tangent_bytes(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec
             chunk.copy_from_slice(&v.to_le_bytes());
         }
     };
-    let mut out = vec![0u8; vertices.len() * SIZE];
-    let mut bitangent = vec![Vec3::ZERO; vertices.len()];
+    let mut out = vec![0u8; vertices.count() * SIZE];
+    let mut bitangent = vec![Vec3::ZERO; vertices.count()];
     for t in triangles {
-        let [a, b, c] = t.map(|i| vertices[i as usize]);
-        let (e1, e2) = (b.position - a.position, c.position - a.position);
-        let (d1, d2) = (b.uv - a.uv, c.uv - a.uv);
+        let [a, b, c] = t.map(|i| vertices.position(i as usize));
+        let [ua, ub, uc] = t.map(|i| vertices.uv(i as usize));
+        let (e1, e2) = (b - a, c - a);
+        let (d1, d2) = (ub - ua, uc - ua);
         let det = d1.x * d2.y - d2.x * d1.y;
         if det == 0.0 || !det.is_finite() {
             continue;
@@ -104,8 +251,8 @@ pub(crate) fn tangent_bytes(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec
             bitangent[i as usize] += u;
         }
     }
-    for ((at, v), bitangent) in out.chunks_exact_mut(SIZE).zip(vertices).zip(bitangent) {
-        let n = v.normal;
+    for ((i, at), bitangent) in out.chunks_exact_mut(SIZE).enumerate().zip(bitangent) {
+        let n = vertices.normal(i);
         let tangent = read(at);
         let t = (tangent - n * n.dot(tangent))
             .try_normalize()
@@ -123,17 +270,26 @@ pub(crate) fn tangent_bytes(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec
 /// For each edge `k` (from corner `k` to corner `k + 1`) of each triangle, the one other
 /// triangle sharing it, or `u32::MAX` when none or more than one does. Edges are compared
 /// by position and blend, as the SDK does, so vertices split by normals or UVs still join.
-pub(crate) fn adjacency(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
-    let key = |v: &Written| {
-        let k = v.key();
-        [k[0], k[1], k[2], k[9], k[10], k[11], k[12], k[13]]
+pub(crate) fn adjacency<V: Vertices + ?Sized>(
+    vertices: &V,
+    triangles: &[[u32; 3]],
+) -> Vec<[u32; 3]> {
+    let key = |i: usize| {
+        let p = vertices.position(i).to_array().map(f32::to_bits);
+        let (j, w) = vertices.skin(i);
+        [
+            p[0],
+            p[1],
+            p[2],
+            j[0],
+            j[1],
+            j[2],
+            j[3],
+            u32::from_le_bytes(w),
+        ]
     };
     // Each vertex named by the first vertex with its key: equal keys, equal names.
-    let id = first_equal(
-        vertices.len(),
-        |i| key(&vertices[i]),
-        |a, b| key(&vertices[a]) == key(&vertices[b]),
-    );
+    let id = first_equal(vertices.count(), key, |a, b| key(a) == key(b));
     const NONE: u32 = u32::MAX;
     let edge = |t: &[u32; 3], k: usize| {
         let (a, b) = (id[t[k] as usize], id[t[(k + 1) % 3] as usize]);
@@ -141,7 +297,7 @@ pub(crate) fn adjacency(vertices: &[Written], triangles: &[[u32; 3]]) -> Vec<[u3
     };
     // Every edge under its smaller end (a counting sort: linear, and no hash map of every
     // edge), as the corner it starts at.
-    let mut first = vec![0u32; vertices.len() + 1];
+    let mut first = vec![0u32; vertices.count() + 1];
     for t in triangles {
         for k in 0..3 {
             first[edge(t, k).0 as usize + 1] += 1;
@@ -224,6 +380,100 @@ mod tests {
         );
     }
 
+    /// The vertex arrays of `vertices` as the compile writes them: every attribute, or
+    /// only positions, normals and ubyte blends.
+    fn arrays_of(vertices: &[Written], every: bool) -> Vec<VertexArray> {
+        let array = |kind: ArrayKind, format: Format, data: Vec<u8>| VertexArray {
+            kind: kind.to_u32(),
+            format: format.to_u32(),
+            data,
+            ..VertexArray::default()
+        };
+        let floats = |f: &dyn Fn(&Written) -> Vec<f32>| -> Vec<u8> {
+            vertices
+                .iter()
+                .flat_map(f)
+                .flat_map(f32::to_le_bytes)
+                .collect()
+        };
+        let mut arrays = vec![
+            array(
+                ArrayKind::Position,
+                Format::Float,
+                floats(&|v| v.position.to_array().to_vec()),
+            ),
+            array(
+                ArrayKind::Normal,
+                Format::Float,
+                floats(&|v| v.normal.to_array().to_vec()),
+            ),
+            array(
+                ArrayKind::BlendWeights,
+                Format::UByte,
+                vertices.iter().flat_map(|v| v.weights).collect(),
+            ),
+        ];
+        if every {
+            arrays.push(array(
+                ArrayKind::TexCoord,
+                Format::Float,
+                floats(&|v| v.uv.to_array().to_vec()),
+            ));
+            arrays.push(array(
+                ArrayKind::Color,
+                Format::UByte,
+                vertices.iter().flat_map(|v| v.color).collect(),
+            ));
+            let joints = vertices
+                .iter()
+                .flat_map(|v| v.joints.map(|j| j as u16))
+                .flat_map(u16::to_le_bytes);
+            arrays.push(array(
+                ArrayKind::BlendIndexes,
+                Format::UShort,
+                joints.collect(),
+            ));
+        } else {
+            let joints = vertices.iter().flat_map(|v| v.joints.map(|j| j as u8));
+            arrays.push(array(
+                ArrayKind::BlendIndexes,
+                Format::UByte,
+                joints.collect(),
+            ));
+        }
+        arrays
+    }
+
+    #[test]
+    fn the_arrays_give_back_the_vertices_written() {
+        let vertex = |k: u32| Written {
+            position: Vec3::new(k as f32, -0.5 * k as f32, 1e-3),
+            uv: Vec2::new(0.25, k as f32),
+            normal: Vec3::new(0.0, (k as f32).sin(), 1.0),
+            color: [k as u8, 2, 3, 4],
+            joints: [k, 300 + k, 0, 65_535],
+            weights: [200, 55, 0, k as u8],
+        };
+        let vertices: Vec<Written> = (0..5).map(vertex).collect();
+        let every = arrays_of(&vertices, true);
+        let read = ArrayVertices::new(&every);
+        assert_eq!(read.count(), 5);
+        assert_eq!(read.each().collect::<Vec<_>>(), vertices);
+        // Without texture coordinates or colours: zero and opaque white, as welded.
+        let small: Vec<Written> = vertices
+            .iter()
+            .map(|v| Written {
+                uv: Vec2::ZERO,
+                color: [255; 4],
+                joints: v.joints.map(|j| j % 256),
+                ..*v
+            })
+            .collect();
+        let some = arrays_of(&small, false);
+        assert_eq!(ArrayVertices::new(&some).each().collect::<Vec<_>>(), small);
+        assert_eq!(ArrayVertices::new(&[]).count(), 0);
+    }
+
     #[test]
     fn adjacency_joins_edges_used_exactly_twice() {
         // A fan of four triangles around vertex 0 whose last corner, vertex 5, repeats
@@ -247,7 +497,7 @@ mod tests {
         ];
         let none = u32::MAX;
         assert_eq!(
-            adjacency(&v, &triangles),
+            adjacency(&v[..], &triangles),
             vec![
                 [3, none, none],
                 [none, 4, none],

@@ -24,6 +24,11 @@ pub trait Faithful: Send + Sync + 'static {
     fn read(bytes: &[u8], options: &ReadOptions) -> Result<(Self::File, Report), ErrorOf<Self>>;
     /// The faithful write (`File::to_vec`).
     fn to_vec(file: &Self::File) -> Vec<u8>;
+    /// [`Faithful::to_vec`] of a file given away, which a crate may free part by part as
+    /// it is copied out (`File::into_vec`); the same bytes.
+    fn into_vec(file: Self::File) -> Vec<u8> {
+        Self::to_vec(&file)
+    }
     /// What `info` prints (`File::summary`).
     fn summary(file: &Self::File) -> FileSummary;
     /// The neutral model.
@@ -157,7 +162,7 @@ impl<F: Faithful> Writer for FaithfulCodec<F> {
             error.location = Location::Unknown;
             error
         })?;
-        let mut written = Written::single(output.main, F::to_vec(&file));
+        let mut written = Written::single(output.main, F::into_vec(file));
         written.report = report;
         Ok(written)
     }
@@ -168,8 +173,9 @@ impl<F: Faithful> Writer for FaithfulCodec<F> {
 /// `to_model` and `from_model` with `ConvertOptions`), and defines `CODEC`, its
 /// [`Codec`](super::Codec). `info` is the crate's [`FormatInfo`]; `Detail` its own error
 /// findings (its `Error` is [`crate::Error<Detail>`]). Optional, in this order: `from_owned`
-/// (a `from_model` taking the model by value) and `model_read` (a faster read for the model
-/// alone, [`FaithfulCodec::with_model_read`]).
+/// (a `from_model` taking the model by value), `model_read` (a faster read for the model
+/// alone, [`FaithfulCodec::with_model_read`]) and `into_vec` (a `File::to_vec` taking the
+/// file by value, [`Faithful::into_vec`]).
 ///
 /// These formats convert with their crate's default `ConvertOptions`: their files say their
 /// own frame rate, or the format defines one, so [`ModelOptions`] and [`WriteOptions`]
@@ -187,6 +193,7 @@ macro_rules! faithful_codec {
         $ty:ident, $info:expr
         $(, from_owned = $owned:path)?
         $(, model_read = $model_read:path)?
+        $(, into_vec = $into_vec:path)?
         $(,)?
     ) => {
         /// The faithful layer of this crate, as
@@ -217,6 +224,11 @@ macro_rules! faithful_codec {
             fn to_vec(file: &crate::File) -> Vec<u8> {
                 file.to_vec()
             }
+            $(
+                fn into_vec(file: crate::File) -> Vec<u8> {
+                    $into_vec(file)
+                }
+            )?
 
             fn summary(file: &crate::File) -> $crate::FileSummary {
                 file.summary()
