@@ -200,7 +200,13 @@ fn compile(
             // to whichever thread is free first.
             both(
                 parallel,
-                || add_bounds(&values, &skeleton, &vertices, &mut file, &mut report),
+                || {
+                    let bounded = add_bounds(&values, &skeleton, &vertices, &mut file, &mut report);
+                    // Only the bounds read the sampled values: freed once they are done,
+                    // while the tangents and the adjacency may still be being made.
+                    drop(values);
+                    bounded
+                },
                 || has_uvs.then(|| geometry::tangent_bytes(&vertices, &triangles)),
             )
         },
