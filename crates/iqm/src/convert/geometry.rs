@@ -121,33 +121,39 @@ impl<'a> ArrayVertices<'a> {
 }
 
 /// The little-endian float at byte `at` of `bytes`.
+#[inline]
 fn float(bytes: &[u8], at: usize) -> f32 {
     f32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
 }
 
 /// Vertex `i` of an array of 3 floats a vertex.
+#[inline]
 fn vec3(bytes: &[u8], i: usize) -> Vec3 {
     let b = &bytes[i * 12..][..12];
     Vec3::new(float(b, 0), float(b, 4), float(b, 8))
 }
 
 /// Vertex `i` of an array of 2 floats a vertex.
+#[inline]
 fn vec2(bytes: &[u8], i: usize) -> Vec2 {
     let b = &bytes[i * 8..][..8];
     Vec2::new(float(b, 0), float(b, 4))
 }
 
 /// The 4 bytes at vertex `i` of a 4-byte-per-vertex array.
+#[inline]
 fn four(bytes: &[u8], i: usize) -> [u8; 4] {
     let b = &bytes[i * 4..][..4];
     [b[0], b[1], b[2], b[3]]
 }
 
 impl Vertices for ArrayVertices<'_> {
+    #[inline]
     fn count(&self) -> usize {
         self.count
     }
 
+    #[inline]
     fn get(&self, i: usize) -> Written {
         let (joints, weights) = self.skin(i);
         Written {
@@ -160,18 +166,22 @@ impl Vertices for ArrayVertices<'_> {
         }
     }
 
+    #[inline]
     fn position(&self, i: usize) -> Vec3 {
         vec3(self.positions, i)
     }
 
+    #[inline]
     fn uv(&self, i: usize) -> Vec2 {
         self.uvs.map_or(Vec2::ZERO, |d| vec2(d, i))
     }
 
+    #[inline]
     fn normal(&self, i: usize) -> Vec3 {
         self.normals.map_or(Vec3::ZERO, |d| vec3(d, i))
     }
 
+    #[inline]
     fn skin(&self, i: usize) -> ([u32; 4], [u8; 4]) {
         let joints = match self.joints {
             Some((bytes, false)) => four(bytes, i).map(u32::from),
@@ -233,8 +243,13 @@ pub(crate) fn tangent_bytes<V: Vertices + ?Sized>(vertices: &V, triangles: &[[u3
     let mut out = vec![0u8; vertices.count() * SIZE];
     let mut bitangent = vec![Vec3::ZERO; vertices.count()];
     for t in triangles {
-        let [a, b, c] = t.map(|i| vertices.position(i as usize));
-        let [ua, ub, uc] = t.map(|i| vertices.uv(i as usize));
+        let [i, j, k] = [t[0] as usize, t[1] as usize, t[2] as usize];
+        let [a, b, c] = [
+            vertices.position(i),
+            vertices.position(j),
+            vertices.position(k),
+        ];
+        let [ua, ub, uc] = [vertices.uv(i), vertices.uv(j), vertices.uv(k)];
         let (e1, e2) = (b - a, c - a);
         let (d1, d2) = (ub - ua, uc - ua);
         let det = d1.x * d2.y - d2.x * d1.y;
