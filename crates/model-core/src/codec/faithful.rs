@@ -12,8 +12,8 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// A format crate's faithful layer, described once so that [`FaithfulCodec`] can be its
-/// [`Reader`] and [`Writer`]: the crate names its file type, its error and six functions it
-/// already has.
+/// [`Reader`] and [`Writer`]: the crate names its file type, its error and five functions it
+/// already has (and, where it can free a file as it writes it out, a sixth: `into_vec`).
 pub trait Faithful: Send + Sync + 'static {
     /// The faithful file (`File`).
     type File: Send + Sync + fmt::Debug + 'static;
