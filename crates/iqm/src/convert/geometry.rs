@@ -47,30 +47,14 @@ impl Written {
 pub(crate) trait Vertices: Sync {
     /// How many vertices there are.
     fn count(&self) -> usize;
-    /// Vertex `i` (`i < count()`), as it was written.
-    fn get(&self, i: usize) -> Written;
-    /// Every vertex in order.
-    #[cfg(test)]
-    fn each(&self) -> impl Iterator<Item = Written> + '_ {
-        (0..self.count()).map(|i| self.get(i))
-    }
-    /// Vertex `i`'s position (what the bounds, tangents and adjacency read of it, alone).
-    fn position(&self, i: usize) -> Vec3 {
-        self.get(i).position
-    }
+    /// Vertex `i`'s position (`i < count()`).
+    fn position(&self, i: usize) -> Vec3;
     /// Vertex `i`'s texture coordinates.
-    fn uv(&self, i: usize) -> Vec2 {
-        self.get(i).uv
-    }
+    fn uv(&self, i: usize) -> Vec2;
     /// Vertex `i`'s normal.
-    fn normal(&self, i: usize) -> Vec3 {
-        self.get(i).normal
-    }
+    fn normal(&self, i: usize) -> Vec3;
     /// Vertex `i`'s blend indexes and weights.
-    fn skin(&self, i: usize) -> ([u32; 4], [u8; 4]) {
-        let v = self.get(i);
-        (v.joints, v.weights)
-    }
+    fn skin(&self, i: usize) -> ([u32; 4], [u8; 4]);
 }
 
 impl Vertices for [Written] {
@@ -78,21 +62,31 @@ impl Vertices for [Written] {
         self.len()
     }
 
-    fn get(&self, i: usize) -> Written {
-        self[i]
+    fn position(&self, i: usize) -> Vec3 {
+        self[i].position
+    }
+
+    fn uv(&self, i: usize) -> Vec2 {
+        self[i].uv
+    }
+
+    fn normal(&self, i: usize) -> Vec3 {
+        self[i].normal
+    }
+
+    fn skin(&self, i: usize) -> ([u32; 4], [u8; 4]) {
+        (self[i].joints, self[i].weights)
     }
 }
 
-/// The vertices of a file's standard vertex arrays as [`Written`] ones: positions, texture
-/// coordinates (zero without them), normals, colours (opaque white without them), blend
-/// indexes (ubyte or ushort) and weights (zero without them), exactly as they were written
-/// from the welded list.
+/// The vertices of a file's standard vertex arrays, as the [`Written`] ones they were
+/// written from: positions, texture coordinates (zero without them), normals, blend indexes
+/// (ubyte or ushort) and weights (zero without them).
 pub(crate) struct ArrayVertices<'a> {
     count: usize,
     positions: &'a [u8],
     uvs: Option<&'a [u8]>,
     normals: Option<&'a [u8]>,
-    colors: Option<&'a [u8]>,
     /// The blend indexes and whether they are ushort.
     joints: Option<(&'a [u8], bool)>,
     weights: Option<&'a [u8]>,
@@ -113,7 +107,6 @@ impl<'a> ArrayVertices<'a> {
             positions,
             uvs: data(ArrayKind::TexCoord).map(|(d, _)| d),
             normals: data(ArrayKind::Normal).map(|(d, _)| d),
-            colors: data(ArrayKind::Color).map(|(d, _)| d),
             joints: data(ArrayKind::BlendIndexes).map(|(d, f)| (d, f == Some(Format::UShort))),
             weights: data(ArrayKind::BlendWeights).map(|(d, _)| d),
         }
@@ -151,19 +144,6 @@ impl Vertices for ArrayVertices<'_> {
     #[inline]
     fn count(&self) -> usize {
         self.count
-    }
-
-    #[inline]
-    fn get(&self, i: usize) -> Written {
-        let (joints, weights) = self.skin(i);
-        Written {
-            position: self.position(i),
-            uv: self.uv(i),
-            normal: self.normal(i),
-            color: self.colors.map_or([255; 4], |d| four(d, i)),
-            joints,
-            weights,
-        }
     }
 
     #[inline]
@@ -231,10 +211,7 @@ pub(crate) fn weld_into(
 /// sums are kept in the array itself, so only the bitangent sums are extra memory.
 pub(crate) fn tangent_bytes<V: Vertices + ?Sized>(vertices: &V, triangles: &[[u32; 3]]) -> Vec<u8> {
     const SIZE: usize = 16;
-    let read = |bytes: &[u8]| {
-        let f = |k: usize| f32::from_le_bytes([bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3]]);
-        Vec3::new(f(0), f(4), f(8))
-    };
+    let read = |bytes: &[u8]| vec3(bytes, 0);
     let write = |bytes: &mut [u8], values: [f32; 4]| {
         for (chunk, v) in bytes.chunks_exact_mut(4).zip(values) {
             chunk.copy_from_slice(&v.to_le_bytes());
@@ -459,6 +436,16 @@ mod tests {
         arrays
     }
 
+    /// What the compile reads of a vertex: position, texture coordinates, normal, skin.
+    type Read = (Vec3, Vec2, Vec3, ([u32; 4], [u8; 4]));
+
+    /// What the compile reads of each vertex.
+    fn read_back<V: Vertices + ?Sized>(list: &V) -> Vec<Read> {
+        (0..list.count())
+            .map(|i| (list.position(i), list.uv(i), list.normal(i), list.skin(i)))
+            .collect()
+    }
+
     #[test]
     fn the_arrays_give_back_the_vertices_written() {
         let vertex = |k: u32| Written {
@@ -471,21 +458,23 @@ mod tests {
         };
         let vertices: Vec<Written> = (0..5).map(vertex).collect();
         let every = arrays_of(&vertices, true);
-        let read = ArrayVertices::new(&every);
-        assert_eq!(read.count(), 5);
-        assert_eq!(read.each().collect::<Vec<_>>(), vertices);
-        // Without texture coordinates or colours: zero and opaque white, as welded.
+        let back = ArrayVertices::new(&every);
+        assert_eq!(back.count(), 5);
+        assert_eq!(read_back(&back), read_back(vertices.as_slice()));
+        // Without texture coordinates (zero, as welded) and with ubyte blend indexes.
         let small: Vec<Written> = vertices
             .iter()
             .map(|v| Written {
                 uv: Vec2::ZERO,
-                color: [255; 4],
                 joints: v.joints.map(|j| j % 256),
                 ..*v
             })
             .collect();
         let some = arrays_of(&small, false);
-        assert_eq!(ArrayVertices::new(&some).each().collect::<Vec<_>>(), small);
+        assert_eq!(
+            read_back(&ArrayVertices::new(&some)),
+            read_back(small.as_slice())
+        );
         assert_eq!(ArrayVertices::new(&[]).count(), 0);
     }
 
