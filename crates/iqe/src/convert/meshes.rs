@@ -9,9 +9,10 @@ use rigport_model_core::text::decode_name;
 use rigport_model_core::{JointId, MaterialId, Mesh, Vertex};
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// Counts from the vertex conversion for the report.
-#[derive(Default)]
+#[derive(Debug, Default, PartialEq)]
 pub(super) struct SkinCounts {
     pub truncated: usize,
     pub bad_joint: usize,
@@ -58,15 +59,93 @@ impl MeshBuilder {
         }
     }
 
-    /// Every mesh of `scene`.
-    pub fn all(scene: &Scene<'_>, normals: &CornerNormals) -> (Vec<Mesh>, SkinCounts) {
+    /// Every mesh of `scene`, with the normals `normals` makes, shared out with `beside`,
+    /// the other work of a conversion: with the `parallel` feature that runs on another
+    /// thread, which then makes meshes from the end of the list while this one makes them
+    /// from the start (the same meshes and counts as on one thread).
+    ///
+    /// A mesh whose triangles name only its own vertices is made without looking at any
+    /// other mesh; a file where some triangle names another mesh's vertex (where the
+    /// vertices a mesh keeps unused depend on the meshes before it) is made on this thread
+    /// alone.
+    pub fn all_beside<B: Send>(
+        scene: &Scene<'_>,
+        normals: impl FnOnce() -> CornerNormals + Send,
+        beside: impl FnOnce() -> B + Send,
+    ) -> (CornerNormals, Vec<Mesh>, SkinCounts, B) {
+        let shared = scene.meshes.len() > 1 && own_vertices_only(scene);
+        let made = OnceLock::new();
+        let left = Mutex::new(0..scene.meshes.len());
+        let (front, (back, other)) = super::to_model::join(
+            || {
+                let normals = made.get_or_init(normals);
+                MeshBuilder::take(scene, normals, &left, End::Front)
+            },
+            || {
+                let other = beside();
+                // Normals still being made: the meshes are left to the first thread.
+                let back = made
+                    .get()
+                    .filter(|_| shared)
+                    .map(|normals| MeshBuilder::take(scene, normals, &left, End::Back));
+                (back, other)
+            },
+        );
+        let (meshes, counts) = match back {
+            Some(back) => front.followed_by(back).finish(),
+            None => front.finish(),
+        };
+        (made.into_inner().unwrap_or_default(), meshes, counts, other)
+    }
+
+    /// A builder that made the meshes it took from `left`, one at a time from `end`, until
+    /// none were left.
+    fn take(
+        scene: &Scene<'_>,
+        normals: &CornerNormals,
+        left: &Mutex<Range<usize>>,
+        end: End,
+    ) -> MeshBuilder {
         let mut builder = MeshBuilder::new(scene);
-        for (index, mesh) in scene.meshes.iter().enumerate() {
+        let next = || {
+            let mut left = left.lock().unwrap_or_else(PoisonError::into_inner);
+            match end {
+                End::Front => left.next(),
+                End::Back => left.next_back(),
+            }
+        };
+        while let Some(index) = next() {
+            let Some(mesh) = scene.meshes.get(index) else {
+                continue;
+            };
             builder.begin(scene, index);
             builder.triangles(scene, mesh.triangles.clone(), normals);
             builder.end(scene, index, normals);
         }
-        builder.finish()
+        builder
+    }
+
+    /// This builder's meshes (the first ones, in order) followed by those of `back`, which
+    /// made the last ones from the last: the two as one builder.
+    fn followed_by(mut self, back: MeshBuilder) -> MeshBuilder {
+        self.meshes.extend(back.meshes.into_iter().rev());
+        for (placed, other) in self.placed.iter_mut().zip(back.placed) {
+            *placed |= other;
+        }
+        // `outside` is counted from `placed` at the end.
+        let SkinCounts {
+            truncated,
+            bad_joint,
+            renormalized,
+            outside: _,
+            w_not_one,
+        } = back.counts;
+        let counts = &mut self.counts;
+        counts.truncated += truncated;
+        counts.bad_joint += bad_joint;
+        counts.renormalized += renormalized;
+        counts.w_not_one += w_not_one;
+        self
     }
 
     /// Starts scene mesh `index` (the next one).
@@ -170,6 +249,26 @@ impl MeshBuilder {
             local: &mut self.local,
         }
     }
+}
+
+/// Which end of the list of meshes a thread takes them from.
+#[derive(Clone, Copy)]
+enum End {
+    Front,
+    Back,
+}
+
+/// Whether every triangle of every mesh names only vertices of its own mesh.
+fn own_vertices_only(scene: &Scene<'_>) -> bool {
+    scene.meshes.iter().all(|mesh| {
+        let own = &mesh.vertices;
+        scene
+            .triangles
+            .get(mesh.triangles.clone())
+            .unwrap_or_default()
+            .iter()
+            .all(|t| t.vertices.iter().all(|&v| own.contains(&(v as usize))))
+    })
 }
 
 /// Adds the model vertices of one run of the current mesh.
@@ -394,3 +493,6 @@ impl Strongest {
         &self.pairs[..self.len]
     }
 }
+
+#[cfg(test)]
+mod tests;

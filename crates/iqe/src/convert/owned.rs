@@ -19,16 +19,29 @@ use std::ops::Range;
 /// that their small files are freed piece by piece too).
 const PIECE: usize = if cfg!(test) { 5 } else { 1 << 15 };
 
+/// Files of fewer commands than this keep them whole until their meshes are made, which
+/// then share both cores (about 40 MB of text and 25 MB of commands).
+const KEPT_WHOLE_BELOW: usize = 1 << 20;
+
+/// Whether `store`'s commands are kept whole while the meshes are made. Never in the
+/// crate's tests, which compare the meshes made while the commands are freed with those of
+/// [`super::to_model`], made from both ends of the list.
+fn kept_whole(store: &Store) -> bool {
+    !cfg!(test) && store.len() < KEPT_WHOLE_BELOW
+}
+
 /// `to_model`'s model and report for a file and scene the conversion owns.
 ///
 /// The animations are converted on another thread (with the `parallel` feature) from
 /// their own share of the commands, the segments holding poses, which are freed as their
-/// poses are converted. Meanwhile the meshes are made in order, a piece of triangles at a
-/// time, and after each piece the segments that hold no vertex still to make are freed:
-/// those of later meshes and those the mesh's remaining triangles name are kept (its
-/// vertices no triangle names are made first, and added last). A large file's commands
-/// thus shrink while its model grows instead of being held whole beside it, as long as its
-/// triangles name vertices roughly in file order, as exporters write them.
+/// poses are converted. In a large file the meshes are made meanwhile in order, a piece of
+/// triangles at a time, and after each piece the segments that hold no vertex still to
+/// make are freed: those of later meshes and those the mesh's remaining triangles name are
+/// kept (its vertices no triangle names are made first, and added last). A large file's
+/// commands thus shrink while its model grows instead of being held whole beside it, as
+/// long as its triangles name vertices roughly in file order, as exporters write them. In
+/// a smaller file ([`KEPT_WHOLE_BELOW`]) the thread that converted the animations then
+/// makes meshes too, from the last ([`MeshBuilder::all_beside`]).
 pub(crate) fn owned_scene_to_model(
     file: File,
     scene: Scene<'static>,
@@ -42,14 +55,24 @@ pub(crate) fn owned_scene_to_model(
     let has_triangles = !scene.triangles.is_empty();
     let poses = store.view(&scene.animation_commands());
     let animated = scene.take_animations();
-    let detached = scene.detach();
-    let ((normals, meshes, skin), animations) = join(
-        || {
-            let (normals, meshes, skin) = make_meshes(store, detached);
-            (NormalFacts::of(&normals), meshes, skin)
-        },
-        || convert_poses(&animated, poses, options, &begun.model.skeleton.joints),
-    );
+    let joints = &begun.model.skeleton.joints;
+    let ((normals, meshes, skin), animations) = if kept_whole(&store) {
+        let (normals, meshes, skin, animations) = MeshBuilder::all_beside(
+            &scene,
+            || normals_of(&scene),
+            || convert_poses(&animated, poses, options, joints),
+        );
+        ((NormalFacts::of(&normals), meshes, skin), animations)
+    } else {
+        let detached = scene.detach();
+        join(
+            || {
+                let (normals, meshes, skin) = make_meshes(store, detached);
+                (NormalFacts::of(&normals), meshes, skin)
+            },
+            || convert_poses(&animated, poses, options, joints),
+        )
+    };
     let parts = Parts {
         normals,
         has_triangles,

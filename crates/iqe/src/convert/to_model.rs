@@ -36,14 +36,10 @@ fn scene_to_model(file: &File, scene: &Scene<'_>, options: &ConvertOptions) -> (
     let begun = begin(scene);
     // Animations are converted apart from the meshes (on another core with the `parallel`
     // feature): neither needs anything of the other, and both take long in a large file.
-    // The meshes stay on this thread: their temporaries (normals, vertex maps) are freed
-    // here, where later allocations reuse the memory; a worker that goes idle would keep it.
-    let ((normals, meshes, skin), animations) = join(
-        || {
-            let normals = normals_of(scene);
-            let (meshes, skin) = MeshBuilder::all(scene, &normals);
-            (NormalFacts::of(&normals), meshes, skin)
-        },
+    // That core then helps with the meshes left.
+    let (normals, meshes, skin, animations) = MeshBuilder::all_beside(
+        scene,
+        || normals_of(scene),
         || {
             let poses = |i| scene.pose_with_facts(i);
             convert_animations(
@@ -55,7 +51,7 @@ fn scene_to_model(file: &File, scene: &Scene<'_>, options: &ConvertOptions) -> (
         },
     );
     let parts = Parts {
-        normals,
+        normals: NormalFacts::of(&normals),
         has_triangles: !scene.triangles.is_empty(),
         meshes,
         skin,
