@@ -5,7 +5,7 @@ use crate::error::Error;
 use crate::lines::{HEADER, header_start};
 use crate::notes::Notes;
 use crate::read::{Split, parse};
-use crate::scene::{Located, Scene};
+use crate::scene::{Purpose, Scene, Walk};
 use crate::store::{CommandRef, Kind, Store};
 use crate::write::write_file;
 use rigport_model_core::{Limits, ReadOptions, Report};
@@ -55,10 +55,7 @@ impl File {
         split: Split,
     ) -> Result<(File, Report), Error> {
         // Only checked: a scene costs memory that reading a file should not.
-        read_file(bytes, options, split, |store, notes| {
-            Scene::check(store, notes)
-        })
-        .map(|(file, (), report)| (file, report))
+        read_file(bytes, options, split, Purpose::Check).map(|(file, _, report)| (file, report))
     }
 
     /// A file of these commands.
@@ -145,17 +142,29 @@ impl File {
     }
 }
 
-/// Reads a file and interprets its commands with `interpret` (which checks them: array
-/// lengths, indices, parents), returning what it gives beside the file.
-pub(crate) fn read_file<T>(
+/// Reads a file and interprets its commands for `purpose` (which checks them: array
+/// lengths, indices, parents), returning the scene beside the file (detached; empty of
+/// vertices and triangles for [`Purpose::Check`]).
+///
+/// A file read in chunks on the thread pool is interpreted a chunk at a time as they are
+/// read ([`Walk`]), so most of that walk is done by the time the last chunk is read.
+pub(crate) fn read_file(
     bytes: &[u8],
     options: &ReadOptions,
     split: Split,
-    interpret: impl FnOnce(&Store, &mut Notes) -> Result<T, Located>,
-) -> Result<(File, T, Report), Error> {
+    purpose: Purpose,
+) -> Result<(File, Scene<'static>, Report), Error> {
     let mut notes = Notes::default();
-    let parsed = parse(bytes, options, &mut notes, split)?;
-    let interpreted = interpret(&parsed.commands, &mut notes).map_err(|e| e.locate(bytes))?;
+    let mut walk = Walk::new(purpose);
+    let parsed = parse(bytes, options, &mut notes, split, &mut |chunk| {
+        walk.follow(chunk)
+    })?;
+    let interpreted = match parsed.followed {
+        true => walk.finish(&parsed.commands, &mut notes),
+        false => Scene::walk(&parsed.commands, purpose, &mut notes),
+    }
+    .map(Scene::detach)
+    .map_err(|e| e.locate(bytes))?;
     notes.locate_commands(bytes);
     notes.flush_strict(options)?;
     let file = File {

@@ -5,7 +5,7 @@ use crate::convert::{ConvertOptions, owned_scene_to_model};
 use crate::error::Error;
 use crate::file::{File, read_file};
 use crate::read::Split;
-use crate::scene::Scene;
+use crate::scene::{Purpose, Scene};
 use rigport_model_core::{Model, ReadOptions, Report};
 
 /// A [`File`] with its [`Scene`] already built.
@@ -42,9 +42,7 @@ impl Interpreted {
         options: &ReadOptions,
         split: Split,
     ) -> Result<(Interpreted, Report), Error> {
-        let (file, scene, report) = read_file(bytes, options, split, |store, notes| {
-            Scene::build(store, notes).map(Scene::detach)
-        })?;
+        let (file, scene, report) = read_file(bytes, options, split, Purpose::Build)?;
         Ok((Interpreted { file, scene }, report))
     }
 

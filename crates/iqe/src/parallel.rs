@@ -7,6 +7,10 @@
 //! read, value for value, with the same warnings in the same order; the first chunk that fails gives the error one reader would
 //! have met first (every earlier chunk read cleanly), already pointing at its line.
 //!
+//! A calling thread outside the pool follows the chunks as they come in (`Follow`): it
+//! walks each chunk's commands once the chunks before it are read, while the pool reads
+//! the rest.
+//!
 //! What one reader decides from everything before a line is settled while joining: a
 //! `comment` section ends the file (later chunks are dropped), and the allocation budget is
 //! checked on the chunks' total. When that total overdraws the budget, or offsets outgrow
@@ -15,10 +19,11 @@
 
 use crate::error::Error;
 use crate::notes::Notes;
-use crate::store::Store;
+use crate::store::{Follow, Store};
 use rayon::prelude::*;
 use rigport_model_core::{Budget, ReadOptions};
 use std::ops::Range;
+use std::sync::{Condvar, Mutex, PoisonError};
 
 /// The one-thread reader of a range of command lines (`read::parse_lines`), handed in by the
 /// caller so this module does not depend on the reader that uses it: it reads `range` of
@@ -40,8 +45,9 @@ pub(crate) const MIN_PARALLEL_BYTES: usize = 1 << 20;
 /// No chunk is made smaller than this: each chunk adds a join and a few allocations.
 const MIN_CHUNK_BYTES: usize = 256 << 10;
 
-/// Chunks per thread: one, unless the file is large (see [`MAX_CHUNK_BYTES`]).
-const CHUNKS_PER_THREAD: usize = 1;
+/// Chunks per thread, unless the file is large (see [`MAX_CHUNK_BYTES`]): several, so that
+/// the caller can walk the first chunks' commands ([`Follow`]) while the last are read.
+const CHUNKS_PER_THREAD: usize = 4;
 
 /// No chunk of a large file is made larger than this. Each chunk's commands are a segment
 /// of the store, and a conversion frees the segments whose meshes it has made
@@ -70,6 +76,7 @@ pub(crate) fn parse_body(
     options: &ReadOptions,
     notes: &mut Notes,
     read_lines: ReadLines,
+    follow: Follow<'_>,
 ) -> Option<Result<(Store, Option<usize>), Error>> {
     let len = src.len().saturating_sub(body);
     let threads = rayon::current_num_threads();
@@ -82,7 +89,14 @@ pub(crate) fn parse_body(
     if count < 2 {
         return None;
     }
-    parse_chunks(src, &split(src, body, count), options, notes, read_lines)
+    parse_chunks(
+        src,
+        &split(src, body, count),
+        options,
+        notes,
+        read_lines,
+        follow,
+    )
 }
 
 /// Splits `src[body..]` into at most `count` ranges of about equal length, each ending
@@ -95,13 +109,18 @@ pub(crate) fn split(src: &[u8], body: usize, count: usize) -> Vec<Range<usize>> 
     rigport_model_core::pieces::cut_ranges(src.len(), body, count, after_newline)
 }
 
-/// Reads each range on the thread pool and joins the chunks (see [`parse_body`]).
+/// Reads each range on the thread pool and joins the chunks (see [`parse_body`]); every
+/// chunk the store is made of is handed to `follow` first, in order. With a calling thread
+/// outside rayon's pool, each chunk is followed as soon as it and the ones before it are
+/// read, while the pool reads the rest. When the result is `None`, what `follow` was given
+/// is not the file (the caller reads it on one thread).
 pub(crate) fn parse_chunks(
     src: &[u8],
     ranges: &[Range<usize>],
     options: &ReadOptions,
     notes: &mut Notes,
     read_lines: ReadLines,
+    follow: Follow<'_>,
 ) -> Option<Result<(Store, Option<usize>), Error>> {
     let limit = options.limits.budget().remaining();
     // Each chunk's store is allocated here, on the calling thread, with room for its text:
@@ -114,20 +133,19 @@ pub(crate) fn parse_chunks(
         .iter()
         .map(|range| (range.clone(), Store::for_text(range.len().min(room))))
         .collect();
-    let mut chunks: Vec<Chunk> = work
-        .into_par_iter()
-        .map(|(range, mut store)| {
-            let mut notes = Notes::default();
-            let mut budget = options.limits.budget();
-            let read = read_lines(src, range, options, &mut notes, &mut store, &mut budget);
-            Chunk {
-                store,
-                notes,
-                read,
-                drawn: limit - budget.remaining(),
+    let read = |(range, store)| read_chunk(src, range, store, options, read_lines, limit);
+    let mut chunks: Vec<Chunk> = match rayon::current_thread_index() {
+        None => read_following(work, read, follow),
+        // A worker waiting for chunks could wait for itself: it reads them, then follows.
+        Some(_) => {
+            let chunks: Vec<Chunk> = work.into_par_iter().map(read).collect();
+            let mut following = true;
+            for chunk in &chunks {
+                following = follow_next(chunk, following, follow);
             }
-        })
-        .collect();
+            chunks
+        }
+    };
     // The chunks one reader would have read: up to the first that fails or holds the
     // comment section.
     let mut kept = 0;
@@ -165,5 +183,109 @@ pub(crate) fn parse_chunks(
     notes.append(joined);
     Some(Ok((store, comment)))
 }
+/// Reads `range` of `src` into `store` with a budget of its own (`limit` bytes).
+fn read_chunk(
+    src: &[u8],
+    range: Range<usize>,
+    mut store: Store,
+    options: &ReadOptions,
+    read_lines: ReadLines,
+    limit: u64,
+) -> Chunk {
+    let mut notes = Notes::default();
+    let mut budget = options.limits.budget();
+    let read = read_lines(src, range, options, &mut notes, &mut store, &mut budget);
+    // The room reserved is touched in 2 MiB pages (the binary's allocator asks for them):
+    // up to a page per array beyond the commands, until the chunks are joined. Given back
+    // now, it is not held beside what the caller makes of the chunks meanwhile.
+    store.shrink_to_fit();
+    Chunk {
+        store,
+        notes,
+        read,
+        drawn: limit - budget.remaining(),
+    }
+}
+
+/// Hands `chunk` to `follow` if it is one of the store's (`following`: every chunk before
+/// it read to its end); whether the chunks after it still are.
+fn follow_next(chunk: &Chunk, following: bool, follow: Follow<'_>) -> bool {
+    if following && chunk.read.is_ok() {
+        follow(&chunk.store);
+    }
+    following && matches!(chunk.read, Ok(None))
+}
+
+/// A chunk's place while the chunks are read: not yet read, or read (`None`: its reader
+/// stopped, which only a panic does).
+enum Slot {
+    Reading,
+    Done(Option<Box<Chunk>>),
+}
+
+/// Puts the chunk read (or nothing, when its reader unwinds) in its slot when dropped,
+/// and wakes the thread following the chunks.
+struct Deliver<'s> {
+    slots: &'s Mutex<Vec<Slot>>,
+    ready: &'s Condvar,
+    at: usize,
+    chunk: Option<Box<Chunk>>,
+}
+
+impl Drop for Deliver<'_> {
+    fn drop(&mut self) {
+        let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(slot) = slots.get_mut(self.at) {
+            *slot = Slot::Done(self.chunk.take());
+        }
+        self.ready.notify_all();
+    }
+}
+
+/// Reads the chunks of `work` on the thread pool while this thread, which is none of its
+/// workers, follows them in order as they come in.
+fn read_following(
+    work: Vec<(Range<usize>, Store)>,
+    read: impl Fn((Range<usize>, Store)) -> Chunk + Sync,
+    follow: Follow<'_>,
+) -> Vec<Chunk> {
+    let slots = Mutex::new(work.iter().map(|_| Slot::Reading).collect::<Vec<_>>());
+    let ready = Condvar::new();
+    let mut chunks = Vec::with_capacity(work.len());
+    let count = work.len();
+    rayon::in_place_scope(|scope| {
+        for (at, part) in work.into_iter().enumerate() {
+            let (slots, ready, read) = (&slots, &ready, &read);
+            scope.spawn(move |_| {
+                let mut deliver = Deliver {
+                    slots,
+                    ready,
+                    at,
+                    chunk: None,
+                };
+                deliver.chunk = Some(Box::new(read(part)));
+            });
+        }
+        let mut following = true;
+        for at in 0..count {
+            let mut guard = slots.lock().unwrap_or_else(PoisonError::into_inner);
+            while matches!(guard.get(at), Some(Slot::Reading)) {
+                guard = ready.wait(guard).unwrap_or_else(PoisonError::into_inner);
+            }
+            let slot = guard
+                .get_mut(at)
+                .map(|s| std::mem::replace(s, Slot::Done(None)));
+            drop(guard);
+            // A reader that panicked: the scope passes its panic on once every task ends.
+            let Some(Slot::Done(Some(chunk))) = slot else {
+                break;
+            };
+            following = follow_next(&chunk, following, follow);
+            chunks.push(*chunk);
+        }
+    });
+    chunks
+}
+
 #[cfg(test)]
 mod tests;

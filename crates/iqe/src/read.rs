@@ -6,7 +6,7 @@ use crate::fast::fast_line;
 use crate::lexer::{Lexeme, LineLexer, Token, token_text, trim_end};
 use crate::lines::{HEADER, Line, header_line, header_start};
 use crate::notes::Notes;
-use crate::store::{Kind, Store, attribute_param, base_param, pose_param};
+use crate::store::{Follow, Kind, Store, attribute_param, base_param, pose_param};
 use rigport_model_core::codes;
 use rigport_model_core::diagnostic::{Span, excerpt};
 use rigport_model_core::number::parse_i64;
@@ -18,6 +18,9 @@ pub(crate) struct Parsed {
     pub header_extra: Vec<u8>,
     pub commands: Store,
     pub comment: Option<Vec<u8>>,
+    /// Whether the commands were handed to the caller's `follow` as they were read (all of
+    /// them, in order, and nothing else); otherwise it may have been given any or none.
+    pub followed: bool,
 }
 
 /// How the body of a file is read.
@@ -39,6 +42,7 @@ pub(crate) fn parse(
     options: &ReadOptions,
     notes: &mut Notes,
     split: Split,
+    follow: Follow<'_>,
 ) -> Result<Parsed, Error> {
     let start = header_start(src);
     let (line_end, body) = header_line(src);
@@ -48,9 +52,11 @@ pub(crate) fn parse(
         return Err(Error::at(start..line_end, Detail::MissingHeader { found }));
     }
     let header_extra = trim_end(&first_line[HEADER.len()..]).to_vec();
-    let (commands, comment) = match parse_body_parallel(src, body, options, notes, split) {
+    let mut followed = true;
+    let (commands, comment) = match parse_body_parallel(src, body, options, notes, split, follow) {
         Some(done) => done?,
         None => {
+            followed = false;
             let mut store = Store::default();
             let mut budget = options.limits.budget();
             let comment = parse_lines(
@@ -69,6 +75,7 @@ pub(crate) fn parse(
         header_extra,
         commands,
         comment: comment.map(|at| src.get(at..).unwrap_or_default().to_vec()),
+        followed,
     })
 }
 
@@ -81,14 +88,15 @@ fn parse_body_parallel(
     options: &ReadOptions,
     notes: &mut Notes,
     split: Split,
+    follow: Follow<'_>,
 ) -> Option<Result<(Store, Option<usize>), Error>> {
     use crate::parallel::{parse_body, parse_chunks, split as split_body};
     match split {
-        Split::Auto => parse_body(src, body, options, notes, parse_lines),
+        Split::Auto => parse_body(src, body, options, notes, parse_lines, follow),
         Split::One => None,
         Split::Chunks(count) => {
             let ranges = split_body(src, body, count);
-            parse_chunks(src, &ranges, options, notes, parse_lines)
+            parse_chunks(src, &ranges, options, notes, parse_lines, follow)
         }
     }
 }
@@ -101,6 +109,7 @@ fn parse_body_parallel(
     _: &ReadOptions,
     _: &mut Notes,
     _: Split,
+    _: Follow<'_>,
 ) -> Option<Result<(Store, Option<usize>), Error>> {
     None
 }

@@ -59,6 +59,80 @@ fn fixtures_and_corpus_read_the_same_in_chunks() {
     }
 }
 
+/// The chunks handed to the caller as they are read are the file's commands, each once,
+/// in order; from a worker of the pool too (which reads them all before following them),
+/// even a pool of one thread.
+#[test]
+fn the_chunks_followed_are_the_file_in_order() {
+    let src = rigport_test_support::synth::iqe_short(&rigport_test_support::synth::short_rig(1));
+    let options = ReadOptions::default();
+    let (_, body) = crate::lines::header_line(&src);
+    let follow_all = || {
+        let mut followed = Vec::new();
+        let mut notes = Notes::default();
+        let read = parse_chunks(
+            &src,
+            &split(&src, body, 9),
+            &options,
+            &mut notes,
+            crate::read::parse_lines,
+            &mut |chunk: &Store| {
+                followed.push(chunk.iter().map(|c| c.to_command()).collect::<Vec<_>>())
+            },
+        );
+        let (store, _) = read.expect("read in chunks").expect("read");
+        let commands: Vec<_> = store.iter().map(|c| c.to_command()).collect();
+        (followed, commands)
+    };
+    let (followed, commands) = follow_all();
+    assert!(followed.len() > 4, "{} chunks", followed.len());
+    assert_eq!(followed.concat(), commands);
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let (followed, commands) = one.install(follow_all);
+    assert!(followed.len() > 4, "{} chunks", followed.len());
+    assert_eq!(followed.concat(), commands);
+}
+
+/// A file cut by a `comment` section or an error: only the chunks a reader keeps are
+/// followed, up to the one holding the comment (the error's chunk is not).
+#[test]
+fn chunks_after_a_comment_or_an_error_are_not_followed() {
+    let mut text = String::from("# Inter-Quake Export\n");
+    for i in 0..400 {
+        text.push_str(&format!("vp {i} 0 0\n"));
+    }
+    let half = text.len();
+    for i in 0..400 {
+        text.push_str(&format!("vp 0 {i} 0\n"));
+    }
+    for (cut, kept) in [("comment\n", true), ("vp 1 2 oops\n", false)] {
+        let mut src = text.clone().into_bytes();
+        src.splice(half..half, cut.bytes());
+        let (_, body) = crate::lines::header_line(&src);
+        let mut followed = 0;
+        let mut notes = Notes::default();
+        let read = parse_chunks(
+            &src,
+            &split(&src, body, 8),
+            &ReadOptions::default(),
+            &mut notes,
+            crate::read::parse_lines,
+            &mut |chunk: &Store| followed += chunk.len(),
+        )
+        .expect("read in chunks");
+        match kept {
+            true => assert_eq!(followed, read.expect("read").0.len()),
+            false => assert!(
+                read.is_err() && followed > 0 && followed < 400,
+                "{followed}"
+            ),
+        }
+    }
+}
+
 /// A file of `lines` with a syntax error on line `bad` (1-based, after the header): the
 /// error names that line and the column of the bad token, whichever chunk holds it.
 #[test]
@@ -106,6 +180,7 @@ fn an_error_in_a_later_chunk_points_at_its_line_and_column() {
         &options,
         &mut notes,
         crate::read::parse_lines,
+        &mut |_| {},
     );
     assert!(matches!(
         chunked,

@@ -21,7 +21,19 @@ impl<'f> Builder<'f> {
 
     pub(super) fn run(mut self, notes: &mut Notes) -> Result<Scene<'f>, Located> {
         let store = self.scene.store;
-        for (i, (segment, k)) in store.positions().enumerate() {
+        self.feed(store, 0, notes)?;
+        self.finish(notes)
+    }
+
+    /// Walks the commands of `store`, numbered from `first` on: the next ones of the file
+    /// (the whole file for [`Builder::run`], a chunk of it for a [`Walk`]).
+    pub(super) fn feed(
+        &mut self,
+        store: &Store,
+        first: usize,
+        notes: &mut Notes,
+    ) -> Result<(), Located> {
+        for (i, (segment, k)) in (first..).zip(store.positions()) {
             // Vertex lines are most of a file and need only their kind and attribute: no
             // view is built for them. `command` interprets every other command (and would
             // the vertex lines too, the same way).
@@ -31,7 +43,37 @@ impl<'f> Builder<'f> {
                 self.command(command, i, notes)?;
             }
         }
-        self.finish(notes)
+        Ok(())
+    }
+
+    /// This builder reading `store`, which holds every command it was fed, for
+    /// [`Builder::finish`].
+    pub(super) fn attach<'g>(self, store: &'g Store) -> Builder<'g> {
+        // Listing every field (no `..`) makes a new field a compile error here.
+        let Builder {
+            scene,
+            purpose,
+            triangle_count,
+            material,
+            mesh_start,
+            smoothing,
+            edge_flags,
+            edge_flag_count,
+            frame_commands,
+            forward,
+        } = self;
+        Builder {
+            scene: Scene::attach(scene.detach(), store),
+            purpose,
+            triangle_count,
+            material,
+            mesh_start,
+            smoothing,
+            edge_flags,
+            edge_flag_count,
+            frame_commands,
+            forward,
+        }
     }
 
     /// Appends vertex `command` to an array.
@@ -256,7 +298,7 @@ impl<'f> Builder<'f> {
         }
     }
 
-    fn finish(mut self, notes: &mut Notes) -> Result<Scene<'f>, Located> {
+    pub(super) fn finish(mut self, notes: &mut Notes) -> Result<Scene<'f>, Located> {
         self.close_mesh();
         self.check_array_lengths()?;
         let vertex_count = self.scene.vertex_count;

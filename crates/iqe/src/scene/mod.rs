@@ -199,9 +199,12 @@ impl From<Located> for Error {
 }
 
 /// Whether a walk keeps what it finds (a scene to use) or only counts it (a check).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Purpose {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Purpose {
+    /// A scene to use.
     Build,
+    /// Only the errors and warnings building one gives, without keeping the triangles and
+    /// vertex indices (what reading a file costs in memory stays the file).
     Check,
 }
 
@@ -223,16 +226,68 @@ struct Builder<'f> {
     forward: Vec<(usize, i64, usize)>,
 }
 
-impl<'f> Scene<'f> {
-    /// Interprets the commands of `store` into a scene.
-    pub(crate) fn build(store: &'f Store, notes: &mut Notes) -> Result<Scene<'f>, Located> {
-        Builder::new(store, Purpose::Build).run(notes)
+/// The walk of [`Scene::walk`] taken a chunk of commands at a time, in
+/// file order, as the chunks are read: the same scene, warnings and error as one walk over
+/// the whole file once [finished](Walk::finish).
+pub(crate) struct Walk {
+    builder: Builder<'static>,
+    /// The warnings of the chunks walked, to follow those of reading the whole file.
+    notes: Notes,
+    /// The walk's error, where it stopped.
+    failed: Option<Located>,
+    /// The number of the next command.
+    next: usize,
+}
+
+impl Walk {
+    pub(crate) fn new(purpose: Purpose) -> Walk {
+        Walk {
+            builder: Builder::new(&NO_COMMANDS, purpose),
+            notes: Notes::default(),
+            failed: None,
+            next: 0,
+        }
     }
 
-    /// Checks the commands of `store` the way [`Scene::build`] would, without keeping the
-    /// triangles and vertex indices (what reading a file costs in memory stays the file).
-    pub(crate) fn check(store: &'f Store, notes: &mut Notes) -> Result<(), Located> {
-        Builder::new(store, Purpose::Check).run(notes).map(|_| ())
+    /// Walks the commands of `chunk`, the next ones of the file.
+    pub(crate) fn follow(&mut self, chunk: &Store) {
+        if self.failed.is_none()
+            && let Err(located) = self.builder.feed(chunk, self.next, &mut self.notes)
+        {
+            self.failed = Some(located);
+        }
+        self.next += chunk.len();
+    }
+
+    /// The scene of the commands walked, which `store` holds, its warnings added to
+    /// `notes`; or the error one walk would have stopped at.
+    pub(crate) fn finish<'f>(
+        self,
+        store: &'f Store,
+        notes: &mut Notes,
+    ) -> Result<Scene<'f>, Located> {
+        if let Some(located) = self.failed {
+            return Err(located);
+        }
+        notes.append(self.notes);
+        self.builder.attach(store).finish(notes)
+    }
+}
+
+impl<'f> Scene<'f> {
+    /// Interprets the commands of `store` for `purpose`: a scene, or only a check that
+    /// fails and warns as building one would ([`Purpose::Check`]).
+    pub(crate) fn walk(
+        store: &'f Store,
+        purpose: Purpose,
+        notes: &mut Notes,
+    ) -> Result<Scene<'f>, Located> {
+        Builder::new(store, purpose).run(notes)
+    }
+
+    /// Interprets the commands of `store` into a scene.
+    pub(crate) fn build(store: &'f Store, notes: &mut Notes) -> Result<Scene<'f>, Located> {
+        Scene::walk(store, Purpose::Build, notes)
     }
 
     /// The scene without the borrow of its commands, to be kept beside them in

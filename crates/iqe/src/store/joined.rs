@@ -250,6 +250,13 @@ impl Store {
         }
     }
 
+    /// Gives back the room reserved ahead ([`Store::for_text`]) that the commands did not
+    /// take.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    pub fn shrink_to_fit(&mut self) {
+        self.last.shrink_to_fit();
+    }
+
     /// Makes the last segment one of the earlier ones, which can be shared and freed: for
     /// a store that takes no more commands.
     pub fn freeze(&mut self) {

@@ -13,6 +13,11 @@ use rigport_model_core::number::Decimal;
 use rigport_model_core::{Budget, LimitError};
 use std::marker::PhantomData;
 
+/// What a reader's caller does with the commands of a file as they are read, a store of
+/// them at a time, in file order (the chunks read on the thread pool, which joined make
+/// the file's store: see `crate::parallel`).
+pub(crate) type Follow<'a> = &'a mut dyn FnMut(&Store);
+
 /// What an entry holds; its arguments live in the word array (numbers) or the byte array
 /// (names, raw text), never both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
