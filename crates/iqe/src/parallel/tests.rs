@@ -31,6 +31,26 @@ fn assert_same_in_chunks(src: &[u8], counts: &[usize]) {
     }
 }
 
+/// `src`'s body read in (at most) `count` chunks, each chunk kept handed to `follow`.
+fn read_chunks(
+    src: &[u8],
+    count: usize,
+    options: &ReadOptions,
+    follow: Follow<'_>,
+) -> Option<Result<(Store, Option<usize>), Error>> {
+    let (_, body) = crate::lines::header_line(src);
+    let mut notes = Notes::default();
+    let ranges = split(src, body, count);
+    parse_chunks(
+        src,
+        &ranges,
+        options,
+        &mut notes,
+        crate::read::parse_lines,
+        follow,
+    )
+}
+
 #[test]
 fn split_covers_the_body_in_whole_lines() {
     let src = b"# Inter-Quake Export\nvp 1 2 3\n\nvt 0 1\r\nfm 0 1 2\nvp 4 5 6";
@@ -66,20 +86,11 @@ fn fixtures_and_corpus_read_the_same_in_chunks() {
 fn the_chunks_followed_are_the_file_in_order() {
     let src = rigport_test_support::synth::iqe_short(&rigport_test_support::synth::short_rig(1));
     let options = ReadOptions::default();
-    let (_, body) = crate::lines::header_line(&src);
     let follow_all = || {
         let mut followed = Vec::new();
-        let mut notes = Notes::default();
-        let read = parse_chunks(
-            &src,
-            &split(&src, body, 9),
-            &options,
-            &mut notes,
-            crate::read::parse_lines,
-            &mut |chunk: &Store| {
-                followed.push(chunk.iter().map(|c| c.to_command()).collect::<Vec<_>>())
-            },
-        );
+        let read = read_chunks(&src, 9, &options, &mut |chunk: &Store| {
+            followed.push(chunk.iter().map(|c| c.to_command()).collect::<Vec<_>>())
+        });
         let (store, _) = read.expect("read in chunks").expect("read");
         let commands: Vec<_> = store.iter().map(|c| c.to_command()).collect();
         (followed, commands)
@@ -111,17 +122,10 @@ fn chunks_after_a_comment_or_an_error_are_not_followed() {
     for (cut, kept) in [("comment\n", true), ("vp 1 2 oops\n", false)] {
         let mut src = text.clone().into_bytes();
         src.splice(half..half, cut.bytes());
-        let (_, body) = crate::lines::header_line(&src);
         let mut followed = 0;
-        let mut notes = Notes::default();
-        let read = parse_chunks(
-            &src,
-            &split(&src, body, 8),
-            &ReadOptions::default(),
-            &mut notes,
-            crate::read::parse_lines,
-            &mut |chunk: &Store| followed += chunk.len(),
-        )
+        let read = read_chunks(&src, 8, &ReadOptions::default(), &mut |chunk: &Store| {
+            followed += chunk.len()
+        })
         .expect("read in chunks");
         match kept {
             true => assert_eq!(followed, read.expect("read").0.len()),
@@ -172,16 +176,7 @@ fn an_error_in_a_later_chunk_points_at_its_line_and_column() {
         "{rendered}"
     );
     // The chunked reader itself found it (no fallback to one thread).
-    let mut notes = Notes::default();
-    let (_, body) = crate::lines::header_line(&src);
-    let chunked = parse_chunks(
-        &src,
-        &split(&src, body, 8),
-        &options,
-        &mut notes,
-        crate::read::parse_lines,
-        &mut |_| {},
-    );
+    let chunked = read_chunks(&src, 8, &options, &mut |_| {});
     assert!(matches!(
         chunked,
         Some(Err(Error::Format {
