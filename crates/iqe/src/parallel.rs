@@ -183,6 +183,7 @@ pub(crate) fn parse_chunks(
     notes.append(joined);
     Some(Ok((store, comment)))
 }
+
 /// Reads `range` of `src` into `store` with a budget of its own (`limit` bytes).
 fn read_chunk(
     src: &[u8],

@@ -73,7 +73,6 @@ impl MeshBuilder {
         normals: impl FnOnce() -> CornerNormals + Send,
         beside: impl FnOnce() -> B + Send,
     ) -> (CornerNormals, Vec<Mesh>, SkinCounts, B) {
-        let shared = scene.meshes.len() > 1 && own_vertices_only(scene);
         let made = OnceLock::new();
         let left = Mutex::new(0..scene.meshes.len());
         let (front, (back, other)) = super::to_model::join(
@@ -83,10 +82,11 @@ impl MeshBuilder {
             },
             || {
                 let other = beside();
-                // Normals still being made: the meshes are left to the first thread.
+                // Normals still being made: the meshes are left to the first thread. The
+                // check over every triangle is made here, off the first thread's way.
                 let back = made
                     .get()
-                    .filter(|_| shared)
+                    .filter(|_| scene.meshes.len() > 1 && own_vertices_only(scene))
                     .map(|normals| MeshBuilder::take(scene, normals, &left, End::Back));
                 (back, other)
             },
