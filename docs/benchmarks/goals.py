@@ -70,7 +70,7 @@ class Goal:
     title: str
     numerator: str
     denominator: str | None
-    limit: float
+    limit: float | None
     at_most: bool
     peak_of: Path | None = None
 
@@ -171,7 +171,11 @@ def verdict(goal: Goal, value: float) -> str:
     'met (at most 3x)'
     >>> verdict(Goal("", "x", "y", 20.0, False), 11.3)
     'not met (at least 20x)'
+    >>> verdict(Goal("", "x", "y", None, False), 9.9)
+    'measured (no goal)'
     """
+    if goal.limit is None:
+        return "measured (no goal)"
     met = value <= goal.limit if goal.at_most else value >= goal.limit
     bound = "at most" if goal.at_most else "at least"
     return f"{'met' if met else 'not met'} ({bound} {goal.limit:g}x)"
@@ -255,6 +259,38 @@ def plan(args: argparse.Namespace, out: Path) -> tuple[list[Command], list[Goal]
         )
     elif wanted("iqm"):
         notes.append("`.iqe` → `.iqm` against the IQM SDK left out: no `iqm` (--iqm-sdk)")
+
+    if wanted("text") and big10.exists() and sdk:
+        # The same rig as MD5 (mesh and animation) and SMD (reference and sequence),
+        # written untimed by this build (`big10_wave.*` beside the main file).
+        for main in ("big10.md5mesh", "big10.smd"):
+            subprocess.run(
+                [rigport, "convert", str(big10), str(out / main), "-q"],
+                check=True,
+                capture_output=True,
+            )
+        for label, main, anim in (
+            ("md5", "big10.md5mesh", "big10_wave.md5anim"),
+            ("smd", "big10.smd", "big10_wave.smd"),
+        ):
+            mesh, motion, ours = out / main, out / anim, out / f"{label}.iqm"
+            argv = [rigport, "convert", str(mesh), str(ours), "--with-anims", str(motion)]
+            add(f"{label} iqm", argv, ours)
+            theirs = out / f"sdk-{label}.iqm"
+            add(f"IQM SDK {label}", [sdk, str(theirs), str(mesh), str(motion)], theirs)
+            goals.append(
+                Goal(
+                    f"{label} → `.iqm`, IQM SDK / rigport",
+                    f"IQM SDK {label}",
+                    f"{label} iqm",
+                    None,
+                    False,
+                )
+            )
+        if (data / "big10.txt").exists():
+            convert("ms3d-ascii iqm", data / "big10.txt", "iqm")
+    elif wanted("text"):
+        notes.append("MD5 and SMD against the IQM SDK left out: no `iqm` or no big10.iqe")
 
     fbx_inputs = [("character", args.corpus / "fbx" / "ufbx_maya_kenney_character_7700_binary.fbx")]
     if args.large_fbx:
@@ -374,7 +410,7 @@ def main() -> None:
     parser.add_argument("--large-fbx", type=Path, help="crates/fbx/benches/large_fbx.py's file")
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--warmup", type=int, default=1)
-    parser.add_argument("--only", help="comma-separated: quad, ms3d, iqm, fbx")
+    parser.add_argument("--only", help="comma-separated: quad, ms3d, iqm, text, fbx")
     parser.add_argument("--orbit", action="store_true", help="also the folder render (slow)")
     args = parser.parse_args()
     if not args.rigport.exists():
