@@ -196,3 +196,89 @@ fn every_corpus_fbx_matches_ufbx_counts_and_poses() {
     println!("{compared} poses compared with ufbx's skinning");
     assert!(compared >= 30, "{compared}");
 }
+
+/// The distinct face corners of every material part of every mesh instance, as ufbx gives
+/// them: corners are one vertex when their FBX vertex and the bits of their normal, UV and
+/// colour are the same.
+fn distinct_corners(scene: &ufbx::Scene) -> usize {
+    let mut total = 0;
+    for node in scene.nodes.iter() {
+        let Some(mesh) = node.mesh.as_deref() else {
+            continue;
+        };
+        for part in mesh.material_parts.iter().filter(|p| p.num_triangles > 0) {
+            let mut seen = std::collections::HashSet::new();
+            let mut corners = vec![0u32; mesh.max_face_triangles.max(1) * 3];
+            for &face in part.face_indices.iter() {
+                let face = mesh.faces[face as usize];
+                if face.num_indices < 3 {
+                    continue;
+                }
+                let triangles = ufbx::triangulate_face(&mut corners, mesh, face) as usize;
+                for &corner in &corners[..triangles * 3] {
+                    let corner = corner as usize;
+                    let bits = |values: &[f64]| values.iter().map(|v| v.to_bits()).collect();
+                    let normal: Vec<u64> = match mesh.vertex_normal.exists {
+                        true => {
+                            let n = mesh.vertex_normal[corner];
+                            bits(&[n.x, n.y, n.z])
+                        }
+                        false => Vec::new(),
+                    };
+                    let uv: Vec<u64> = match mesh.vertex_uv.exists {
+                        true => {
+                            let uv = mesh.vertex_uv[corner];
+                            bits(&[uv.x, uv.y])
+                        }
+                        false => Vec::new(),
+                    };
+                    let colour: Vec<u64> = match mesh.vertex_color.exists {
+                        true => {
+                            let c = mesh.vertex_color[corner];
+                            bits(&[c.x, c.y, c.z, c.w])
+                        }
+                        false => Vec::new(),
+                    };
+                    seen.insert((mesh.vertex_indices[corner], normal, uv, colour));
+                }
+            }
+            total += seen.len();
+        }
+    }
+    total
+}
+
+/// A vertex per distinct corner: every corner of the same values is one model vertex, and
+/// no two model vertices of a part have the same values (files that store normals per
+/// corner repeat them; hard edges and UV seams split a vertex).
+#[test]
+fn every_corpus_fbx_has_a_vertex_per_distinct_corner() {
+    let Some(dir) = corpus_dir("fbx") else {
+        return;
+    };
+    let mut split = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(&path).unwrap();
+        let (model, _) = rigport_fbx::CODEC
+            .read(&bytes, &ReadOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let scene = load(&bytes);
+        let ours: usize = model.meshes.iter().map(|m| m.vertices.len()).sum();
+        let corners = distinct_corners(&scene);
+        assert_eq!(
+            ours, corners,
+            "{name}: model vertices against distinct corners"
+        );
+        let fbx_vertices: usize = scene
+            .nodes
+            .iter()
+            .filter_map(|n| n.mesh.as_deref())
+            .map(|m| m.num_vertices)
+            .sum();
+        split += usize::from(corners > fbx_vertices);
+    }
+    // Some files split vertices at hard edges or seams, so both ways are exercised.
+    assert!(split > 0, "no corpus file splits a vertex");
+}

@@ -182,12 +182,13 @@ fn build_part(
     let mut corners = vec![0u32; mesh.max_face_triangles.max(1) * 3];
     // Corners are one vertex when their FBX vertex and attribute values are the same (files
     // that store normals per corner repeat them). Most corners of a vertex share its values:
-    // the first unified vertex of each FBX vertex is looked up by index, and only corners
-    // that differ from it go through the map (random probes of a large map were half of a
-    // large file's conversion).
+    // the first unified vertex of each FBX vertex is found by index, and only the other
+    // values a vertex takes go through the map (random probes of a large map were half of a
+    // large file's conversion). A first corner makes its vertex without the map: a key holds
+    // its FBX vertex, so no earlier corner can have made it.
     let mut first: Vec<u32> = vec![u32::MAX; mesh.num_vertices];
     let mut keys: Vec<Corner> = Vec::new();
-    let mut unified: HashMap<Corner, u32, foldhash::fast::FixedState> =
+    let mut others: HashMap<Corner, u32, foldhash::fast::FixedState> =
         HashMap::with_hasher(foldhash::fast::FixedState::default());
     for &face_index in part.face_indices.iter() {
         let Some(face) = mesh.faces.get(face_index as usize).copied() else {
@@ -211,8 +212,7 @@ fn build_part(
                     *slot = seen;
                     continue;
                 }
-                let next = out.vertices.len() as u32;
-                *slot = *unified.entry(key).or_insert_with(|| {
+                let mut make = || {
                     let (v, linear, normals) = vertex(
                         mesh,
                         corner,
@@ -229,13 +229,15 @@ fn build_part(
                         maps.push((key.vertex, linear, normals));
                     }
                     keys.push(key);
-                    next
-                });
-                if seen == u32::MAX {
-                    if let Some(first) = first.get_mut(key.vertex as usize) {
-                        *first = *slot;
+                    keys.len() as u32 - 1
+                };
+                *slot = match first.get_mut(key.vertex as usize) {
+                    Some(first) if *first == u32::MAX => {
+                        *first = make();
+                        *first
                     }
-                }
+                    _ => *others.entry(key).or_insert_with(make),
+                };
             }
             if flip {
                 ids.swap(1, 2);
