@@ -64,6 +64,16 @@ fn ufbx_vertices(scene: &ufbx::Scene, anim: Option<(&ufbx::Anim, f64)>) -> Vec<D
     out
 }
 
+/// `count` of the mesh of every node that has one (an instanced mesh counts each time).
+fn sum_over_instances(scene: &ufbx::Scene, count: impl Fn(&ufbx::Mesh) -> usize) -> usize {
+    scene
+        .nodes
+        .iter()
+        .filter_map(|n| n.mesh.as_deref())
+        .map(count)
+        .sum()
+}
+
 fn size(points: &[Vec3]) -> f32 {
     let mut lo = Vec3::splat(f32::MAX);
     let mut hi = Vec3::splat(f32::MIN);
@@ -132,12 +142,7 @@ fn every_corpus_fbx_matches_ufbx_counts_and_poses() {
         let scene = load(&bytes);
 
         // Counts: triangles of every instance, a stack per animation, every bone a joint.
-        let triangles: usize = scene
-            .nodes
-            .iter()
-            .filter_map(|n| n.mesh.as_deref())
-            .map(|m| m.num_triangles)
-            .sum();
+        let triangles = sum_over_instances(&scene, |m| m.num_triangles);
         assert_eq!(model.triangle_count(), triangles, "{name}: triangles");
         assert_eq!(
             model.animations.len(),
@@ -271,12 +276,7 @@ fn every_corpus_fbx_has_a_vertex_per_distinct_corner() {
             ours, corners,
             "{name}: model vertices against distinct corners"
         );
-        let fbx_vertices: usize = scene
-            .nodes
-            .iter()
-            .filter_map(|n| n.mesh.as_deref())
-            .map(|m| m.num_vertices)
-            .sum();
+        let fbx_vertices = sum_over_instances(&scene, |m| m.num_vertices);
         split += usize::from(corners > fbx_vertices);
     }
     // Some files split vertices at hard edges or seams, so both ways are exercised.
