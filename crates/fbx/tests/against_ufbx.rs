@@ -207,10 +207,7 @@ fn every_corpus_fbx_matches_ufbx_counts_and_poses() {
 /// colour are the same.
 fn distinct_corners(scene: &ufbx::Scene) -> usize {
     let mut total = 0;
-    for node in scene.nodes.iter() {
-        let Some(mesh) = node.mesh.as_deref() else {
-            continue;
-        };
+    for mesh in scene.nodes.iter().filter_map(|n| n.mesh.as_deref()) {
         for part in mesh.material_parts.iter().filter(|p| p.num_triangles > 0) {
             let mut seen = std::collections::HashSet::new();
             let mut corners = vec![0u32; mesh.max_face_triangles.max(1) * 3];
@@ -222,28 +219,20 @@ fn distinct_corners(scene: &ufbx::Scene) -> usize {
                 let triangles = ufbx::triangulate_face(&mut corners, mesh, face) as usize;
                 for &corner in &corners[..triangles * 3] {
                     let corner = corner as usize;
-                    let bits = |values: &[f64]| values.iter().map(|v| v.to_bits()).collect();
-                    let normal: Vec<u64> = match mesh.vertex_normal.exists {
-                        true => {
-                            let n = mesh.vertex_normal[corner];
-                            bits(&[n.x, n.y, n.z])
-                        }
-                        false => Vec::new(),
-                    };
-                    let uv: Vec<u64> = match mesh.vertex_uv.exists {
-                        true => {
-                            let uv = mesh.vertex_uv[corner];
-                            bits(&[uv.x, uv.y])
-                        }
-                        false => Vec::new(),
-                    };
-                    let colour: Vec<u64> = match mesh.vertex_color.exists {
-                        true => {
-                            let c = mesh.vertex_color[corner];
-                            bits(&[c.x, c.y, c.z, c.w])
-                        }
-                        false => Vec::new(),
-                    };
+                    let bits =
+                        |values: &[f64]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+                    let normal = mesh.vertex_normal.exists.then(|| {
+                        let n = mesh.vertex_normal[corner];
+                        bits(&[n.x, n.y, n.z])
+                    });
+                    let uv = mesh.vertex_uv.exists.then(|| {
+                        let uv = mesh.vertex_uv[corner];
+                        bits(&[uv.x, uv.y])
+                    });
+                    let colour = mesh.vertex_color.exists.then(|| {
+                        let c = mesh.vertex_color[corner];
+                        bits(&[c.x, c.y, c.z, c.w])
+                    });
                     seen.insert((mesh.vertex_indices[corner], normal, uv, colour));
                 }
             }
