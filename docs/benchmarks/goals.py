@@ -54,12 +54,20 @@ class Command:
     samples: list[Sample] = field(default_factory=list)
     # A folder render exits non-zero for the models it cannot draw (no triangles).
     may_fail: bool = False
+    # The median of the runs under `/usr/bin/time` (`peaks`), when there were any.
+    peak: float | None = None
 
     def median_wall(self) -> float:
         return statistics.median(s.wall for s in self.samples)
 
     def median_peak_kib(self) -> float:
+        if self.peak is not None:
+            return self.peak
         return statistics.median(s.peak_kib for s in self.samples)
+
+    def clear_outputs(self) -> None:
+        for output in self.outputs:
+            remove(output)
 
 
 @dataclass
@@ -84,8 +92,7 @@ def remove(path: Path) -> None:
 
 def run_once(command: Command) -> Sample:
     """Runs `command` once, its outputs removed first; fails if it does."""
-    for output in command.outputs:
-        remove(output)
+    command.clear_outputs()
     start = time.perf_counter()
     child = subprocess.Popen(command.argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(child.pid, 0)
@@ -104,8 +111,7 @@ def peak_kib(command: Command) -> int | None:
     this Python process would count the interpreter's pages before it starts the command."""
     if not Path("/usr/bin/time").exists():
         return None
-    for output in command.outputs:
-        remove(output)
+    command.clear_outputs()
     done = subprocess.run(
         ["/usr/bin/time", "-f", "%M", *command.argv],
         stdout=subprocess.DEVNULL,
@@ -122,8 +128,7 @@ def peaks(commands: list[Command], runs: int) -> None:
     for command in commands:
         seen = [p for p in (peak_kib(command) for _ in range(runs)) if p is not None]
         if seen:
-            for sample in command.samples:
-                sample.peak_kib = int(statistics.median(seen))
+            command.peak = statistics.median(seen)
 
 
 def rounds(commands: list[Command], runs: int, warmup: int) -> None:
@@ -213,6 +218,14 @@ def plan(args: argparse.Namespace, out: Path) -> tuple[list[Command], list[Goal]
         output = out / f"{name}.{target}"
         add(name, [rigport, "convert", str(source), str(output)], output)
 
+    def anchor(
+        title: str, ours: str, theirs: str, argv: list[str], output: Path, limit: float | None
+    ) -> None:
+        """The anchor `theirs` (writing `output`) beside `ours`, and its goal: at least
+        `limit` times the time of `ours` (`None`: measured only)."""
+        add(theirs, argv, output)
+        goals.append(Goal(title, theirs, ours, limit, False))
+
     quad100, quad10 = data / "quad100.iqe", data / "quad10.iqe"
     if wanted("quad") and quad100.exists() and quad10.exists():
         add("cp quad100", ["cp", str(quad100), str(out / "copy.iqe")], out / "copy.iqe")
@@ -244,8 +257,9 @@ def plan(args: argparse.Namespace, out: Path) -> tuple[list[Command], list[Goal]
     assimp = shutil.which("assimp")
     if wanted("ms3d") and ms3d.exists() and assimp:
         convert("ms3d glb", ms3d, "glb")
-        add("assimp ms3d", [assimp, "export", str(ms3d), str(out / "a.glb")], out / "a.glb")
-        goals.append(Goal("`.ms3d` → glb, assimp / rigport", "assimp ms3d", "ms3d glb", 20, False))
+        output = out / "a.glb"
+        argv = [assimp, "export", str(ms3d), str(output)]
+        anchor("`.ms3d` → glb, assimp / rigport", "ms3d glb", "assimp ms3d", argv, output, 20)
     elif wanted("ms3d"):
         notes.append("`.ms3d` against assimp left out: no assimp or no big32767.ms3d")
 
@@ -253,10 +267,9 @@ def plan(args: argparse.Namespace, out: Path) -> tuple[list[Command], list[Goal]
     sdk = shutil.which(str(args.iqm_sdk))
     if wanted("iqm") and big10.exists() and sdk:
         convert("big10 iqm", big10, "iqm")
-        add("IQM SDK big10", [sdk, str(out / "s.iqm"), str(big10)], out / "s.iqm")
-        goals.append(
-            Goal("`.iqe` → `.iqm`, IQM SDK / rigport", "IQM SDK big10", "big10 iqm", 18, False)
-        )
+        output = out / "s.iqm"
+        argv = [sdk, str(output), str(big10)]
+        anchor("`.iqe` → `.iqm`, IQM SDK / rigport", "big10 iqm", "IQM SDK big10", argv, output, 18)
     elif wanted("iqm"):
         notes.append("`.iqe` → `.iqm` against the IQM SDK left out: no `iqm` (--iqm-sdk)")
 
@@ -277,16 +290,9 @@ def plan(args: argparse.Namespace, out: Path) -> tuple[list[Command], list[Goal]
             argv = [rigport, "convert", str(mesh), str(ours), "--with-anims", str(motion)]
             add(f"{label} iqm", argv, ours)
             theirs = out / f"sdk-{label}.iqm"
-            add(f"IQM SDK {label}", [sdk, str(theirs), str(mesh), str(motion)], theirs)
-            goals.append(
-                Goal(
-                    f"{label} → `.iqm`, IQM SDK / rigport",
-                    f"IQM SDK {label}",
-                    f"{label} iqm",
-                    None,
-                    False,
-                )
-            )
+            argv = [sdk, str(theirs), str(mesh), str(motion)]
+            title = f"{label} → `.iqm`, IQM SDK / rigport"
+            anchor(title, f"{label} iqm", f"IQM SDK {label}", argv, theirs, None)
         if (data / "big10.txt").exists():
             convert("ms3d-ascii iqm", data / "big10.txt", "iqm")
     elif wanted("text"):
@@ -295,24 +301,15 @@ def plan(args: argparse.Namespace, out: Path) -> tuple[list[Command], list[Goal]
     fbx_inputs = [("character", args.corpus / "fbx" / "ufbx_maya_kenney_character_7700_binary.fbx")]
     if args.large_fbx:
         fbx_inputs.append(("large", args.large_fbx))
-    for label, source in fbx_inputs:
-        if not wanted("fbx"):
-            break
+    for label, source in fbx_inputs if wanted("fbx") else []:
         if not (source.exists() and assimp):
             notes.append(f"FBX {label} against assimp left out: no assimp or no {source}")
             continue
         convert(f"fbx {label}", source, "glb")
         output = out / f"assimp-{label}.glb"
-        add(f"assimp fbx {label}", [assimp, "export", str(source), str(output)], output)
-        goals.append(
-            Goal(
-                f"FBX {label} → glb, assimp / rigport",
-                f"assimp fbx {label}",
-                f"fbx {label}",
-                10,
-                False,
-            )
-        )
+        argv = [assimp, "export", str(source), str(output)]
+        title = f"FBX {label} → glb, assimp / rigport"
+        anchor(title, f"fbx {label}", f"assimp fbx {label}", argv, output, 10)
     return commands, goals, notes
 
 
