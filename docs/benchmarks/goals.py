@@ -275,18 +275,16 @@ def plan(args: argparse.Namespace, out: Path) -> tuple[list[Command], list[Goal]
 
     if wanted("text") and big10.exists() and sdk:
         # The same rig as MD5 (mesh and animation) and SMD (reference and sequence),
-        # written untimed by this build (`big10_wave.*` beside the main file).
-        for main in ("big10.md5mesh", "big10.smd"):
-            subprocess.run(
-                [rigport, "convert", str(big10), str(out / main), "-q"],
-                check=True,
-                capture_output=True,
-            )
-        for label, main, anim in (
-            ("md5", "big10.md5mesh", "big10_wave.md5anim"),
-            ("smd", "big10.smd", "big10_wave.smd"),
-        ):
-            mesh, motion, ours = out / main, out / anim, out / f"{label}.iqm"
+        # written untimed by this build, each animation as `big10_<name>.*` beside it.
+        for label, main, motions in (("md5", "md5mesh", "md5anim"), ("smd", "smd", "smd")):
+            mesh = out / f"big10.{main}"
+            write = [rigport, "convert", str(big10), str(mesh), "-q"]
+            subprocess.run(write, check=True, capture_output=True)
+            written = sorted(out.glob(f"big10_*.{motions}"))
+            if not written:
+                notes.append(f"{label} against the IQM SDK left out: big10.iqe has no animation")
+                continue
+            motion, ours = written[0], out / f"{label}.iqm"
             argv = [rigport, "convert", str(mesh), str(ours), "--with-anims", str(motion)]
             add(f"{label} iqm", argv, ours)
             theirs = out / f"sdk-{label}.iqm"
