@@ -3,7 +3,9 @@
 # mypy and pytest on it. Reads RIGPORT_CORPUS (the real-file corpus) and RIGPORT_BIN (the
 # rigport command to compare with); the tests that need them say they skipped when unset.
 # The release build of the extension shares the workspace target folder (CARGO_TARGET_DIR
-# if set), so a second run only relinks what changed.
+# if set), so a second run only relinks what changed. With RIGPORT_WHEEL set to a wheel
+# already built (`cargo xtask dist` makes one), that wheel is installed and tested instead
+# of a build from the sources here.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -23,10 +25,15 @@ fi
 # (the test says it skipped when the install fails).
 "$venv/bin/python" -m pip install -q pycocotools || echo "pycocotools not installed: its test will skip"
 
-step "build and install the package with [dask]"
-# pip builds through maturin (pyproject.toml) with cargo's release profile.
 "$venv/bin/python" -m pip uninstall -q -y rigport >/dev/null 2>&1 || true
-"$venv/bin/python" -m pip install -q "$here[dask]"
+if [[ -n "${RIGPORT_WHEEL:-}" ]]; then
+    step "install the wheel $(basename "$RIGPORT_WHEEL") with [dask]"
+    "$venv/bin/python" -m pip install -q "$RIGPORT_WHEEL[dask]"
+else
+    step "build and install the package with [dask]"
+    # pip builds through maturin (pyproject.toml) with cargo's release profile.
+    "$venv/bin/python" -m pip install -q "$here[dask]"
+fi
 
 cd "$here"
 step "ruff"
